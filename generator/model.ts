@@ -1,0 +1,95 @@
+// The normalized model: what the generator produces from metadata/ and what the server and the
+// runtime consume (server/generated/model.json, runtime/src/generated/model.json).
+// The YAML format (metadata/_schema/entity.schema.json) is close to this, with defaults filled in here.
+
+export type Scope = 'empresa' | 'ambiente' | 'global';
+
+export type FieldType =
+  | 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time'
+  | 'enum' | 'reference' | 'referenceList' | 'json' | 'geometry' | 'file' | 'image' | 'password';
+
+export interface EnumOption { value: string; label: string }
+
+export interface FieldMeta {
+  name: string;            // camelCase API/JSON name, e.g. idGaragem
+  column: string;          // snake_case SQL column, e.g. id_garagem
+  type: FieldType;
+  label: string;           // pt-BR label, used in 'O campo {label} é obrigatório'
+  required: boolean;
+  unique: boolean;         // unique within the entity's tenancy scope
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: 'email' | 'uri';
+  patternMessage?: string; // pt-BR message when pattern fails
+  upperCase: boolean;
+  options?: EnumOption[];  // enum
+  reference?: string;      // entity key, for reference / referenceList
+  help?: string;
+  default?: unknown;
+  readOnly: boolean;       // shown, never written by clients (e.g. estaLogado)
+  hidden: boolean;         // never sent to clients (e.g. senha hash)
+  writeOnly: boolean;      // accepted on write, never read back (e.g. password)
+  system: boolean;         // id, empresaId, createdAt ... added by the generator
+}
+
+export interface ColumnMeta {
+  source: string;          // field name or a virtual column key from the catalogue
+  label: string;
+  sortable: boolean;
+  default: boolean;        // shown when the user has no saved choice
+}
+
+export interface ActionMeta {
+  name: string;            // e.g. desativa -> POST /api/{key}/{id}/desativa
+  label: string;
+  permission: string;      // full permission key, e.g. adm.sis.empresa.desativa
+  set: Record<string, unknown>;  // declarative change applied to the row
+  confirm?: string;
+  visibleWhen?: Record<string, unknown>; // show the button only when the row matches
+}
+
+export interface FormSection { title: string; fields: string[] }
+
+export interface PermissionMeta { key: string; label: string }
+
+export interface EntityMeta {
+  key: string;             // e.g. ativo; also the API path /api/ativo and react-admin resource name
+  table: string;
+  file: string;            // metadata file it came from (relative)
+  area: string;            // adm, tlm, cfg ... (the folder)
+  label: { singular: string; plural: string };
+  route: string;           // screen route, e.g. /tlm/fro/ativo
+  permission: string;      // prefix, e.g. tlm.fro.ativo
+  scope: Scope;
+  fields: FieldMeta[];     // system fields first (id, then empresaId/ambienteId), then declared, then createdAt/updatedAt
+  columns: ColumnMeta[];
+  search: string[];        // quick-search fields (q)
+  dateRange?: string;      // field the list's date-range picker filters
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  form: { sections: FormSection[] };
+  actions: ActionMeta[];
+  permissions: PermissionMeta[]; // every key of this entity: lista, visualizar, adicionar, editar, excluir, extras, actions
+  menu?: { group: string; order: number; icon?: string };
+  readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
+  history: boolean;           // record changes (default true)
+  recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
+}
+
+export interface MenuNode { label: string; route?: string; permission?: string; icon?: string; children?: MenuNode[] }
+
+export interface RouteEntry {
+  path: string;            // e.g. /tlm/fro/ativo/:id/editar
+  name: string;            // route name = permission key, e.g. tlm.fro.ativo.editar
+  entity: string;
+  view: 'list' | 'create' | 'edit' | 'show';
+}
+
+export interface Model {
+  entities: EntityMeta[];
+  permissions: PermissionMeta[]; // the whole catalogue, sorted by key
+  menu: MenuNode[];
+  routes: RouteEntry[];
+}

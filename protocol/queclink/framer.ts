@@ -1,0 +1,65 @@
+// Splits a TCP byte stream into @Track frames: "+RESP:"/"+BUFF:"/"+ACK:"/"+SACK:" ... "$".
+import type { FrameResult } from '../types.ts';
+
+export const MAX_FRAME = 4096;
+
+const HEADERS = ['+RESP:', '+BUFF:', '+ACK:', '+SACK:'].map((h) => Buffer.from(h, 'ascii'));
+const PLUS = 0x2b;
+const DOLLAR = 0x24;
+
+/** 1: a header starts at i; 0: the bytes so far could still become one (buffer ends); -1: not a header. */
+function headerAt(buf: Buffer, i: number): 1 | 0 | -1 {
+  let partial = false;
+  for (const h of HEADERS) {
+    const n = Math.min(h.length, buf.length - i);
+    if (buf.compare(h, 0, n, i, i + n) === 0) {
+      if (n === h.length) return 1;
+      partial = true;
+    }
+  }
+  return partial ? 0 : -1;
+}
+
+/** Next index >= from where a header starts (or may start, if cut at the end); -1 if none. */
+function nextHeader(buf: Buffer, from: number): number {
+  for (let i = buf.indexOf(PLUS, from); i !== -1; i = buf.indexOf(PLUS, i + 1)) {
+    if (headerAt(buf, i) >= 0) return i;
+  }
+  return -1;
+}
+
+const isSpace = (b: number) => b === 0x0d || b === 0x0a || b === 0x20 || b === 0x00;
+
+export function frame(buffer: Buffer, maxFrame = MAX_FRAME): FrameResult {
+  const frames: Buffer[] = [];
+  let garbage = 0;
+  let pos = 0;
+  const skip = (to: number) => {
+    for (let i = pos; i < to; i++) if (!isSpace(buffer[i]!)) garbage++;
+    pos = to;
+  };
+
+  while (pos < buffer.length) {
+    const start = nextHeader(buffer, pos);
+    if (start === -1) { skip(buffer.length); break; }
+    skip(start);
+    if (headerAt(buffer, start) === 0) break; // cut header: wait for more bytes
+    const end = buffer.indexOf(DOLLAR, start);
+    // A new header before the '$' means this frame was truncated: drop it, keep the next one.
+    const inner = nextHeader(buffer, start + 1);
+    if (inner !== -1 && (end === -1 || inner < end) && headerAt(buffer, inner) === 1) {
+      skip(inner);
+      continue;
+    }
+    if (end === -1) {
+      if (buffer.length - start > maxFrame) { skip(inner === -1 ? buffer.length : inner); continue; }
+      break; // incomplete: keep in rest
+    }
+    if (end + 1 - start > maxFrame) { skip(end + 1); continue; }
+    frames.push(Buffer.from(buffer.subarray(start, end + 1)));
+    pos = end + 1;
+  }
+  // Leading line breaks between frames are not garbage and need not be kept.
+  while (pos < buffer.length && isSpace(buffer[pos]!)) pos++;
+  return { frames, rest: Buffer.from(buffer.subarray(pos)), garbage };
+}

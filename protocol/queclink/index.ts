@@ -1,0 +1,23 @@
+// Queclink @Track decoder (models gv50cg, gv58cg, gv350ceu). See README in this folder's tests for frame layouts.
+import type { Decoder } from '../types.ts';
+import { decode, PROTOCOL, type DecodeOptions } from './decoder.ts';
+import { encode } from './encoder.ts';
+import { frame } from './framer.ts';
+
+export { decode, PROTOCOL, type DecodeOptions } from './decoder.ts';
+export { encode, RTO } from './encoder.ts';
+export { frame, MAX_FRAME } from './framer.ts';
+export { eventCatalogue, eventsFor } from './events.ts';
+export { DEVICE_TYPES, MODELS, modelFromVersion } from './models.ts';
+
+export function createQueclinkDecoder(opts: DecodeOptions = {}): Decoder {
+  return {
+    protocol: PROTOCOL,
+    frame: (buffer) => frame(buffer),
+    decode: (f, now) => decode(f, now, opts),
+    encode,
+  };
+}
+
+export const queclinkDecoder: Decoder = createQueclinkDecoder();
+export default queclinkDecoder;

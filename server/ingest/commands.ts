@@ -1,0 +1,115 @@
+// Commands to devices (fila_processamento): sent while the device is connected, marked 'enviado' +
+// processing, then 'concluido'/'erro' on the device's acknowledgement. Cancelled rows are never sent.
+import type pg from 'pg';
+import { CommandValidationError, type CommandParamValue, type CommandType, type Decoder } from '../../protocol/types.ts';
+import { log } from './log.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { IngestMessage, Link } from './types.ts';
+
+const COMMAND_TYPES = new Set<CommandType>(['reboot', 'sync', 'readConfig', 'writeConfig', 'engineBlock', 'engineUnblock', 'output']);
+const MAX_ATTEMPTS = 3;
+
+export interface DispatcherOptions { pollMs?: number; ackTimeoutMs?: number }
+
+export class CommandDispatcher {
+  private links = new Map<string, Link>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private missingTable = false;
+
+  constructor(private pool: pg.Pool, private decoders: Record<string, Decoder>, private metrics: GatewayMetrics,
+              private opts: DispatcherOptions = {}) {}
+
+  attach(link: Link): void { if (link.serial) { this.links.set(link.serial, link); this.kick(); } }
+  detach(link: Link): void { if (link.serial && this.links.get(link.serial) === link) this.links.delete(link.serial); }
+
+  start(): void {
+    const ms = this.opts.pollMs ?? 2000;
+    this.timer = setInterval(() => void this.poll(), ms);
+    this.timer.unref();
+  }
+
+  stop(): void { if (this.timer) clearInterval(this.timer); this.timer = null; }
+
+  /** Polls soon (a device just connected). */
+  kick(): void { setImmediate(() => void this.poll()); }
+
+  async poll(): Promise<void> {
+    if (this.polling || this.missingTable) return;
+    this.polling = true;
+    try {
+      const timeoutS = Math.round((this.opts.ackTimeoutMs ?? 120_000) / 1000);
+      // Sent but never acknowledged: retry, or give up after MAX_ATTEMPTS.
+      await this.pool.query(
+        `UPDATE fila_processamento SET
+           status = CASE WHEN tentativas >= $2 THEN 'erro' ELSE 'pendente' END,
+           processing = false,
+           resposta = CASE WHEN tentativas >= $2 THEN 'Sem resposta do equipamento' ELSE resposta END,
+           updated_at = now()
+         WHERE status = 'enviado' AND enviado_em < now() - make_interval(secs => $1)`, [timeoutS, MAX_ATTEMPTS]);
+      const serials = [...this.links.keys()];
+      if (!serials.length) return;
+      const { rows } = await this.pool.query(
+        `SELECT f.id, f.serial, f.event, f.value, e.modelo
+           FROM fila_processamento f
+           JOIN equipamento e ON e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
+          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
+          ORDER BY f.id LIMIT 200`, [serials]);
+      for (const row of rows) await this.send(row);
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') {
+        this.missingTable = true;
+        log.warn('tabela fila_processamento ausente: comandos desativados');
+      } else log.warn({ err: (err as Error).message }, 'falha ao consultar a fila de processamento');
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async send(row: { id: number; serial: string; event: string; value: unknown; modelo: string | null }): Promise<void> {
+    const link = this.links.get(row.serial);
+    const decoder = link && this.decoders[link.protocol];
+    if (!link || !link.alive || !decoder) return;
+    let bytes: Buffer;
+    try {
+      if (!COMMAND_TYPES.has(row.event as CommandType)) throw new CommandValidationError('UNSUPPORTED', 'event', `Comando não suportado: ${row.event}`);
+      const params = row.value && typeof row.value === 'object' && !Array.isArray(row.value)
+        ? (row.value as Record<string, CommandParamValue | CommandParamValue[]>) : undefined;
+      bytes = decoder.encode({ type: row.event as CommandType, serial: row.id & 0xffff, model: link.model ?? row.modelo ?? undefined, params });
+    } catch (err) {
+      const msg = err instanceof CommandValidationError ? err.message : `Falha ao montar o comando: ${(err as Error).message}`;
+      await this.pool.query(
+        `UPDATE fila_processamento SET status = 'erro', processing = false, resposta = $2, updated_at = now()
+          WHERE id = $1 AND status = 'pendente'`, [row.id, msg]);
+      return;
+    }
+    const r = await this.pool.query(
+      `UPDATE fila_processamento SET status = 'enviado', processing = true, enviado_em = now(),
+         tentativas = tentativas + 1, updated_at = now()
+       WHERE id = $1 AND status = 'pendente' AND NOT processing RETURNING id`, [row.id]);
+    if (!r.rowCount) return; // cancelled meanwhile
+    if (link.send(bytes)) {
+      this.metrics.commandsSent++;
+      log.info({ serial: row.serial, id: row.id, event: row.event }, 'comando enviado ao equipamento');
+    }
+  }
+
+  /** Called after the batch holding the ack committed. */
+  async handleAcks(batch: IngestMessage[]): Promise<void> {
+    for (const m of batch) {
+      const ack = m.result.ack;
+      if (!ack) continue;
+      const n = Number.parseInt(ack.serial, 16);
+      if (!Number.isFinite(n)) continue;
+      try {
+        const r = await this.pool.query(
+          `UPDATE fila_processamento SET status = $3, processing = false, concluido_em = now(), resposta = $4, updated_at = now()
+            WHERE serial = $1 AND status = 'enviado' AND (id & 65535) = $2 RETURNING id`,
+          [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', m.raw.slice(0, 1000)]);
+        if (r.rowCount) this.metrics.commandsDone++;
+      } catch (err) {
+        log.warn({ err: (err as Error).message, serial: m.result.deviceId }, 'falha ao registrar confirmação de comando');
+      }
+    }
+  }
+}

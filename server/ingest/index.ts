@@ -1,0 +1,158 @@
+// Device gateway: TCP/UDP listeners per protocol + OsmAnd HTTP, batched writer, command dispatcher.
+import type dgram from 'node:dgram';
+import type http from 'node:http';
+import type net from 'node:net';
+import pg from 'pg';
+import type { Decoder } from '../../protocol/types.ts';
+import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
+import { loadDecoders } from './decoders.ts';
+import { startTcp, startUdp, tcpSockets } from './listeners.ts';
+import { log } from './log.ts';
+import { newMetrics, type GatewayMetrics } from './metrics.ts';
+import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
+import { startOsmandHttp } from './osmand.ts';
+import { BatchWriter, type WriterOptions } from './writer.ts';
+
+export { migrateTelemetria } from './migrate.ts';
+export type { GatewayMetrics } from './metrics.ts';
+
+/** Listening ports; undefined/null = disabled, 0 = any free port. */
+export interface GatewayPorts {
+  queclinkTcp?: number | null;
+  queclinkUdp?: number | null;
+  legacyTcp?: number | null;
+  legacyUdp?: number | null;
+  osmandHttp?: number | null;
+}
+
+export interface GatewayOptions {
+  databaseUrl: string;
+  ports?: GatewayPorts;
+  host?: string;
+  /** Override/extend the protocol decoders (tests). */
+  decoders?: Record<string, Decoder>;
+  /** Extra listeners for other protocols (tests): protocol name → ports. */
+  extra?: Record<string, { tcp?: number; udp?: number }>;
+  writer?: WriterOptions;
+  commands?: DispatcherOptions;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export interface Gateway {
+  ports: Record<string, number>;
+  metrics: GatewayMetrics;
+  pool: pg.Pool;
+  writer: BatchWriter;
+  commands: CommandDispatcher;
+  /** Waits until everything received so far is committed. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const envPort = (name: string, def: number | null): number | null => {
+  const v = process.env[name];
+  if (v === undefined || v === '') return def;
+  if (v === 'off' || v === 'none') return null;
+  return Number(v);
+};
+
+/** Ports from env: QUECLINK_TCP_PORT=5001, QUECLINK_UDP_PORT=5001, LEGACY_TCP_PORT=5002, LEGACY_UDP_PORT=5002, OSMAND_HTTP_PORT=5055. */
+export function portsFromEnv(): GatewayPorts {
+  return {
+    queclinkTcp: envPort('QUECLINK_TCP_PORT', 5001),
+    queclinkUdp: envPort('QUECLINK_UDP_PORT', 5001),
+    legacyTcp: envPort('LEGACY_TCP_PORT', 5002),
+    legacyUdp: envPort('LEGACY_UDP_PORT', 5002),
+    osmandHttp: envPort('OSMAND_HTTP_PORT', 5055),
+  };
+}
+
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const host = opts.host ?? process.env.GATEWAY_HOST ?? '0.0.0.0';
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl, max: opts.poolSize ?? 4,
+    connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (err) => log.warn({ err: err.message }, 'conexão ociosa do banco perdida'));
+  if (opts.migrate !== false) await migrateTelemetria(pool);
+  const metrics = newMetrics();
+  const decoders = { ...(await loadDecoders()), ...opts.decoders };
+  const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
+  const writer = new BatchWriter(pool, metrics, {
+    ...opts.writer,
+    onCommitted: (batch) => {
+      opts.writer?.onCommitted?.(batch);
+      if (batch.some((m) => m.result.ack)) void commands.handleAcks(batch);
+    },
+  });
+  const ev = { onLink: (l: import('./types.ts').Link) => commands.attach(l), onLinkClosed: (l: import('./types.ts').Link) => commands.detach(l) };
+
+  const tcp: net.Server[] = [];
+  const udp: dgram.Socket[] = [];
+  const httpServers: http.Server[] = [];
+  const ports: Record<string, number> = {};
+  const p = opts.ports ?? {};
+  const plan: [string, number | null | undefined, number | null | undefined][] = [
+    ['queclink', p.queclinkTcp, p.queclinkUdp],
+    ['legacy', p.legacyTcp, p.legacyUdp],
+    ...Object.entries(opts.extra ?? {}).map(([k, v]) => [k, v.tcp, v.udp] as [string, number | undefined, number | undefined]),
+  ];
+  try {
+    for (const [proto, tcpPort, udpPort] of plan) {
+      const dec = decoders[proto];
+      if (!dec) {
+        if (tcpPort != null || udpPort != null) log.warn({ protocol: proto }, 'protocolo sem decodificador: portas não abertas');
+        continue;
+      }
+      if (tcpPort != null) {
+        const s = await startTcp(tcpPort, host, dec, writer, metrics, ev);
+        tcp.push(s);
+        ports[`${proto}Tcp`] = (s.address() as net.AddressInfo).port;
+      }
+      if (udpPort != null) {
+        const s = await startUdp(udpPort, host, dec, writer, metrics, ev);
+        udp.push(s);
+        ports[`${proto}Udp`] = s.address().port;
+      }
+    }
+    if (p.osmandHttp != null) {
+      const s = await startOsmandHttp(p.osmandHttp, host, writer, metrics);
+      httpServers.push(s);
+      ports.osmandHttp = (s.address() as net.AddressInfo).port;
+    }
+  } catch (err) {
+    for (const s of tcp) s.close();
+    for (const s of udp) s.close();
+    for (const s of httpServers) s.close();
+    await pool.end();
+    throw err;
+  }
+  commands.start();
+  // Partitions a couple of months ahead, refreshed daily.
+  const partTimer = setInterval(() => {
+    void pool.connect().then(async (c) => { try { await ensurePartitionsAround(c, new Date(), 2); } finally { c.release(); } })
+      .catch((err) => log.warn({ err: err.message }, 'falha ao criar partições'));
+  }, 24 * 3600_000);
+  partTimer.unref();
+  log.info({ ports }, 'gateway de equipamentos iniciado');
+
+  return {
+    ports, metrics, pool, writer, commands,
+    drain: () => writer.drain(),
+    async stop() {
+      clearInterval(partTimer);
+      commands.stop();
+      const closing = [
+        ...tcp.map((s) => new Promise<void>((r) => { s.close(() => r()); })),
+        ...httpServers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })),
+      ];
+      for (const s of udp) s.close();
+      await writer.stop();
+      // Close remaining device sockets so server.close() can finish.
+      for (const s of tcp) for (const sock of tcpSockets.get(s) ?? []) sock.destroy();
+      await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// In-process counters of the gateway (exposed by startGateway().metrics).
+export interface GatewayMetrics {
+  connections: number;
+  bytesIn: number;
+  frames: number;
+  badFrames: number;
+  garbageBytes: number;
+  messages: number;
+  positions: number;
+  events: number;
+  pendingMessages: number;
+  batches: number;
+  batchFailures: number;
+  rejectedMessages: number;
+  acksSent: number;
+  queued: number;
+  commandsSent: number;
+  commandsDone: number;
+}
+
+export function newMetrics(): GatewayMetrics {
+  return {
+    connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, events: 0,
+    pendingMessages: 0, batches: 0, batchFailures: 0, rejectedMessages: 0, acksSent: 0, queued: 0,
+    commandsSent: 0, commandsDone: 0,
+  };
+}

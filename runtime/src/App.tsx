@@ -1,0 +1,75 @@
+// The react-admin app: pt-BR only, spec routes as custom routes (Resource name = entity key for
+// the dataProvider; URLs = the metadata routes), every screen lazy-loaded.
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Navigate, Route } from 'react-router-dom';
+import { authProvider } from './api/authProvider';
+import { dataProvider } from './api/dataProvider';
+import { i18nProvider } from './i18n/i18nProvider';
+import { Layout } from './layout/Layout';
+import { model, resources, routeTable, type View } from './model';
+import { LoginPage } from './pages/Login';
+import { Guard } from './routing/Guard';
+import { Loading } from './crud/GenericForms';
+import { theme } from './theme';
+
+const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
+const loaders = new Map(resources.map((r) => [r.key, r.load]));
+
+function NotFound() {
+  return null;
+}
+
+// One lazy component per (entity, view), created once.
+const screens = routeTable().flatMap((rt) => {
+  const load = loaders.get(rt.entity);
+  if (!load) return [];
+  const Screen = lazy(async () => ({ default: ((await load()).default[rt.view as View] ?? NotFound) as ComponentType }));
+  return [{ ...rt, Screen }];
+});
+
+const HomeRedirect = () => <Navigate to="/home" replace />;
+
+export function App() {
+  return (
+    <Admin
+      disableTelemetry
+      requireAuth
+      title="Rastro"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      layout={Layout}
+      loginPage={LoginPage}
+      dashboard={HomeRedirect}
+      theme={theme}
+    >
+      {model.entities.map((e) => (
+        <Resource key={e.key} name={e.key} recordRepresentation={e.recordRepresentation} options={{ label: e.label.plural }} />
+      ))}
+      <CustomRoutes>
+        <Route
+          path="/home"
+          element={
+            <Suspense fallback={<Loading />}>
+              <Home />
+            </Suspense>
+          }
+        />
+        {screens.map(({ path, name, Screen }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <Guard name={name}>
+                <Suspense fallback={<Loading />}>
+                  <Screen />
+                </Suspense>
+              </Guard>
+            }
+          />
+        ))}
+      </CustomRoutes>
+    </Admin>
+  );
+}

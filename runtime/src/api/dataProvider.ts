@@ -1,0 +1,31 @@
+import simpleRestProvider from 'ra-data-simple-rest';
+import type { DataProvider, Identifier } from 'react-admin';
+import { call, httpClient } from './http';
+
+export interface HistoryEntry {
+  id?: Identifier;
+  quem?: string;
+  usuario?: string;
+  quando?: string;
+  createdAt?: string;
+  operacao?: string;
+  antes?: Record<string, unknown> | null;
+  depois?: Record<string, unknown> | null;
+  campos?: string[];
+}
+
+export interface RastroDataProvider extends DataProvider {
+  runAction(resource: string, id: Identifier, action: string): Promise<unknown>;
+  history(resource: string, id: Identifier): Promise<HistoryEntry[]>;
+}
+
+const base = simpleRestProvider('/api', httpClient as any, 'Content-Range');
+
+export const dataProvider: RastroDataProvider = {
+  ...base,
+  runAction: (resource, id, action) => call(`/api/${resource}/${id}/${action}`, { method: 'POST', body: '{}' }),
+  history: async (resource, id) => {
+    const p = await call<any>(`/api/${resource}/${id}/historico`);
+    return Array.isArray(p) ? p : Array.isArray(p?.items) ? p.items : [];
+  },
+};

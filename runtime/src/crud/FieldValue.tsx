@@ -1,0 +1,45 @@
+// Renders one field of the record in context (list cells and the show panel).
+import { Chip } from '@mui/material';
+import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, useRecordContext } from 'react-admin';
+import type { FieldMeta } from '../../../generator/model';
+import { entityByKey } from '../model';
+import { formatDate, formatDateTime } from './format';
+
+export function FieldValue({ field }: { field: FieldMeta }) {
+  const record = useRecordContext();
+  const v = record?.[field.name];
+  if (field.type === 'reference' && field.reference) {
+    if (v === null || v === undefined) return <span />;
+    return <ReferenceField source={field.name} reference={field.reference} link={false} record={record} emptyText="" />;
+  }
+  if (field.type === 'referenceList' && field.reference) {
+    const rep = entityByKey(field.reference)?.recordRepresentation ?? 'descricao';
+    return (
+      <ReferenceArrayField source={field.name} reference={field.reference} record={record}>
+        <SingleFieldList linkType={false}>
+          <ChipField source={rep} size="small" />
+        </SingleFieldList>
+      </ReferenceArrayField>
+    );
+  }
+  if (v === null || v === undefined || v === '') return <span />;
+  switch (field.type) {
+    case 'boolean':
+      return <span>{v ? 'Sim' : 'Não'}</span>;
+    case 'date':
+      return <span>{formatDate(String(v))}</span>;
+    case 'datetime':
+      return <span>{formatDateTime(String(v))}</span>;
+    case 'enum': {
+      const o = field.options?.find((x) => x.value === v);
+      return <Chip size="small" variant="outlined" label={o?.label ?? String(v)} />;
+    }
+    case 'number':
+      return <span>{typeof v === 'number' ? v.toLocaleString('pt-BR') : String(v)}</span>;
+    case 'json':
+    case 'geometry':
+      return <span>{JSON.stringify(v)}</span>;
+    default:
+      return <span>{String(v)}</span>;
+  }
+}

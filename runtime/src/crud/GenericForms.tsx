@@ -1,0 +1,173 @@
+// GenericCreate / GenericEdit / GenericShow: headless hooks (useGenericCreate, useGenericEdit)
+// driving the shared FormPanel, and a read-only show panel.
+import { useState } from 'react';
+import { Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import HistoryIcon from '@mui/icons-material/History';
+import type { JSONSchema7 } from 'json-schema';
+import { RecordContextProvider, ResourceContextProvider, useCreate, useDelete, useGetOne, useNotify, useUpdate, type HttpError } from 'react-admin';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { EntityMeta } from '../../../generator/model';
+import { pathFor, permissionFor } from '../model';
+import { FormPanel } from './FormPanel';
+import { HistoryDialog } from './HistoryDialog';
+import { PanelHeader } from './PanelHeader';
+import { useCan } from './useCan';
+import { FieldValue } from './FieldValue';
+
+export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
+
+const fieldErrorsOf = (e: unknown): Record<string, string> => ((e as HttpError)?.body?.errors as Record<string, string>) ?? {};
+
+export function Loading() {
+  return (
+    <Box sx={{ p: 4, textAlign: 'center' }}>
+      <Typography color="text.secondary">Aguarde montando dados...</Typography>
+    </Box>
+  );
+}
+
+export function useGenericCreate(entity: EntityMeta) {
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const [create, { isPending }] = useCreate();
+  const save = async (data: Record<string, unknown>) => {
+    try {
+      await create(entity.key, { data }, { returnPromise: true });
+      notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
+      navigate(pathFor(entity.key, 'list'));
+      return undefined;
+    } catch (e) {
+      notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
+      return fieldErrorsOf(e);
+    }
+  };
+  return { save, saving: isPending, cancel: () => navigate(pathFor(entity.key, 'list')) };
+}
+
+export function useGenericEdit(entity: EntityMeta) {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { can } = useCan();
+  const { data: record, isPending: loading, error } = useGetOne(entity.key, { id });
+  const [update, { isPending: saving }] = useUpdate();
+  const [remove] = useDelete();
+  const toList = () => navigate(pathFor(entity.key, 'list'));
+  const save = async (data: Record<string, unknown>) => {
+    try {
+      await update(entity.key, { id, data, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
+      notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
+      toList();
+      return undefined;
+    } catch (e) {
+      notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
+      return fieldErrorsOf(e);
+    }
+  };
+  const del = async () => {
+    try {
+      await remove(entity.key, { id, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
+      notify('Registro excluído', { type: 'success', autoHideDuration: 3000 });
+      toList();
+    } catch (e) {
+      notify((e as Error).message, { type: 'error', autoHideDuration: 160000 });
+    }
+  };
+  return {
+    id,
+    record,
+    loading,
+    error,
+    saving,
+    save,
+    cancel: toList,
+    remove: can(permissionFor(entity, 'excluir')) && !entity.readOnlyResource ? del : undefined,
+  };
+}
+
+export function GenericCreate({ entity, schema }: GenericProps) {
+  const c = useGenericCreate(entity);
+  return (
+    <ResourceContextProvider value={entity.key}>
+      <FormPanel entity={entity} schema={schema} title={`Adicionar ${entity.label.singular}`} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
+    </ResourceContextProvider>
+  );
+}
+
+export function GenericEdit({ entity, schema }: GenericProps) {
+  const e = useGenericEdit(entity);
+  const [history, setHistory] = useState(false);
+  if (e.loading) return <Loading />;
+  if (e.error || !e.record) return <Typography sx={{ p: 4 }} color="error">{(e.error as Error)?.message ?? 'Nenhum item foi encontrado'}</Typography>;
+  return (
+    <ResourceContextProvider value={entity.key}>
+      <FormPanel
+        entity={entity}
+        schema={schema}
+        title={`Editar ${entity.label.singular}`}
+        record={e.record}
+        saving={e.saving}
+        onSubmit={e.save}
+        onCancel={e.cancel}
+        onDelete={e.remove}
+        onHistory={entity.history ? () => setHistory(true) : undefined}
+      />
+      {entity.history && <HistoryDialog entity={entity} id={e.id} open={history} onClose={() => setHistory(false)} />}
+    </ResourceContextProvider>
+  );
+}
+
+export function GenericShow({ entity }: GenericProps) {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { can } = useCan();
+  const { data: record, isPending, error } = useGetOne(entity.key, { id });
+  const [history, setHistory] = useState(false);
+  if (isPending) return <Loading />;
+  if (error || !record) return <Typography sx={{ p: 4 }} color="error">{(error as Error)?.message ?? 'Nenhum item foi encontrado'}</Typography>;
+  const visible = entity.fields.filter((f) => !f.hidden && !f.writeOnly && f.type !== 'password');
+  const used = new Set<string>();
+  const sections = entity.form.sections.map((s) => ({ title: s.title, fields: s.fields.map((n) => visible.find((f) => f.name === n)).filter((f) => f && !used.has(f.name) && used.add(f.name)) }));
+  const rest = visible.filter((f) => !used.has(f.name) && f.name !== 'empresaId' && f.name !== 'ambienteId');
+  sections.push({ title: 'Registro', fields: rest });
+  return (
+    <ResourceContextProvider value={entity.key}>
+      <RecordContextProvider value={record}>
+        <Card>
+          <PanelHeader title={`Visualizar ${entity.label.singular}`} onBack={() => navigate(pathFor(entity.key, 'list'))}>
+            {entity.history && (
+              <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
+                Histórico de alterações
+              </Button>
+            )}
+            {can(permissionFor(entity, 'edit')) && !entity.readOnlyResource && (
+              <Button variant="contained" startIcon={<EditIcon />} onClick={() => navigate(pathFor(entity.key, 'edit', id))}>
+                Editar
+              </Button>
+            )}
+          </PanelHeader>
+          <Divider />
+          <CardContent sx={{ px: 3 }}>
+            <Stack spacing={3}>
+              {sections.filter((s) => s.fields.length).map((s) => (
+                <Box key={s.title}>
+                  <Typography variant="subtitle1" color="primary" sx={{ fontWeight: 600, mb: 1 }}>{s.title}</Typography>
+                  <Grid container spacing={2}>
+                    {s.fields.map((f) => (
+                      <Grid key={f!.name} size={{ xs: 12, sm: 6, md: 4 }}>
+                        <Typography variant="caption" color="text.secondary">{f!.label}</Typography>
+                        <Box sx={{ minHeight: 24 }}><FieldValue field={f!} /></Box>
+                      </Grid>
+                    ))}
+                  </Grid>
+                </Box>
+              ))}
+            </Stack>
+          </CardContent>
+        </Card>
+        {entity.history && <HistoryDialog entity={entity} id={id} open={history} onClose={() => setHistory(false)} />}
+      </RecordContextProvider>
+    </ResourceContextProvider>
+  );
+}

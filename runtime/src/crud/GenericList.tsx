@@ -1,0 +1,314 @@
+// The shared list panel (spec section 2): title, back, search, date range, add, print,
+// 'Selecionar Colunas', 'Exportar Tabela' (CSV/Excel of the whole filtered result), fullscreen,
+// sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  Box, Button, Card, Checkbox, Divider, IconButton, InputAdornment, ListItemIcon, ListItemText, Menu, MenuItem, TextField, Tooltip, Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import PrintIcon from '@mui/icons-material/Print';
+import ViewColumnIcon from '@mui/icons-material/ViewColumn';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import SearchIcon from '@mui/icons-material/Search';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DescriptionIcon from '@mui/icons-material/Description';
+import GridOnIcon from '@mui/icons-material/GridOn';
+import {
+  Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
+  useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
+} from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
+import type { RastroDataProvider } from '../api/dataProvider';
+import { authHeaders } from '../api/http';
+import { pathFor, permissionFor } from '../model';
+import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
+import { FieldValue } from './FieldValue';
+import type { GenericProps } from './GenericForms';
+import { PanelHeader } from './PanelHeader';
+import { useCan } from './useCan';
+import { useColumnChoices } from './useColumnChoices';
+
+export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
+
+// ---- headless part --------------------------------------------------------------------------
+
+export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx') {
+  const p = new URLSearchParams({
+    format,
+    sort: JSON.stringify([ctx.sort.field, ctx.sort.order]),
+    filter: JSON.stringify(ctx.filterValues ?? {}),
+    columns: columns.join(','),
+  });
+  return `/api/${entity.key}/export?${p}`;
+}
+
+async function download(url: string, fallbackName: string) {
+  const res = await fetch(url, { headers: authHeaders('GET') });
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({}));
+    throw new Error(body?.msg ?? 'Erro ao exportar a tabela');
+  }
+  const cd = res.headers.get('Content-Disposition') ?? '';
+  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd)?.[1] ?? fallbackName;
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = decodeURIComponent(name);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+export function useGenericList(entity: EntityMeta) {
+  const ctx = useListController({ resource: entity.key, sort: entity.sort, perPage: 25 });
+  const columns = useColumnChoices(entity);
+  const notify = useNotify();
+  const { can } = useCan();
+  const exportAs = (format: 'csv' | 'xlsx') =>
+    download(exportUrl(entity, ctx, columns.selected, format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+  const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
+  const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
+    if (!entity.dateRange) return;
+    const next = { ...ctx.filterValues, ...rangeFilter(entity.dateRange, r) };
+    for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
+    ctx.setFilters(next, undefined, false);
+  };
+  const setSearch = (q: string) => {
+    const next = { ...ctx.filterValues, q };
+    if (!q) delete next.q;
+    ctx.setFilters(next, undefined, false);
+  };
+  return {
+    ctx,
+    columns,
+    exportAs,
+    dateRange,
+    setDateRange,
+    setSearch,
+    canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
+    rowPath: (id: string | number) =>
+      can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
+        ? pathFor(entity.key, 'edit', id)
+        : can(permissionFor(entity, 'show'))
+          ? pathFor(entity.key, 'show', id)
+          : false,
+    canAction: (a: ActionMeta) => can(a.permission),
+  };
+}
+
+// ---- UI parts -------------------------------------------------------------------------------
+
+function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => onChange(text.trim()), 400);
+    return () => clearTimeout(t);
+  }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <TextField
+      size="small"
+      placeholder="Pesquisar"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      sx={{ width: 240 }}
+      slotProps={{
+        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        htmlInput: { 'aria-label': 'Pesquisar' },
+      }}
+    />
+  );
+}
+
+function ToolButton({ title, onClick, children, label }: { title: string; onClick: (e: React.MouseEvent<HTMLElement>) => void; children: ReactNode; label?: string }) {
+  return (
+    <Tooltip title={title} enterDelay={1000}>
+      <IconButton aria-label={label ?? title} onClick={onClick}>
+        {children}
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+function CopyCell({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const notify = useNotify();
+  const copy = async (e: React.MouseEvent) => {
+    e.stopPropagation();
+    try {
+      await navigator.clipboard.writeText(ref.current?.innerText ?? '');
+      notify('Copiado para a área de transferência!', { type: 'info', autoHideDuration: 1500 });
+    } catch {
+      notify('Erro ao copiar!', { type: 'error', autoHideDuration: 1500 });
+    }
+  };
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minHeight: 24 }}>
+      <Box component="span" ref={ref} sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}>
+        {children}
+      </Box>
+      <IconButton className="rastro-copy" size="small" aria-label="Copiar" onClick={copy} sx={{ opacity: 0, p: 0.25 }}>
+        <ContentCopyIcon sx={{ fontSize: 14 }} />
+      </IconButton>
+    </Box>
+  );
+}
+
+// One column of the table; Datagrid reads source/label/sortable from its props.
+function Column({ field, column }: { field?: FieldMeta; column: ColumnMeta; source?: string; label?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  const f: FieldMeta = field ?? ({ name: column.source, type: 'string', label: column.label } as FieldMeta);
+  return <CopyCell>{record ? <FieldValue field={f} /> : null}</CopyCell>;
+}
+
+function matches(record: RaRecord | undefined, when?: Record<string, unknown>) {
+  if (!when || !record) return true;
+  return Object.entries(when).every(([k, v]) => (Array.isArray(v) ? v.includes(record[k]) : record[k] === v));
+}
+
+function RowActions({ entity, canAction }: { entity: EntityMeta; canAction: (a: ActionMeta) => boolean; label?: string }) {
+  const record = useRecordContext();
+  const dp = useDataProvider<RastroDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [pending, setPending] = useState<ActionMeta | null>(null);
+  const actions = entity.actions.filter((a) => canAction(a) && matches(record, a.visibleWhen));
+  if (!record || !actions.length) return null;
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(e) => e.stopPropagation()}>
+      {actions.map((a) => (
+        <Button key={a.name} size="small" variant="outlined" onClick={() => setPending(a)} sx={{ whiteSpace: 'nowrap' }}>
+          {a.label}
+        </Button>
+      ))}
+      <Confirm
+        isOpen={!!pending}
+        title="ATENÇÃO"
+        content={pending?.confirm ?? 'Deseja continuar a requisição?'}
+        confirm="Confirmar"
+        cancel="Cancelar"
+        onClose={() => setPending(null)}
+        onConfirm={async () => {
+          const a = pending!;
+          setPending(null);
+          try {
+            await dp.runAction(entity.key, record.id, a.name);
+            notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
+            refresh();
+          } catch (e) {
+            notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
+          }
+        }}
+      />
+    </Box>
+  );
+}
+
+function Empty() {
+  return (
+    <Box sx={{ py: 6, textAlign: 'center' }}>
+      <Typography color="text.secondary">Nenhum item foi encontrado</Typography>
+    </Box>
+  );
+}
+
+export function GenericList({ entity }: GenericProps) {
+  const l = useGenericList(entity);
+  const navigate = useNavigate();
+  const [full, setFull] = useState(false);
+  const [colsAnchor, setColsAnchor] = useState<HTMLElement | null>(null);
+  const [expAnchor, setExpAnchor] = useState<HTMLElement | null>(null);
+  const fields = new Map(entity.fields.map((f) => [f.name, f]));
+  const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
+  const hasActions = entity.actions.some(l.canAction);
+
+  return (
+    <ResourceContextProvider value={entity.key}>
+      <ListContextProvider value={l.ctx}>
+        <Card
+          className="rastro-list"
+          sx={full ? { position: 'fixed', inset: 0, zIndex: 1300, borderRadius: 0, overflow: 'auto' } : undefined}
+        >
+          <PanelHeader title={entity.label.plural} onBack={() => navigate(-1)}>
+            {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
+            <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
+            {l.canAdd ? (
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create'))}>
+                Adicionar
+              </Button>
+            ) : entity.readOnlyResource ? null : (
+              <Tooltip title="Botão desabilitado">
+                <span>
+                  <Button variant="contained" startIcon={<AddIcon />} disabled>
+                    Adicionar
+                  </Button>
+                </span>
+              </Tooltip>
+            )}
+            <Box sx={{ display: 'flex' }}>
+              <ToolButton title="Imprimir" onClick={() => window.print()}>
+                <PrintIcon />
+              </ToolButton>
+              <ToolButton title="Selecionar Colunas" onClick={(e) => setColsAnchor(e.currentTarget)}>
+                <ViewColumnIcon />
+              </ToolButton>
+              <ToolButton title="Exportar Tabela" onClick={(e) => setExpAnchor(e.currentTarget)}>
+                <FileDownloadIcon />
+              </ToolButton>
+              <ToolButton title={full ? 'Sair da tela cheia' : 'Tela cheia'} onClick={() => setFull(!full)}>
+                {full ? <FullscreenExitIcon /> : <FullscreenIcon />}
+              </ToolButton>
+            </Box>
+          </PanelHeader>
+          <Menu anchorEl={colsAnchor} open={!!colsAnchor} onClose={() => setColsAnchor(null)}>
+            <Typography variant="subtitle2" sx={{ px: 2, py: 1 }}>Selecionar Colunas</Typography>
+            <Divider />
+            {l.columns.choices.map((c) => (
+              <MenuItem key={c.key} dense onClick={() => l.columns.toggle(c.key)}>
+                <Checkbox size="small" checked={c.selected} sx={{ p: 0.5, mr: 1 }} />
+                <ListItemText primary={c.label} />
+              </MenuItem>
+            ))}
+          </Menu>
+          <Menu anchorEl={expAnchor} open={!!expAnchor} onClose={() => setExpAnchor(null)}>
+            <Typography variant="subtitle2" sx={{ px: 2, py: 1 }}>Exportar Tabela</Typography>
+            <Divider />
+            <MenuItem onClick={() => { setExpAnchor(null); void l.exportAs('csv'); }}>
+              <ListItemIcon><DescriptionIcon fontSize="small" /></ListItemIcon>
+              <ListItemText primary="CSV" />
+            </MenuItem>
+            <MenuItem onClick={() => { setExpAnchor(null); void l.exportAs('xlsx'); }}>
+              <ListItemIcon><GridOnIcon fontSize="small" /></ListItemIcon>
+              <ListItemText primary="Excel" />
+            </MenuItem>
+          </Menu>
+          <Divider />
+          <Datagrid
+            rowClick={(id) => l.rowPath(id as string | number)}
+            bulkActionButtons={false}
+            empty={<Empty />}
+            sx={{
+              '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50' },
+              '& .RaDatagrid-row:hover .rastro-copy': { opacity: 0.7 },
+            }}
+          >
+            {l.columns.selected.map((key) => {
+              const c = colMeta.get(key)!;
+              return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} />;
+            })}
+            {hasActions && <RowActions label="Ações" entity={entity} canAction={l.canAction} />}
+          </Datagrid>
+          <Pagination rowsPerPageOptions={PAGE_SIZES} />
+        </Card>
+      </ListContextProvider>
+    </ResourceContextProvider>
+  );
+}

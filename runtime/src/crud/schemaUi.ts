@@ -1,0 +1,134 @@
+// Pure helpers: uiSchema derived from the entity, pt-BR ajv messages, error filtering.
+import type { ErrorSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import type { JSONSchema7 } from 'json-schema';
+import type { EntityMeta, FieldMeta } from '../../../generator/model';
+
+export const requiredMessage = (label: string) => `O campo ${label} é obrigatório`;
+
+export function writableFields(entity: EntityMeta, schema: JSONSchema7): FieldMeta[] {
+  const props = schema.properties ?? {};
+  return entity.fields.filter((f) => f.name in props);
+}
+
+export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7): UiSchema {
+  const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+  const order = entity.form.sections.flatMap((s) => s.fields).filter((n) => n in (schema.properties ?? {}));
+  ui['ui:order'] = [...order, '*'];
+  for (const f of writableFields(entity, schema)) {
+    const u: Record<string, unknown> = {};
+    if (f.help) u['ui:help'] = f.help;
+    if (f.readOnly) u['ui:readonly'] = true;
+    switch (f.type) {
+      case 'reference':
+        u['ui:widget'] = 'reference';
+        break;
+      case 'referenceList':
+        u['ui:widget'] = 'referenceList';
+        break;
+      case 'enum':
+        u['ui:widget'] = 'enumSelect';
+        u['ui:options'] = { options: f.options ?? [] };
+        break;
+      case 'text':
+        u['ui:widget'] = 'textarea';
+        u['ui:options'] = { rows: 4 };
+        break;
+      case 'password':
+        u['ui:widget'] = 'password';
+        break;
+      case 'date':
+        u['ui:widget'] = 'date';
+        break;
+      case 'datetime':
+        u['ui:widget'] = 'datetime';
+        break;
+      case 'time':
+        u['ui:widget'] = 'time';
+        break;
+      case 'json':
+      case 'geometry':
+        u['ui:field'] = 'json';
+        break;
+      case 'boolean':
+        u['ui:widget'] = 'checkbox';
+        break;
+      default:
+        if (f.upperCase) u['ui:widget'] = 'upperCase';
+    }
+    ui[f.name] = u;
+  }
+  return ui;
+}
+
+// ajv errors -> the spec's pt-BR messages (required: 'O campo {label} é obrigatório').
+export function makeTransformErrors(entity: EntityMeta, schema: JSONSchema7) {
+  const fields = new Map(entity.fields.map((f) => [f.name, f]));
+  const labelOf = (name: string) =>
+    fields.get(name)?.label ?? ((schema.properties?.[name] as JSONSchema7 | undefined)?.title ?? name);
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors.map((e) => {
+      const prop = e.name === 'required' ? String(e.params?.missingProperty ?? '') : (e.property ?? '').replace(/^\./, '').split('.')[0];
+      const label = labelOf(prop);
+      const f = fields.get(prop);
+      let message = e.message ?? '';
+      switch (e.name) {
+        case 'required':
+          message = requiredMessage(label);
+          break;
+        case 'maxLength':
+          message = `O campo ${label} deve ter no máximo ${e.params?.limit} caracteres`;
+          break;
+        case 'minLength':
+          message = `O campo ${label} deve ter no mínimo ${e.params?.limit} caracteres`;
+          break;
+        case 'minimum':
+          message = `O campo ${label} deve ser maior ou igual a ${e.params?.limit}`;
+          break;
+        case 'maximum':
+          message = `O campo ${label} deve ser menor ou igual a ${e.params?.limit}`;
+          break;
+        case 'pattern':
+          message = f?.patternMessage ?? `O campo ${label} está em formato inválido`;
+          break;
+        case 'format':
+          message = e.params?.format === 'email' ? `O campo ${label} deve ser um e-mail válido` : `O campo ${label} está em formato inválido`;
+          break;
+        case 'type':
+          message = `O campo ${label} é inválido`;
+          break;
+        case 'enum':
+          message = `O campo ${label} tem um valor não permitido`;
+          break;
+        default:
+          message = `O campo ${label} é inválido`;
+      }
+      return { ...e, property: prop ? `.${prop}` : e.property, message, stack: message };
+    });
+}
+
+// Keep only the errors of the given top-level fields (touched ones before the first submit).
+export function pickErrors(es: ErrorSchema | undefined, names: Set<string> | 'all'): ErrorSchema | undefined {
+  if (!es) return undefined;
+  if (names === 'all') return es;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(es)) if (k !== '__errors' && names.has(k)) out[k] = v;
+  return Object.keys(out).length ? (out as ErrorSchema) : undefined;
+}
+
+// Server { field: message } -> rjsf ErrorSchema.
+export function serverErrorSchema(errors: Record<string, string> | undefined): ErrorSchema | undefined {
+  if (!errors || !Object.keys(errors).length) return undefined;
+  return Object.fromEntries(Object.entries(errors).map(([k, m]) => [k, { __errors: [m] }])) as ErrorSchema;
+}
+
+// Form data limited to the schema's properties (the writable body).
+export function toFormData(record: Record<string, unknown> | undefined, schema: JSONSchema7): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!record) return out;
+  for (const k of Object.keys(schema.properties ?? {})) if (record[k] !== undefined) out[k] = record[k];
+  return out;
+}
+
+export function isEmptyValue(v: unknown) {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}

@@ -1,0 +1,49 @@
+// Column chooser state: defaults from entity.columns, restored from the session user's ui
+// (per route), saved through PUT /api/usuario {_id, ui} 1 s after the last change.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { EntityMeta } from '../../../generator/model';
+import { call } from '../api/http';
+import { session, type ColumnChoice } from '../api/session';
+
+export const SAVE_DEBOUNCE_MS = 1000;
+
+export function initialChoices(entity: EntityMeta, saved?: ColumnChoice[]): ColumnChoice[] {
+  const byKey = new Map((saved ?? []).map((c) => [c.key, c]));
+  const list = entity.columns.map((c) => ({ key: c.source, label: c.label, selected: byKey.get(c.source)?.selected ?? c.default }));
+  if (!list.some((c) => c.selected) && list.length) list[0].selected = true;
+  return list;
+}
+
+// Toggling never leaves zero columns selected.
+export function toggleChoice(list: ColumnChoice[], key: string): ColumnChoice[] {
+  const next = list.map((c) => (c.key === key ? { ...c, selected: !c.selected } : c));
+  return next.some((c) => c.selected) ? next : list;
+}
+
+export function useColumnChoices(entity: EntityMeta) {
+  const route = entity.route;
+  const [choices, setChoices] = useState(() => initialChoices(entity, session.get()?.ui?.[route]));
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const pending = useRef(false);
+
+  const persist = (list: ColumnChoice[]) => {
+    const u = session.get();
+    if (!u) return;
+    const ui = { ...u.ui, [route]: list };
+    session.patch({ ui });
+    void call('/api/usuario', { method: 'PUT', body: JSON.stringify({ _id: u.id, ui }) }).catch(() => undefined); // silent
+  };
+  const update = (list: ColumnChoice[]) => {
+    setChoices(list);
+    pending.current = true;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      pending.current = false;
+      persist(list);
+    }, SAVE_DEBOUNCE_MS);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const selected = useMemo(() => choices.filter((c) => c.selected).map((c) => c.key), [choices]);
+  return { choices, selected, toggle: (key: string) => update(toggleChoice(choices, key)) };
+}

@@ -1,0 +1,203 @@
+// rjsf widgets in react-admin's Material UI look: reference autocomplete, reference chips,
+// enum select ('Nenhum resultado'), upper-case, time and JSON inputs.
+import { useEffect, useMemo, useState } from 'react';
+import { Autocomplete, Chip, TextField } from '@mui/material';
+import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import { useGetList, useGetMany } from 'react-admin';
+import { entityByKey } from '../model';
+import type { FieldMeta } from '../../../generator/model';
+
+const NO_OPTIONS = 'Nenhum resultado';
+
+// Case-insensitive substring on label (spec section 5), slice 200.
+const filterOptions = <T,>(options: T[], { inputValue, getOptionLabel }: { inputValue: string; getOptionLabel: (o: T) => string }) => {
+  const q = inputValue.trim().toLowerCase();
+  return (q ? options.filter((o) => getOptionLabel(o).toLowerCase().includes(q)) : options).slice(0, 200);
+};
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
+  const name = props.name as string;
+  return (props.formContext as any)?.fields?.get(name);
+}
+
+type Rec = { id: number | string; [k: string]: unknown };
+
+function useReferenceOptions(reference: string | undefined, input: string, ids: (string | number)[]) {
+  const target = reference ? entityByKey(reference) : undefined;
+  const rep = target?.recordRepresentation ?? 'descricao';
+  const q = useDebounced(input, 300);
+  const { data = [], isPending } = useGetList<Rec>(
+    reference ?? 'none',
+    { pagination: { page: 1, perPage: 50 }, sort: { field: rep, order: 'ASC' }, filter: q ? { q } : {} },
+    { enabled: !!reference },
+  );
+  const { data: selected = [] } = useGetMany<Rec>(reference ?? 'none', { ids }, { enabled: !!reference && ids.length > 0 });
+  const label = (r: Rec | undefined) => (r ? String(r[rep] ?? r.id) : '');
+  const options = useMemo(() => {
+    const m = new Map<string, Rec>();
+    for (const r of [...selected, ...data]) if (r) m.set(String(r.id), r);
+    return [...m.values()];
+  }, [data, selected]);
+  return { options, label, isPending };
+}
+
+export function ReferenceWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], hideLabel } = props;
+  const f = fieldOf(props);
+  const [input, setInput] = useState('');
+  const ids = value != null && value !== '' ? [value] : [];
+  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, ids);
+  const current = options.find((o) => String(o.id) === String(value)) ?? null;
+  return (
+    <Autocomplete
+      id={id}
+      options={options}
+      value={current}
+      loading={isPending}
+      disabled={disabled || readonly}
+      getOptionLabel={(o) => lbl(o)}
+      isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
+      filterOptions={(o) => o}
+      noOptionsText={NO_OPTIONS}
+      loadingText="Carregando..."
+      onInputChange={(_, v, reason) => reason === 'input' && setInput(v)}
+      onChange={(_, v) => onChange(v ? v.id : null)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      renderInput={(params) => (
+        <TextField {...params} label={hideLabel ? undefined : label} required={required} error={rawErrors.length > 0} />
+      )}
+    />
+  );
+}
+
+export function ReferenceListWidget(props: WidgetProps) {
+  const { id, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [] } = props;
+  const value: (string | number)[] = Array.isArray(props.value) ? props.value : [];
+  const f = fieldOf(props);
+  const [input, setInput] = useState('');
+  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, value);
+  const current = value.map((v) => options.find((o) => String(o.id) === String(v)) ?? { id: v });
+  return (
+    <Autocomplete
+      id={id}
+      multiple
+      options={options}
+      value={current}
+      loading={isPending}
+      disabled={disabled || readonly}
+      getOptionLabel={(o) => lbl(o as Rec)}
+      isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
+      filterOptions={(o) => o}
+      noOptionsText={NO_OPTIONS}
+      onInputChange={(_, v, reason) => reason === 'input' && setInput(v)}
+      onChange={(_, v) => onChange(v.map((r) => r.id))}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      renderValue={(vals, getItemProps) =>
+        vals.length >= 50 ? (
+          <Chip size="small" label={`${vals.length} selecionados`} />
+        ) : (
+          vals.map((o, index) => {
+            const { key, ...rest } = getItemProps({ index });
+            return <Chip key={key} size="small" label={lbl(o as Rec)} {...rest} />;
+          })
+        )
+      }
+      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
+    />
+  );
+}
+
+export function EnumSelectWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], options } = props;
+  const opts = ((options as any).options as { value: string; label: string }[] | undefined) ??
+    ((props.schema.enum as string[] | undefined) ?? []).map((v) => ({ value: v, label: v }));
+  const current = opts.find((o) => o.value === value) ?? null;
+  return (
+    <Autocomplete
+      id={id}
+      options={opts}
+      value={current}
+      disabled={disabled || readonly}
+      getOptionLabel={(o) => o.label}
+      isOptionEqualToValue={(a, b) => a.value === b.value}
+      filterOptions={filterOptions}
+      noOptionsText={NO_OPTIONS}
+      onChange={(_, v) => onChange(v ? v.value : undefined)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
+    />
+  );
+}
+
+export function UpperCaseWidget(props: WidgetProps) {
+  const { BaseInputTemplate } = props.registry.templates;
+  return (
+    <BaseInputTemplate
+      {...props}
+      onChangeOverride={(e) => props.onChange(e.target.value === '' ? props.options.emptyValue : e.target.value.toUpperCase())}
+    />
+  );
+}
+
+export function TimeWidget(props: WidgetProps) {
+  const { BaseInputTemplate } = props.registry.templates;
+  return <BaseInputTemplate {...props} type="time" InputLabelProps={{ shrink: true }} />;
+}
+
+// JSON / GeoJSON edited as text; invalid JSON keeps the text and reports it.
+export function JsonField(props: FieldProps) {
+  const { formData, onChange, fieldPathId, schema, required, disabled, readonly, name } = props;
+  const [text, setText] = useState(() => (formData === undefined ? '' : JSON.stringify(formData, null, 2)));
+  const [bad, setBad] = useState(false);
+  const f = (props.formContext as any)?.fields?.get(name) as FieldMeta | undefined;
+  return (
+    <TextField
+      id={fieldPathId.$id}
+      label={f?.label ?? schema.title ?? name}
+      multiline
+      minRows={4}
+      fullWidth
+      required={required}
+      disabled={disabled || readonly}
+      value={text}
+      error={bad}
+      helperText={bad ? 'JSON inválido' : undefined}
+      slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
+      onChange={(e) => {
+        setText(e.target.value);
+        if (e.target.value.trim() === '') {
+          setBad(false);
+          onChange(undefined, fieldPathId.path);
+          return;
+        }
+        try {
+          onChange(JSON.parse(e.target.value), fieldPathId.path);
+          setBad(false);
+        } catch {
+          setBad(true);
+        }
+      }}
+    />
+  );
+}
+
+export const widgets: RegistryWidgetsType = {
+  reference: ReferenceWidget,
+  referenceList: ReferenceListWidget,
+  enumSelect: EnumSelectWidget,
+  upperCase: UpperCaseWidget,
+  time: TimeWidget,
+};
+export const fields = { json: JsonField };

@@ -1,0 +1,51 @@
+import { useEffect, type ReactNode } from 'react';
+import { Box, Typography } from '@mui/material';
+import { AppBar, Layout as RaLayout, RefreshIconButton, TitlePortal } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { CompanyPicker } from './CompanyPicker';
+import { Menu } from './Menu';
+
+// The previous route is stored on each navigation (spec section 6).
+let previous: string | null = null;
+let current: string | null = null;
+export const previousRoute = () => previous;
+
+function TrackRoute() {
+  const loc = useLocation();
+  useEffect(() => {
+    const here = loc.pathname + loc.search;
+    if (here !== current) {
+      previous = current;
+      current = here;
+    }
+  }, [loc]);
+  return null;
+}
+
+function RastroAppBar() {
+  return (
+    <AppBar
+      color="secondary"
+      toolbar={
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <CompanyPicker />
+          <RefreshIconButton />
+        </Box>
+      }
+    >
+      <Typography variant="h6" sx={{ fontWeight: 700, letterSpacing: 0.5, mr: 3 }}>
+        Rastro
+      </Typography>
+      <TitlePortal />
+    </AppBar>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <RaLayout appBar={RastroAppBar} menu={Menu} sx={{ '& .RaLayout-content': { p: { xs: 1, sm: 2.5 } } }}>
+      <TrackRoute />
+      {children}
+    </RaLayout>
+  );
+}

@@ -1,0 +1,26 @@
+// Menu icons by name (metadata menu.icon); unknown names fall back to a generic icon.
+import type { ReactElement } from 'react';
+import DirectionsCar from '@mui/icons-material/DirectionsCar';
+import Business from '@mui/icons-material/Business';
+import Warehouse from '@mui/icons-material/Warehouse';
+import People from '@mui/icons-material/People';
+import Person from '@mui/icons-material/Person';
+import Badge from '@mui/icons-material/Badge';
+import Security from '@mui/icons-material/Security';
+import Public from '@mui/icons-material/Public';
+import History from '@mui/icons-material/History';
+import Category from '@mui/icons-material/Category';
+import Factory from '@mui/icons-material/Factory';
+import Label from '@mui/icons-material/Label';
+import ListAlt from '@mui/icons-material/ListAlt';
+import Settings from '@mui/icons-material/Settings';
+import Key from '@mui/icons-material/Key';
+import AccountTree from '@mui/icons-material/AccountTree';
+
+const icons: Record<string, ReactElement> = {
+  DirectionsCar: <DirectionsCar />, Business: <Business />, Warehouse: <Warehouse />, Garage: <Warehouse />, People: <People />,
+  Person: <Person />, Badge: <Badge />, Security: <Security />, Public: <Public />, History: <History />, Category: <Category />,
+  Factory: <Factory />, Label: <Label />, Settings: <Settings />, Key: <Key />, AccountTree: <AccountTree />,
+};
+
+export const iconFor = (name?: string) => (name && icons[name]) || <ListAlt />;

@@ -1,0 +1,13 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { App } from './App';
+
+// History mode, base '/'; a data router so the unsaved-changes guard (useBlocker) works.
+const router = createBrowserRouter([{ path: '*', element: <App /> }], { basename: '/' });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+);

@@ -1,0 +1,47 @@
+// Access to the generated model: entities, route table and menu, plus path helpers.
+import { resources } from '@rastro/generated';
+import modelJson from '@rastro/generated/model.json';
+import type { EntityMeta, MenuNode, Model, RouteEntry } from '../../generator/model';
+
+export type { EntityMeta, MenuNode, Model, RouteEntry };
+export const model = modelJson as unknown as Model;
+export { resources };
+
+const byKey = new Map(model.entities.map((e) => [e.key, e]));
+export const entityByKey = (key: string) => byKey.get(key);
+
+export type View = 'list' | 'create' | 'edit' | 'show';
+
+// Screen paths of spec section 2 built from the entity route.
+export function pathFor(key: string, view: View, id?: string | number): string {
+  const e = byKey.get(key);
+  const r = e?.route ?? `/${key}`;
+  switch (view) {
+    case 'list':
+      return r;
+    case 'create':
+      return `${r}/adicionar`;
+    case 'edit':
+      return `${r}/${id}/editar`;
+    case 'show':
+      return `${r}/${id}/visualizar`;
+  }
+}
+
+// Permission key (= route name) of an entity view.
+export function permissionFor(e: EntityMeta, view: View | 'excluir'): string {
+  const suffix = { list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar', excluir: 'excluir' }[view];
+  return `${e.permission}.${suffix}`;
+}
+
+export function routeTable(): RouteEntry[] {
+  if (model.routes?.length) return model.routes;
+  return model.entities.flatMap((e) =>
+    (['list', 'create', 'edit', 'show'] as View[]).map((view) => ({
+      path: pathFor(e.key, view, ':id'),
+      name: permissionFor(e, view),
+      entity: e.key,
+      view,
+    })),
+  );
+}

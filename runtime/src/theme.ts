@@ -1,0 +1,24 @@
+// react-admin's default theme with the Rastro palette.
+import { defaultTheme, type RaThemeOptions } from 'react-admin';
+
+export const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    mode: 'light',
+    primary: { main: '#0b4f6c', light: '#3d7a96', dark: '#063447', contrastText: '#ffffff' },
+    secondary: { main: '#0b4f6c', contrastText: '#ffffff' },
+    error: { main: '#c62828' },
+    warning: { main: '#ef8a17' },
+    success: { main: '#2e7d32' },
+    background: { default: '#f4f6f8', paper: '#ffffff' },
+  },
+  shape: { borderRadius: 8 },
+  typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif' },
+  components: {
+    ...defaultTheme.components,
+    MuiAppBar: { styleOverrides: { colorSecondary: { backgroundColor: '#0b4f6c' } } },
+    MuiCard: { styleOverrides: { root: { boxShadow: '0 1px 3px rgba(16,24,40,.08), 0 1px 2px rgba(16,24,40,.04)' } } },
+    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
+    MuiTextField: { defaultProps: { size: 'small', margin: 'dense' } },
+  },
+};

@@ -17,6 +17,7 @@ export interface FieldMeta {
   label: string;           // pt-BR label, used in 'O campo {label} é obrigatório'
   required: boolean;
   unique: boolean;         // unique within the entity's tenancy scope
+  uniqueGlobal?: boolean;  // unique across all tenants (e.g. usuario.login)
   min?: number;
   max?: number;
   minLength?: number;
@@ -25,7 +26,9 @@ export interface FieldMeta {
   format?: 'email' | 'uri';
   patternMessage?: string; // pt-BR message when pattern fails
   upperCase: boolean;
-  options?: EnumOption[];  // enum
+  options?: EnumOption[];  // enum; or the choices of a json string list
+  items?: 'string' | 'integer';  // json only: the value is an array of this type
+  optionsFrom?: 'permissions';   // json string list whose choices are the permission catalogue
   reference?: string;      // entity key, for reference / referenceList
   help?: string;
   default?: unknown;
@@ -40,6 +43,7 @@ export interface ColumnMeta {
   label: string;
   sortable: boolean;
   default: boolean;        // shown when the user has no saved choice
+  virtual?: boolean;       // catalogue column computed by the server, not a field
 }
 
 export interface ActionMeta {

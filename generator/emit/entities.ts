@@ -1,0 +1,113 @@
+// MikroORM 7 entity definitions (EntitySchema, no decorators). Scoped entities declare the
+// tenant filter named after their scope; reference fields are m:1 relations (FK + index).
+import type { EntityMeta, FieldMeta, Model } from '../model.ts';
+import { HEADER, pascal } from './names.ts';
+
+const lit = (v: unknown) => JSON.stringify(v);
+
+function property(e: EntityMeta, f: FieldMeta): string {
+  const opts: string[] = [];
+  const col = `fieldName: ${lit(f.column)}`;
+  const nullable = !f.required && !f.system;
+  const tail = () => {
+    if (nullable) opts.push('nullable: true');
+    if (f.hidden || f.writeOnly) opts.push('hidden: true');
+    const scalarDefault = f.default !== undefined && f.default !== null && typeof f.default !== 'object';
+    if (scalarDefault) opts.push(`default: ${lit(f.default)}`);
+  };
+  if (f.name === 'id') return `{ type: 'integer', primary: true, autoincrement: true }`;
+  if (f.name === 'createdAt') return `{ type: 'datetime', columnType: 'timestamptz', fieldName: 'created_at', onCreate: () => new Date() }`;
+  if (f.name === 'updatedAt')
+    return `{ type: 'datetime', columnType: 'timestamptz', fieldName: 'updated_at', onCreate: () => new Date(), onUpdate: () => new Date() }`;
+  switch (f.type) {
+    case 'reference':
+      opts.push(`kind: 'm:1'`, `entity: () => ${pascal(f.reference!)}`, col);
+      if (nullable) opts.push(`deleteRule: 'set null'`);
+      break;
+    case 'referenceList':
+      opts.push(`type: new ArrayType<number>((i) => Number(i))`, `columnType: 'integer[]'`, col);
+      break;
+    case 'enum':
+      opts.push('enum: true', `items: ${lit(f.options!.map((o) => o.value))}`, col);
+      break;
+    case 'string': case 'password': case 'file': case 'image':
+      if (f.maxLength !== undefined || f.type !== 'string') opts.push(`type: 'string'`, `length: ${f.maxLength ?? 500}`, col);
+      else opts.push(`type: 'text'`, col);
+      break;
+    case 'text': opts.push(`type: 'text'`, col); break;
+    case 'integer': opts.push(`type: 'integer'`, col); break;
+    case 'number': opts.push(`type: 'double'`, `runtimeType: 'number'`, col); break;
+    case 'boolean': opts.push(`type: 'boolean'`, col); break;
+    case 'date': opts.push(`type: 'date'`, col); break;
+    case 'datetime': opts.push(`type: 'datetime'`, `columnType: 'timestamptz'`, col); break;
+    case 'time': opts.push(`type: 'string'`, `length: 5`, col); break; // HH:mm round-trips as text
+    case 'json': case 'geometry': opts.push(`type: 'json'`, col); break;
+  }
+  tail();
+  return `{ ${opts.join(', ')} }`;
+}
+
+export function tenantField(e: EntityMeta): FieldMeta | undefined {
+  return e.fields.find((f) => f.system && (f.name === 'empresaId' || f.name === 'ambienteId'));
+}
+
+function entityModule(e: EntityMeta): string {
+  const name = pascal(e.key);
+  const refs = [...new Set(e.fields.filter((f) => f.type === 'reference').map((f) => f.reference!))].sort();
+  const imports = refs.filter((r) => r !== e.key).map((r) => `import { ${pascal(r)} } from './${r}.ts';`);
+  const usesArray = e.fields.some((f) => f.type === 'referenceList');
+  const tenant = tenantField(e);
+  const props = e.fields.map((f) => `    ${f.name}: ${property(e, f)},`);
+  const indexes = e.fields
+    .filter((f) => f.type === 'reference')
+    .map((f) => `    { name: ${lit(`${e.table}_${f.column}_index`)}, properties: [${lit(f.name)}] },`);
+  const uniques = e.fields.filter((f) => f.unique).map((f) => {
+    const cols = f.uniqueGlobal || !tenant ? [f] : [tenant, f];
+    return `    { name: ${lit(`${e.table}_${cols.map((c) => c.column).join('_')}_unique`)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`;
+  });
+  const lines = [
+    HEADER(e.file),
+    `import { ${usesArray ? 'ArrayType, ' : ''}EntitySchema } from '@mikro-orm/core';`,
+    ...imports,
+    '',
+    `/** ${e.label.singular} (${e.scope}). */`,
+    `export const ${name}: EntitySchema<any> = new EntitySchema<any>({`,
+    `  name: ${lit(name)},`,
+    `  tableName: ${lit(e.table)},`,
+    `  properties: {`,
+    ...props,
+    `  },`,
+  ];
+  if (indexes.length) lines.push('  indexes: [', ...indexes, '  ],');
+  if (uniques.length) lines.push('  uniques: [', ...uniques, '  ],');
+  if (tenant) {
+    const filter = e.scope; // 'empresa' | 'ambiente'
+    lines.push(
+      '  filters: {',
+      `    ${filter}: { name: ${lit(filter)}, default: true, cond: (args: { ${tenant.name}: number }) => ({ ${tenant.name}: args.${tenant.name} }) },`,
+      '  },',
+    );
+  }
+  lines.push('});', '');
+  return lines.join('\n');
+}
+
+export function emitEntities(model: Model): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of model.entities) files.set(`entities/${e.key}.ts`, entityModule(e));
+  const names = model.entities.map((e) => pascal(e.key));
+  files.set('entities/index.ts', [
+    HEADER('metadata/'),
+    ...model.entities.map((e) => `import { ${pascal(e.key)} } from './${e.key}.ts';`),
+    '',
+    `export { ${names.join(', ')} };`,
+    '',
+    '/** Every generated entity, for MikroORM `entities`. */',
+    `export const entities = [${names.join(', ')}];`,
+    '',
+    '/** Entity schema by metadata key. */',
+    `export const entityByKey = { ${model.entities.map((e) => `${e.key}: ${pascal(e.key)}`).join(', ')} } as const;`,
+    '',
+  ].join('\n'));
+  return files;
+}

@@ -1,0 +1,113 @@
+// OpenAPI 3.1 document of the generated CRUD API (ra-data-simple-rest conventions).
+import type { EntityMeta, Model } from '../model.ts';
+import { pascal } from './names.ts';
+import { entitySchema, recordSchema, type Schema } from './schemas.ts';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), { $ref: `#/components/responses/E${c}` }]));
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Requisição inválida (validação, filtro ou ordenação)', 401: 'Sessão ausente ou expirada',
+  403: 'Sem permissão', 404: 'Registro não encontrado', 409: 'Conflito (valor único já existe)',
+};
+
+function componentSchema(s: Schema): Schema {
+  const { $schema: _drop, ...rest } = s;
+  return rest;
+}
+
+function paths(e: EntityMeta): Record<string, unknown> {
+  const name = pascal(e.key);
+  const tag = [e.label.plural];
+  const perm = (p: string) => ({ 'x-permission': `${e.permission}.${p}` });
+  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+  const body = { required: true, content: { 'application/json': { schema: ref(name) } } };
+  const one = { description: 'Registro', content: { 'application/json': { schema: ref(`${name}Record`) } } };
+  const collection: Record<string, unknown> = {
+    get: {
+      tags: tag, operationId: `list_${e.key}`, summary: `Lista ${e.label.plural}`, ...perm('lista'),
+      parameters: [
+        { name: 'sort', in: 'query', description: 'JSON ["campo","ASC"|"DESC"]', schema: { type: 'string' }, example: JSON.stringify([e.sort.field, e.sort.order]) },
+        { name: 'range', in: 'query', description: 'JSON [início, fim] (inclusivo)', schema: { type: 'string' }, example: '[0,24]' },
+        {
+          name: 'filter', in: 'query', schema: { type: 'string' }, example: '{"q":"texto"}',
+          description: `JSON: "q" busca em ${e.search.join(', ') || '(nenhum campo)'}; "id": [..] busca vários; demais chaves = campo: valor${e.dateRange ? `; ${e.dateRange}_gte / ${e.dateRange}_lte intervalo de datas` : ''}`,
+        },
+      ],
+      responses: {
+        200: {
+          description: 'Página de registros',
+          headers: { 'Content-Range': { description: `${e.key} início-fim/total`, schema: { type: 'string' } } },
+          content: { 'application/json': { schema: { type: 'array', items: ref(`${name}Record`) } } },
+        },
+        ...errors(400, 401, 403),
+      },
+    },
+  };
+  const item: Record<string, unknown> = {
+    parameters: [idParam],
+    get: { tags: tag, operationId: `get_${e.key}`, summary: `Lê ${e.label.singular}`, ...perm('visualizar'), responses: { 200: one, ...errors(401, 403, 404) } },
+  };
+  if (!e.readOnlyResource) {
+    collection.post = {
+      tags: tag, operationId: `create_${e.key}`, summary: `Adiciona ${e.label.singular}`, ...perm('adicionar'),
+      requestBody: body, responses: { 201: one, ...errors(400, 401, 403, 409) },
+    };
+    item.put = {
+      tags: tag, operationId: `update_${e.key}`, summary: `Edita ${e.label.singular}`, ...perm('editar'),
+      requestBody: body, responses: { 200: one, ...errors(400, 401, 403, 404, 409) },
+    };
+    item.delete = {
+      tags: tag, operationId: `delete_${e.key}`, summary: `Exclui ${e.label.singular}`, ...perm('excluir'),
+      responses: { 200: one, ...errors(401, 403, 404, 409) },
+    };
+  }
+  const out: Record<string, unknown> = { [`/api/${e.key}`]: collection, [`/api/${e.key}/{id}`]: item };
+  for (const a of e.actions) {
+    out[`/api/${e.key}/{id}/${a.name}`] = {
+      parameters: [idParam],
+      post: {
+        tags: tag, operationId: `${a.name}_${e.key}`, summary: a.label, 'x-permission': a.permission,
+        description: `Grava ${JSON.stringify(a.set)}${a.visibleWhen ? `; permitido quando ${JSON.stringify(a.visibleWhen)}` : ''}`,
+        responses: { 200: one, ...errors(400, 401, 403, 404) },
+      },
+    };
+  }
+  return out;
+}
+
+export function emitOpenApi(model: Model): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {
+    Envelope: {
+      type: 'object', required: ['status', 'msg'],
+      properties: {
+        status: { type: 'integer' }, msg: { type: 'string' }, errorMsg: { type: ['string', 'null'] },
+        payload: { description: 'Dados; em erros de validação, a lista de campos e mensagens' },
+      },
+    },
+  };
+  const allPaths: Record<string, unknown> = {};
+  for (const e of model.entities) {
+    schemas[pascal(e.key)] = componentSchema(entitySchema(e, model));
+    schemas[`${pascal(e.key)}Record`] = componentSchema(recordSchema(e, model));
+    Object.assign(allPaths, paths(e));
+  }
+  const responses = Object.fromEntries(Object.entries(ERROR_TEXT).map(([c, d]) => [
+    `E${c}`, { description: d, content: { 'application/json': { schema: ref('Envelope') } } },
+  ]));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Rastro API', version: '1.0.0', description: 'API CRUD gerada a partir de metadata/ (convenções ra-data-simple-rest).' },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags: model.entities.map((e) => ({ name: e.label.plural })),
+    paths: allPaths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      parameters: {
+        companyId: { name: 'companyId', in: 'header', description: 'Empresa ativa (obrigatório em escritas)', schema: { type: 'integer' } },
+      },
+      responses,
+      schemas,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Hono route modules (server/generated/routes): each mounts the server's generic CRUD handler.
+import type { Model } from '../model.ts';
+import { HEADER } from './names.ts';
+
+const ident = (key: string) => (/^[a-z_$][a-z0-9_$]*$/i.test(key) ? key : `_${key}`);
+
+export function emitRoutes(model: Model): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of model.entities) {
+    files.set(`routes/${e.key}.ts`, [
+      HEADER(e.file),
+      `import { crudRoutes } from '../../crud/index.ts';`,
+      `import type { EntityMeta } from '../../../generator/model.ts';`,
+      '',
+      `export const entity: EntityMeta = ${JSON.stringify(e, null, 2)};`,
+      '',
+      'export default crudRoutes(entity);',
+      '',
+    ].join('\n'));
+  }
+  files.set('routes/index.ts', [
+    HEADER('metadata/'),
+    `import type { Hono } from 'hono';`,
+    `import type { AppEnv } from '../../app/env.ts';`,
+    ...model.entities.map((e) => `import ${ident(e.key)} from './${e.key}.ts';`),
+    '',
+    '/** One CRUD app per entity, to mount under /api/{key}. */',
+    'export const routes: { key: string; app: Hono<AppEnv> }[] = [',
+    ...model.entities.map((e) => `  { key: ${JSON.stringify(e.key)}, app: ${ident(e.key)} },`),
+    '];',
+    '',
+  ].join('\n'));
+  return files;
+}

@@ -1,0 +1,68 @@
+// Reads metadata/: every *.yaml under an area folder is an entity; _menu.yaml holds the menu groups.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
+import { parse, YAMLParseError } from 'yaml';
+import { MetadataError, problem } from './errors.ts';
+
+export interface SourceFile {
+  file: string;   // display/relative name, e.g. metadata/tlm/ativo.yaml
+  area: string;   // first folder below metadata/, e.g. tlm
+  data: unknown;
+}
+
+export interface LoadedMetadata {
+  dir: string;
+  entities: SourceFile[];
+  menu: SourceFile;
+}
+
+// Folders under metadata/ that hold other data (not entity files).
+export const IGNORED_DIRS = new Set(['catalogos']);
+
+function listYaml(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('_') || name.startsWith('.')) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (!IGNORED_DIRS.has(name)) out.push(...listYaml(full));
+    } else if (name.endsWith('.yaml') || name.endsWith('.yml')) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+function readYaml(full: string, file: string): unknown {
+  try {
+    return parse(readFileSync(full, 'utf8'), { uniqueKeys: true });
+  } catch (e) {
+    if (e instanceof YAMLParseError) {
+      const pos = e.linePos?.[0];
+      const where = pos ? `linha ${pos.line}, coluna ${pos.col}` : '';
+      throw new MetadataError([problem(file, where, `YAML inválido: ${e.message.split('\n')[0]}`)]);
+    }
+    throw e;
+  }
+}
+
+export function loadMetadata(dir: string): LoadedMetadata {
+  const root = basename(dir);
+  const display = (full: string) => [root, ...relative(dir, full).split(sep)].join('/');
+  const entities = listYaml(dir).map((full) => {
+    const file = display(full);
+    const parts = relative(dir, full).split(sep);
+    return { file, area: parts.length > 1 ? parts[0] : '', data: readYaml(full, file) };
+  });
+  const menuPath = join(dir, '_menu.yaml');
+  const menuFile = display(menuPath);
+  let menuData: unknown = { groups: [] };
+  try {
+    statSync(menuPath);
+    menuData = readYaml(menuPath, menuFile);
+  } catch (e) {
+    if (e instanceof MetadataError) throw e;
+    throw new MetadataError([problem(menuFile, '', 'arquivo de grupos do menu não encontrado')]);
+  }
+  return { dir, entities, menu: { file: menuFile, area: '', data: menuData } };
+}

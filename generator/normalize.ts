@@ -1,0 +1,255 @@
+// Turns validated metadata into the normalized Model (model.ts): defaults, system fields,
+// permission catalogue, menu tree and route table; checks references across entities.
+import { basename } from 'node:path';
+import { MetadataError, problem } from './errors.ts';
+import type { LoadedMetadata } from './load.ts';
+import type {
+  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, RouteEntry, Scope,
+} from './model.ts';
+
+// Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
+interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
+interface RawEntity {
+  key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
+  scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string;
+  fields: RawField[];
+  list?: { columns?: { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean }[];
+    sort?: { field: string; order?: 'ASC' | 'DESC' } };
+  search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
+  actions?: { name: string; label: string; set: Record<string, unknown>; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
+}
+interface RawMenu { groups: { name: string; order: number; icon?: string }[] }
+
+export const SYSTEM_FIELDS = ['id', 'empresaId', 'ambienteId', 'createdAt', 'updatedAt'];
+export const CRUD_PERMISSIONS = [
+  { key: 'lista', label: 'Listar' },
+  { key: 'visualizar', label: 'Visualizar' },
+  { key: 'adicionar', label: 'Adicionar' },
+  { key: 'editar', label: 'Editar' },
+  { key: 'excluir', label: 'Excluir' },
+];
+const STRING_TYPES: FieldType[] = ['string', 'text', 'password', 'file', 'image'];
+const UNSORTABLE: FieldType[] = ['json', 'geometry', 'referenceList', 'password', 'file', 'image', 'text'];
+
+export const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+function field(f: RawField, system = false): FieldMeta {
+  const out: FieldMeta = {
+    name: f.name, column: snake(f.name), type: f.type, label: f.label,
+    required: f.required ?? false, unique: f.unique ?? false,
+  } as FieldMeta;
+  const optional = ['uniqueGlobal', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
+  for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
+  out.upperCase = f.upperCase ?? false;
+  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'help', 'default'] as const) {
+    if (f[k] !== undefined) (out as any)[k] = f[k];
+  }
+  out.readOnly = f.readOnly ?? false;
+  out.hidden = f.hidden ?? false;
+  out.writeOnly = f.writeOnly ?? false;
+  out.system = system;
+  return out;
+}
+
+function systemFields(scope: Scope): { head: FieldMeta[]; tail: FieldMeta[] } {
+  const sys = (f: RawField) => field({ readOnly: true, ...f }, true);
+  const head = [sys({ name: 'id', type: 'integer', label: 'ID', required: true })];
+  if (scope === 'empresa') head.push(sys({ name: 'empresaId', type: 'reference', reference: 'empresa', label: 'Empresa', required: true }));
+  if (scope === 'ambiente') head.push(sys({ name: 'ambienteId', type: 'reference', reference: 'ambiente', label: 'Ambiente', required: true }));
+  const tail = [
+    sys({ name: 'createdAt', type: 'datetime', label: 'Criado em', required: true }),
+    sys({ name: 'updatedAt', type: 'datetime', label: 'Atualizado em', required: true }),
+  ];
+  return { head, tail };
+}
+
+function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path: string, msg: string) => void): EntityMeta {
+  const { head, tail } = systemFields(raw.scope);
+  const declared = raw.fields.map((f) => field(f));
+  const fields = [...head, ...declared, ...tail];
+  const byName = new Map<string, FieldMeta>();
+  raw.fields.forEach((f, i) => {
+    if (SYSTEM_FIELDS.includes(f.name)) err(`/fields/${i}/name`, `"${f.name}" é um campo de sistema (gerado automaticamente)`);
+    else if (byName.has(f.name)) err(`/fields/${i}/name`, `campo "${f.name}" repetido`);
+    const isStr = STRING_TYPES.includes(f.type);
+    if ((f.min !== undefined || f.max !== undefined) && f.type !== 'integer' && f.type !== 'number')
+      err(`/fields/${i}`, 'min/max valem só para campos integer ou number');
+    if ((f.maxLength !== undefined || f.minLength !== undefined || f.pattern !== undefined || f.upperCase !== undefined || f.format !== undefined) && !isStr)
+      err(`/fields/${i}`, 'minLength/maxLength/pattern/format/upperCase valem só para campos de texto');
+    if (f.min !== undefined && f.max !== undefined && f.min > f.max) err(`/fields/${i}/min`, 'min maior que max');
+    if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) err(`/fields/${i}/minLength`, 'minLength maior que maxLength');
+    if (f.patternMessage !== undefined && f.pattern === undefined) err(`/fields/${i}/patternMessage`, 'patternMessage sem pattern');
+    if (f.options) {
+      const values = f.options.map((o) => o.value);
+      if (new Set(values).size !== values.length) err(`/fields/${i}/options`, 'valores repetidos');
+      if (f.type === 'enum' && f.default !== undefined && !values.includes(f.default as string))
+        err(`/fields/${i}/default`, `deve ser um de: ${values.join(', ')}`);
+      if (f.type === 'json' && !f.items) err(`/fields/${i}`, 'options em campo json exige items: string');
+    }
+    if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
+    if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
+    byName.set(f.name, declared[i]);
+  });
+  for (const f of [...head, ...tail]) byName.set(f.name, f);
+  const known = (name: string, path: string, what = 'campo') => {
+    if (!byName.has(name)) err(path, `${what} desconhecido: ${name}`);
+    return byName.get(name);
+  };
+
+  // List columns (default: every visible scalar field).
+  const columns: ColumnMeta[] = [];
+  const rawColumns = raw.list?.columns ?? declared
+    .filter((f) => !f.hidden && !f.writeOnly && !['json', 'geometry', 'password'].includes(f.type))
+    .map((f, i) => ({ source: f.name, default: i < 6 }));
+  rawColumns.forEach((c, i) => {
+    if (c.virtual) {
+      if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
+      columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true });
+      return;
+    }
+    const f = known(c.source, `/list/columns/${i}/source`);
+    if (f && (f.hidden || f.writeOnly)) err(`/list/columns/${i}/source`, `campo oculto não pode ser coluna: ${c.source}`);
+    columns.push({ source: c.source, label: c.label ?? f?.label ?? c.source,
+      sortable: c.sortable ?? (f ? !UNSORTABLE.includes(f.type) : false), default: c.default ?? false });
+  });
+  if (columns.length && !columns.some((c) => c.default)) columns.forEach((c) => (c.default = true));
+  const sources = columns.map((c) => c.source);
+  sources.forEach((s, i) => { if (sources.indexOf(s) !== i) err(`/list/columns/${i}/source`, `coluna repetida: ${s}`); });
+
+  const recordRepresentation = raw.recordRepresentation
+    ?? ['descricao', 'nome'].find((n) => byName.has(n))
+    ?? declared.find((f) => f.type === 'string')?.name ?? 'id';
+  if (raw.recordRepresentation) known(raw.recordRepresentation, '/recordRepresentation');
+
+  const search = raw.search ?? (byName.get(recordRepresentation)?.type === 'string' ? [recordRepresentation] : []);
+  search.forEach((s, i) => {
+    const f = known(s, `/search/${i}`);
+    if (f && !['string', 'text', 'enum'].includes(f.type)) err(`/search/${i}`, `a busca rápida exige campo de texto: ${s}`);
+  });
+  if (raw.dateRange) {
+    const f = known(raw.dateRange, '/dateRange');
+    if (f && f.type !== 'date' && f.type !== 'datetime') err('/dateRange', `exige campo date ou datetime: ${raw.dateRange}`);
+  }
+  const sortField = raw.list?.sort?.field ?? recordRepresentation;
+  if (raw.list?.sort) known(sortField, '/list/sort/field');
+  const sort = { field: sortField, order: raw.list?.sort?.order ?? 'ASC' } as const;
+
+  const writable = declared.filter((f) => !f.readOnly && !f.hidden);
+  const sections = raw.form?.sections ?? [{ title: raw.label.singular, fields: writable.map((f) => f.name) }];
+  raw.form?.sections.forEach((s, i) => s.fields.forEach((n, j) => {
+    const f = known(n, `/form/sections/${i}/fields/${j}`);
+    if (f && (f.system || f.hidden)) err(`/form/sections/${i}/fields/${j}`, `campo não editável: ${n}`);
+  }));
+
+  const actions: ActionMeta[] = (raw.actions ?? []).map((a, i) => {
+    for (const k of Object.keys(a.set)) known(k, `/actions/${i}/set/${k}`);
+    for (const k of Object.keys(a.visibleWhen ?? {})) known(k, `/actions/${i}/visibleWhen/${k}`);
+    const out: ActionMeta = { name: a.name, label: a.label, permission: `${raw.permission}.${a.name}`, set: a.set };
+    if (a.confirm !== undefined) out.confirm = a.confirm;
+    if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
+    return out;
+  });
+
+  const readOnlyResource = raw.readOnlyResource ?? false;
+  const crud = CRUD_PERMISSIONS.filter((p) => !readOnlyResource || p.key === 'lista' || p.key === 'visualizar');
+  const perms = [...crud, ...(raw.permissions ?? []), ...actions.map((a) => ({ key: a.name, label: a.label }))];
+  const seen = new Set<string>();
+  perms.forEach((p) => {
+    if (seen.has(p.key)) err('/permissions', `permissão repetida: ${raw.permission}.${p.key}`);
+    seen.add(p.key);
+  });
+
+  const expectedKey = basename(file).replace(/\.ya?ml$/, '');
+  if (raw.key !== expectedKey) err('/key', `deve ser igual ao nome do arquivo (${expectedKey})`);
+  if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
+
+  const entity: EntityMeta = {
+    key: raw.key, table: raw.table, file, area, label: raw.label, route: raw.route, permission: raw.permission,
+    scope: raw.scope, fields, columns, search, sort, form: { sections }, actions,
+    permissions: perms.map((p) => ({ key: `${raw.permission}.${p.key}`, label: `${raw.label.plural}: ${p.label}` })),
+    readOnlyResource, history: raw.history ?? true, recordRepresentation,
+  };
+  if (raw.dateRange) entity.dateRange = raw.dateRange;
+  if (raw.menu) entity.menu = raw.menu;
+  return entity;
+}
+
+function buildMenu(entities: EntityMeta[], menu: RawMenu): MenuNode[] {
+  return [...menu.groups]
+    .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
+    .map((g) => {
+      const children = entities
+        .filter((e) => e.menu?.group === g.name)
+        .sort((a, b) => a.menu!.order - b.menu!.order || a.key.localeCompare(b.key))
+        .map((e) => {
+          const node: MenuNode = { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` };
+          if (e.menu!.icon) node.icon = e.menu!.icon;
+          return node;
+        });
+      const node: MenuNode = { label: g.name };
+      if (g.icon) node.icon = g.icon;
+      node.children = children;
+      return node;
+    })
+    .filter((g) => g.children!.length > 0);
+}
+
+function buildRoutes(entities: EntityMeta[]): RouteEntry[] {
+  const routes: RouteEntry[] = [];
+  for (const e of entities) {
+    const add = (path: string, name: string, view: RouteEntry['view']) =>
+      routes.push({ path, name: `${e.permission}.${name}`, entity: e.key, view });
+    add(e.route, 'lista', 'list');
+    if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
+    if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
+    add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
+  }
+  return routes;
+}
+
+export function normalize(meta: LoadedMetadata): Model {
+  const problems: string[] = [];
+  const entities: EntityMeta[] = [];
+  for (const src of meta.entities) {
+    const err = (path: string, msg: string) => problems.push(problem(src.file, path, msg));
+    entities.push(normalizeEntity(src.data as RawEntity, src.file, src.area, err));
+  }
+  entities.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+  // Cross-entity checks.
+  const byKey = new Map<string, EntityMeta>();
+  const unique = (what: string, get: (e: EntityMeta) => string, path: string) => {
+    const seen = new Map<string, EntityMeta>();
+    for (const e of entities) {
+      const v = get(e);
+      const other = seen.get(v);
+      if (other) problems.push(problem(e.file, path, `${what} "${v}" já usado em ${other.file}`));
+      else seen.set(v, e);
+    }
+  };
+  unique('key', (e) => e.key, '/key');
+  unique('table', (e) => e.table, '/table');
+  unique('route', (e) => e.route, '/route');
+  unique('permission', (e) => e.permission, '/permission');
+  for (const e of entities) byKey.set(e.key, e);
+  const groups = new Set((meta.menu.data as RawMenu).groups.map((g) => g.name));
+  for (const e of entities) {
+    const declared = e.fields.filter((f) => !f.system);
+    for (const f of e.fields) {
+      if (!f.reference) continue;
+      const i = declared.indexOf(f);
+      const path = f.system ? '/scope' : `/fields/${i}/reference`;
+      if (!byKey.has(f.reference)) problems.push(problem(e.file, path, `entidade referenciada desconhecida: ${f.reference}`));
+    }
+    if (e.menu && !groups.has(e.menu.group))
+      problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${meta.menu.file})`));
+  }
+
+  const permissions = entities.flatMap((e) => e.permissions).sort((a, b) => (a.key < b.key ? -1 : 1));
+  permissions.forEach((p, i) => {
+    if (i > 0 && permissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
+  });
+  if (problems.length) throw new MetadataError(problems);
+  return { entities, permissions, menu: buildMenu(entities, meta.menu.data as RawMenu), routes: buildRoutes(entities) };
+}

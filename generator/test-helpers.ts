@@ -1,0 +1,38 @@
+// Test helpers: a temp project root (inside the repo so node_modules resolve) with a copy of metadata/.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..');
+
+export interface TempProject { root: string; metadata: string; outServer: string; outRuntime: string; cleanup: () => void }
+
+export function tempProject(): TempProject {
+  mkdirSync(join(REPO, '.tmp'), { recursive: true });
+  const root = mkdtempSync(join(REPO, '.tmp', 'gen-'));
+  const metadata = join(root, 'metadata');
+  cpSync(join(REPO, 'metadata'), metadata, { recursive: true });
+  return {
+    root, metadata,
+    outServer: join(root, 'server/generated'),
+    outRuntime: join(root, 'runtime/src/generated'),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export function writeFile(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+export function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[relative(dir, full)] = readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}

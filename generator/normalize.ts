@@ -9,11 +9,12 @@ import type {
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
 interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
+interface RawColumn { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean }
 interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string;
   fields: RawField[];
-  list?: { columns?: { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean }[];
+  list?: { columns?: RawColumn[];
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
   actions?: { name: string; label: string; set: Record<string, unknown>; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
@@ -99,7 +100,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
 
   // List columns (default: every visible scalar field).
   const columns: ColumnMeta[] = [];
-  const rawColumns = raw.list?.columns ?? declared
+  const rawColumns: RawColumn[] = raw.list?.columns ?? declared
     .filter((f) => !f.hidden && !f.writeOnly && !['json', 'geometry', 'password'].includes(f.type))
     .map((f, i) => ({ source: f.name, default: i < 6 }));
   rawColumns.forEach((c, i) => {

@@ -40,7 +40,7 @@ export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 's
     format,
     sort: JSON.stringify([ctx.sort.field, ctx.sort.order]),
     filter: JSON.stringify(ctx.filterValues ?? {}),
-    columns: columns.join(','),
+    columns: JSON.stringify(columns),
   });
   return `/api/${entity.key}/export?${p}`;
 }
@@ -69,7 +69,7 @@ export function useGenericList(entity: EntityMeta) {
   const notify = useNotify();
   const { can } = useCan();
   const exportAs = (format: 'csv' | 'xlsx') =>
-    download(exportUrl(entity, ctx, columns.selected, format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+    download(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
   const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
     if (!entity.dateRange) return;

@@ -17,10 +17,12 @@ export function historyRows(entries: HistoryEntry[], entity: EntityMeta): Row[] 
   const label = (n: string) => entity.fields.find((f) => f.name === n)?.label ?? n;
   return entries.flatMap((h: any) => {
     const quem = String(h.quem ?? h.usuario?.nome ?? h.usuario?.login ?? h.usuario ?? h.login ?? '—');
-    const quando = formatDateTime(h.quando ?? h.createdAt ?? h.data);
+    const quando = formatDateTime(h.quando ?? h.data ?? h.createdAt);
     const operacao = OPS[String(h.operacao ?? h.acao ?? '').toLowerCase()] ?? show(h.operacao ?? h.acao);
-    const antes = h.antes ?? {};
-    const depois = h.depois ?? {};
+    // server shape: alteracoes { campo: { antes, depois } }; also accepts antes/depois objects
+    const alt: Record<string, { antes?: unknown; depois?: unknown }> | undefined = h.alteracoes;
+    const antes = alt ? Object.fromEntries(Object.entries(alt).map(([k, v]) => [k, v?.antes])) : (h.antes ?? {});
+    const depois = alt ? Object.fromEntries(Object.entries(alt).map(([k, v]) => [k, v?.depois])) : (h.depois ?? {});
     const campos: string[] = Array.isArray(h.campos) && typeof h.campos[0] === 'string'
       ? h.campos
       : [...new Set([...Object.keys(antes ?? {}), ...Object.keys(depois ?? {})])].filter((k) => !['updatedAt', 'createdAt'].includes(k));

@@ -76,7 +76,6 @@ export const ptBRFill: Messages = {
       last: 'Ir para a última página',
       previous: 'Ir para a página anterior',
       skip_nav: 'Pular para o conteúdo',
-      page_rows_per_page: 'Linhas por página:',
     },
     sort: {
       sort_by: 'Ordenar por %{field_lower_first} %{order}',

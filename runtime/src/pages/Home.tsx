@@ -10,12 +10,13 @@ import { useSession } from '../layout/CompanyPicker';
 
 interface Count { key: string; label: string; total: number; route?: string; icon?: string }
 
-// Accepts { ativo: 50, ... } or [{ key|entity, label, total|count, route }].
+// Accepts { contagens: [{ key, label, total, route }] }, a bare list, or { ativo: 50, ... }.
 export function toCounts(p: unknown): Count[] {
-  const items: [string, any][] = Array.isArray(p)
-    ? p.map((x: any) => [String(x.key ?? x.entity ?? x.label), x])
-    : p && typeof p === 'object'
-      ? Object.entries((p as any).contagens ?? (p as any).counts ?? p)
+  const src = (p as any)?.contagens ?? (p as any)?.counts ?? p;
+  const items: [string, any][] = Array.isArray(src)
+    ? src.map((x: any) => [String(x.key ?? x.entity ?? x.label), x])
+    : src && typeof src === 'object'
+      ? Object.entries(src)
       : [];
   return items
     .map(([k, v]) => {

@@ -1,0 +1,146 @@
+// Browser test of the asset screens against the real server: sign in, list, create with a
+// required-field error, save, edit, export CSV, delete, and a forbidden route for 'leitor'.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, randomPlate, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const LIST = `${baseUrl}/tlm/fro/ativo`;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function search(page: Page, text: string) {
+  const box = page.getByRole('textbox', { name: 'Pesquisar' });
+  await box.fill(text);
+  await page.waitForURL((u) => decodeURIComponent(u.search).includes(text));
+}
+
+describe('ativo screens (admin)', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  const plate = randomPlate();
+  const descricao = `Caminhão E2E ${plate}`;
+
+  beforeAll(async () => {
+    ctx = await browser.newContext({ acceptDownloads: true, locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+    page = await ctx.newPage();
+    await signIn(page, baseUrl, 'admin', adminPassword);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('shows the home counts and the asset list', async () => {
+    await expect.poll(() => page.getByTestId('count-ativo').textContent()).toMatch(/^\d+$/);
+    await page.goto(LIST);
+    await page.getByRole('heading', { name: 'Ativos' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
+    // seed has 50 assets: first page of 25 plus the page range
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(25);
+    await page.getByText(/^1-25 de \d+$/).waitFor();
+  });
+
+  it('refuses to save without Placa, then creates the asset', async () => {
+    await page.getByRole('button', { name: 'Adicionar' }).click();
+    await page.waitForURL(`${LIST}/adicionar`);
+    await page.locator('#root_descricao').fill(descricao);
+    // leaving Placa empty shows the required message on blur
+    await page.locator('#root_placa').focus();
+    await page.locator('#root_numeroFrota').focus();
+    await page.getByText('O campo Placa é obrigatório').waitFor();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('O campo Placa é obrigatório').waitFor();
+    expect(page.url()).toBe(`${LIST}/adicionar`);
+
+    await page.locator('#root_placa').fill(plate.toLowerCase());
+    expect(await page.locator('#root_placa').inputValue()).toBe(plate);
+    await expect.poll(() => page.getByText('O campo Placa é obrigatório').count()).toBe(0);
+    await page.locator('#root_ano').fill('2021');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(LIST);
+    await page.getByText('Registro salvo').waitFor();
+
+    await search(page, plate);
+    const row = page.locator('tbody tr', { hasText: plate });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(descricao);
+  });
+
+  it('edits the asset', async () => {
+    await page.locator('tbody tr', { hasText: plate }).click();
+    await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/editar$/);
+    await page.getByRole('heading', { name: 'Editar Ativo' }).waitFor();
+    expect(await page.locator('#root_placa').inputValue()).toBe(plate);
+    expect(await page.locator('#root_ano').inputValue()).toBe('2021');
+    await page.locator('#root_cor').fill('Azul');
+    await page.locator('#root_descricao').fill(`${descricao} editado`);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+    const row = page.locator('tbody tr', { hasText: plate });
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain(`${descricao} editado`);
+
+    await row.click();
+    await page.waitForURL(/\/editar$/);
+    await expect.poll(() => page.locator('#root_cor').inputValue()).toBe('Azul');
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+  });
+
+  it('exports the filtered list as CSV', async () => {
+    await search(page, plate);
+    await page.locator('tbody tr', { hasText: plate }).waitFor();
+    await page.getByRole('button', { name: 'Exportar Tabela' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('ativo.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv).toContain(plate);
+    expect(csv).toContain(`${descricao} editado`);
+    expect(csv).toContain('Placa');
+  });
+
+  it('deletes the asset through "Deseja Excluir?"', async () => {
+    await search(page, plate);
+    await page.locator('tbody tr', { hasText: plate }).click();
+    await page.waitForURL(/\/editar$/);
+    await page.getByRole('button', { name: 'Excluir' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Deseja Excluir?').waitFor();
+    await dialog.getByText('Esta ação não poderá ser revertida, deseja realmente excluir?').waitFor();
+    await dialog.getByRole('button', { name: 'Excluir' }).click();
+    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+    await page.getByText('Registro excluído').waitFor();
+    await search(page, plate);
+    await page.getByText('Nenhum item foi encontrado').waitFor();
+    expect(await page.locator('tbody tr', { hasText: plate }).count()).toBe(0);
+  });
+});
+
+describe('read-only user', () => {
+  it("gets 'Você não tem permissão' on /tlm/fro/ativo/adicionar", async () => {
+    const ctx = await browser.newContext({ locale: 'pt-BR' });
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, baseUrl, 'leitor', process.env.E2E_LEITOR_PASSWORD ?? adminPassword);
+      await page.goto(`${LIST}/adicionar`);
+      await page.getByText('Você não tem permissão').waitFor({ timeout: 10_000 });
+      await page.waitForURL(`${baseUrl}/home`);
+      expect(await page.locator('#root_placa').count()).toBe(0);
+      // the list itself is allowed, without the add button
+      await page.goto(LIST);
+      await page.getByRole('heading', { name: 'Ativos' }).waitFor();
+      await page.locator('tbody tr').first().waitFor();
+      expect(await page.getByRole('button', { name: 'Adicionar' }).count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,26 @@
+// Headless Chromium (Debian's binary) via playwright-core, plus small page helpers.
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export async function signIn(page: Page, baseUrl: string, login: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Usuário').fill(login);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL(`${baseUrl}/home`);
+}
+
+// A random plate in the Mercosul format (AAA1A23).
+export function randomPlate(): string {
+  const L = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
+  const D = () => String(Math.floor(Math.random() * 10));
+  return `${L()}${L()}${L()}${D()}${L()}${D()}${D()}`;
+}

@@ -1,0 +1,79 @@
+// Starts the real server (embedded PostgreSQL in a temp DATA_DIR, random PORT, ADMIN_PASSWORD)
+// for the browser tests, provides its baseUrl, and stops it afterwards.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminPassword: string;
+  }
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const r = await fetch(url);
+      if (r.status === 200 || r.status === 401) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server did not answer ${url} within ${ms} ms`);
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(path.join(root, 'dist/index.html'))) {
+    // `npm test` builds first; build here when the e2e project runs alone
+    const r = spawnSync('npx', ['vite', 'build', '--config', 'runtime/vite.config.ts'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('vite build failed');
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rastro-e2e-'));
+  const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? 'Rastro-e2e-2024!';
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  else delete env.DATABASE_URL;
+
+  const child = spawn('npm', ['exec', '--', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let log = '';
+  child.stdout?.on('data', (d) => (log = (log + d).slice(-20_000)));
+  child.stderr?.on('data', (d) => (log = (log + d).slice(-20_000)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${baseUrl}/api/auth/get_session`, child, 150_000);
+  } catch (e) {
+    try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
+    throw new Error(`${(e as Error).message}\n--- server output ---\n${log}`);
+  }
+  project.provide('baseUrl', baseUrl);
+  project.provide('adminPassword', adminPassword);
+
+  return async () => {
+    const exited = new Promise((r) => child.once('exit', r));
+    try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null) try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

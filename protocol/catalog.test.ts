@@ -56,6 +56,11 @@ describe('catalogue files (metadata/catalogos)', () => {
     expect(findByKey('queclink-eventos', 'deviceRemoved')).toMatchObject({ undescribed: true, description: '' });
   });
 
+  it('every event key the queclink decoder can emit is in queclink-eventos.yaml', async () => {
+    const { eventCatalogue } = await import('./queclink/index.ts');
+    for (const e of eventCatalogue()) expect(findByKey('queclink-eventos', e.key), `${e.code} ${e.key}`).toBeDefined();
+  });
+
   it('trip, CAN (group prefixes) and camera files', () => {
     expect(getCatalog('viagem-parametros')!.entries.map((e) => e.event)).toEqual(['trip_duration', 'trip_distance', 'trip_has_driver', 'trip_driver']);
     const can = getCatalog('can-parametros')!.entries.map((e) => e.event);

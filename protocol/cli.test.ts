@@ -46,6 +46,15 @@ describe('npm run decode', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ type: 'ack', deviceId: '12345678' });
   });
 
+  it('decodes Queclink @Track lines with the queclink decoder', () => {
+    const line = '+RESP:GTFRI,8020080100,866314060109269,,12900,10,1,0,0.0,0,9.0,-46.633308,-23.550520,20230722145338,0724,0005,772A,052B253E,00,1520.3,,,,,100,110000,,,,20230722145341,0F4C$';
+    const r = run(['--protocol', 'queclink'], `${line}\n+RESP:GTFRI,broken\n`);
+    expect(r.status).toBe(0);
+    const [ok, bad] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(ok).toMatchObject({ protocol: 'queclink', deviceId: '866314060109269', positions: [{ latitude: -23.55052, longitude: -46.633308 }] });
+    expect(typeof bad.error).toBe('string');
+  });
+
   it('fails with usage on an unknown protocol or a missing --protocol', () => {
     expect(run(['--protocol', 'nope'], '').status).toBe(2);
     const r = run([], '');

@@ -79,7 +79,7 @@ describe('legacy property-based', () => {
       // garbage without AA so it cannot fake a frame start
       const stream = Buffer.concat(parts.flatMap(([g, f]) => [Buffer.from(g.map((b) => (b === 0xaa ? 0 : b))), f]));
       const got: string[] = [];
-      let rest = Buffer.alloc(0);
+      let rest: Buffer = Buffer.alloc(0);
       let pos = 0;
       let k = 0;
       while (pos < stream.length) {

@@ -1,0 +1,150 @@
+// Property-based robustness: the decoder never throws, the framer never loses the next good frame.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Ajv from 'ajv';
+import schema from '../normalized.schema.json' with { type: 'json' };
+import { isDecodeError, toJson } from '../types.ts';
+import { decode, frame, MAX_FRAME, queclinkDecoder } from './index.ts';
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+const GOOD = [
+  '+RESP:GTFRI,740904,862524060867948,GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$',
+  '+BUFF:GTFRI,8020030703,866314061771471,GV58CG,28204,10,1,1,29.9,25,142.2,-71.586724,-33.590164,20251015190846,,,,,08,0.69,1.11,1.30,659946.1,0001265:29:11,,,,100,220100,,,,20251015190847,868C$',
+  '+RESP:GTCAN,740B05,862524061506735,GV350CEU,10,1,FFBFFFFF,,1,H3700440,,0,0,76,,L25.50,,0,,0.00,0.37,,,8080,0040,00,00,0.00,0.00,0,3,2,699,0,B3FFFFFF,,,,,,,,,0,0,0,0.37,0.00,0.00,0,,,,,,0000,0,0,,,,0,,1,,17FC7,,,,,,,,,,,,,,,,1,0.0,0,2325.4,38.758242,8.999264,20260630101409,0636,0001,2BEB,01B9F304,11,12,0,20260630131409,F004$',
+  '+RESP:GTINF,74040A,862524060748775,GV350CEU,11,89999112400719062394,37,0,1,13074,,4.19,0,1,,,20251007213710,,0,0,0,00,00,+0000,0,20251007213751,6B91$',
+  '+ACK:GTHBD,8020080100,866314060299814,GV50CG,20260514010458,00A5$',
+  '+ACK:GTOUT,8020030703,866314060299813,GV58CG,0A1F,20260514010458,0017$',
+  '+RESP:GTIGN,8020030202,868589060169789,ra79,379,1,0.0,105,532.2,-70.616413,-33.393457,20240610201712,0730,0001,333A,00CFA301,01,11,,0.0,20240610201713,3AE2$',
+  '+RESP:GTERI,740904,862524060204589,GV350CEU,00000100,,10,1,1,0.0,355,97.7,117.129252,31.839388,20240415054037,0460,0000,550B,085BE2AA,01,11,3.6,,,,,0,210100,0,1,00,11,0,0000001E,100F,,D325C2B2A2F8,1,2967,0,15,0,20240415154438,405C$',
+];
+
+/** Decoding must not throw, and must give either a schema-valid result or a schema-valid error. */
+function checked(buf: Buffer): void {
+  const r = decode(buf);
+  expect(validate(toJson(r)), JSON.stringify(validate.errors)).toBe(true);
+  if (!isDecodeError(r)) expect(r.deviceId).toMatch(/^[0-9A-Fa-f]{14,15}$/);
+}
+
+const good = fc.constantFrom(...GOOD);
+
+describe('queclink properties', () => {
+  it('all reference frames decode', () => {
+    for (const g of GOOD) expect(isDecodeError(decode(Buffer.from(g)))).toBe(false);
+  });
+
+  it('random bytes never throw', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), (a) => checked(Buffer.from(a))), { numRuns: 2000 });
+  });
+
+  it('random field-shaped text never throws', () => {
+    const field = fc.oneof(fc.string({ maxLength: 8 }), fc.stringMatching(/^-?\d{0,4}(\.\d{0,6})?$/), fc.stringMatching(/^[0-9A-F]{0,10}$/));
+    const txt = fc.tuple(fc.constantFrom('+RESP:GTFRI', '+BUFF:GTERI', '+ACK:GTHBD', '+RESP:GTCAN', '+RESP:GTINF', '+ACK:GTRTO', '+RESP:GTIGN'), fc.constantFrom('740904', '8020030703', '8020080100', 'ZZ'), fc.array(field, { maxLength: 70 }))
+      .map(([h, ver, fs]) => `${h},${ver},862524060867948,${fs.join(',')}$`);
+    fc.assert(fc.property(txt, (t) => checked(Buffer.from(t, 'latin1'))), { numRuns: 3000 });
+  });
+
+  it('truncated frames never throw and report an error', () => {
+    fc.assert(fc.property(good, fc.nat(), (g, n) => {
+      const cut = g.slice(0, n % g.length);
+      const r = decode(Buffer.from(cut));
+      expect(isDecodeError(r)).toBe(true);
+      checked(Buffer.from(cut + '$'));
+    }), { numRuns: 1500 });
+  });
+
+  it('random mutations of valid frames never throw', () => {
+    const mutation = fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('replace', 'insert', 'delete', 'dupField', 'dropField'));
+    fc.assert(fc.property(good, fc.array(mutation, { minLength: 1, maxLength: 6 }), (g, ms) => {
+      let b: Buffer = Buffer.from(g);
+      for (const [pos, byte, kind] of ms) {
+        const i = pos % b.length;
+        if (kind === 'replace') { b = Buffer.from(b); b[i] = byte; }
+        else if (kind === 'insert') b = Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i)]);
+        else if (kind === 'delete') b = Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
+        else {
+          const f = b.toString('latin1').split(',');
+          const k = pos % f.length;
+          if (kind === 'dupField') f.splice(k, 0, f[k]!); else f.splice(k, 1);
+          b = Buffer.from(f.join(','), 'latin1');
+        }
+      }
+      checked(b);
+    }), { numRuns: 3000 });
+  });
+
+  it('oversize frames are refused by the decoder and skipped by the framer', () => {
+    const big = `+RESP:GTFRI,740904,862524060867948,${'9,'.repeat(MAX_FRAME)}AA3C$`;
+    const r = decode(Buffer.from(big));
+    expect(isDecodeError(r) && r.errorCode).toBe('OVERSIZE');
+    const out = frame(Buffer.from(big + GOOD[0]));
+    expect(out.frames.map(String)).toEqual([GOOD[0]]);
+    expect(out.garbage).toBeGreaterThan(MAX_FRAME);
+    // Oversize without any '$': dropped once it exceeds the limit, the stream continues.
+    const runaway = frame(Buffer.from('+RESP:GTFRI,' + 'x'.repeat(MAX_FRAME + 10)));
+    expect(runaway.frames).toHaveLength(0);
+    expect(runaway.rest.length).toBe(0);
+  });
+});
+
+/** Feeds chunks through the framer like a TCP connection. */
+function stream(chunks: Buffer[]): { frames: string[]; garbage: number } {
+  let rest: Buffer = Buffer.alloc(0);
+  const frames: string[] = [];
+  let garbage = 0;
+  for (const c of chunks) {
+    const r = queclinkDecoder.frame(Buffer.concat([rest, c]));
+    frames.push(...r.frames.map((f) => f.toString('latin1')));
+    garbage += r.garbage ?? 0;
+    rest = r.rest;
+    expect(rest.length).toBeLessThanOrEqual(MAX_FRAME + 16);
+  }
+  return { frames, garbage };
+}
+
+function split(buf: Buffer, cuts: number[]): Buffer[] {
+  const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);
+  const out: Buffer[] = [];
+  let prev = 0;
+  for (const p of points) { out.push(buf.subarray(prev, p)); prev = p; }
+  out.push(buf.subarray(prev));
+  return out;
+}
+
+describe('queclink framer', () => {
+  it('many frames per packet, split frames and line breaks', () => {
+    const all = Buffer.from(GOOD.join('\r\n'));
+    const r = stream([all]);
+    expect(r.frames).toEqual(GOOD);
+    expect(r.garbage).toBe(0);
+    const one = stream([...all].map((b) => Buffer.from([b])));
+    expect(one.frames).toEqual(GOOD);
+  });
+
+  it('never loses the next good frame after garbage (any chunking)', () => {
+    const noise = fc.oneof(fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)), fc.stringMatching(/^[+$A-Z:,0-9]{0,40}$/).map((s) => Buffer.from(s)));
+    const truncated = good.chain((g) => fc.nat(g.length - 1).map((n) => Buffer.from(g.slice(0, n).replace(/\$/g, ''))));
+    const junk = fc.oneof(noise, truncated, fc.constant(Buffer.from('+')), fc.constant(Buffer.from('+RE')), fc.constant(Buffer.from('$$$')));
+    fc.assert(fc.property(fc.array(fc.tuple(junk, good), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (pairs, cuts) => {
+      const wire = Buffer.concat(pairs.flatMap(([j, g]) => [j, Buffer.from(g)]));
+      const r = stream(split(wire, cuts));
+      // Every good frame comes out, in order; junk that happens to look like a frame may come out too
+      // (the decoder then rejects it), but never swallows a good one.
+      const want = pairs.map(([, g]) => g);
+      const got = r.frames.filter((f) => !isDecodeError(decode(Buffer.from(f, 'latin1'))));
+      expect(got).toEqual(want);
+    }), { numRuns: 1500 });
+  });
+
+  it('counts garbage bytes', () => {
+    const r = frame(Buffer.from(`hello${GOOD[4]}`));
+    expect(r.garbage).toBe(5);
+    expect(r.frames.map(String)).toEqual([GOOD[4]]);
+  });
+
+  it('keeps an incomplete frame as rest', () => {
+    const r = frame(Buffer.from(GOOD[0]!.slice(0, 50)));
+    expect(r.frames).toHaveLength(0);
+    expect(r.rest.toString()).toBe(GOOD[0]!.slice(0, 50));
+  });
+});

@@ -208,6 +208,11 @@ const CASES: Case[] = [
     deviceId: '135790246811220', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,1A0401,11F0$',
   },
   {
+    name: 'heartbeat sent as +RESP:GTHBD (GV500CG capture)',
+    frame: '+RESP:GTHBD,8020090100,864696060004173,GV500CG,20230811075652,09CF$',
+    deviceId: '864696060004173', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,8020090100,09CF$',
+  },
+  {
     name: 'heartbeat GV50CG',
     frame: '+ACK:GTHBD,8020080100,866314060299814,GV50CG,20260514010458,00A5$',
     deviceId: '866314060299814', model: 'gv50cg', type: 'GTHBD', reply: '+SACK:GTHBD,8020080100,00A5$',

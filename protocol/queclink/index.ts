@@ -1,4 +1,4 @@
-// Queclink @Track decoder (models gv50cg, gv58cg, gv350ceu). See README in this folder's tests for frame layouts.
+// Queclink @Track decoder (models gv50cg, gv58cg, gv350ceu). Layout notes: protocol/queclink/README.md.
 import type { Decoder } from '../types.ts';
 import { decode, PROTOCOL, type DecodeOptions } from './decoder.ts';
 import { encode } from './encoder.ts';

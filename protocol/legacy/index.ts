@@ -2,7 +2,7 @@
 import {
   CommandValidationError,
   type DecodeError, type DecodeErrorCode, type DecodeResult, type Decoder, type DeviceCommand,
-  type FrameResult, type NormalizedEvent,
+  type FrameResult, type NormalizedEvent, type AttributeValue,
 } from '../types.ts';
 import { findByCode } from '../catalog.ts';
 import {
@@ -24,16 +24,20 @@ const COMMAND_NAMES: Record<number, string> = Object.fromEntries(
 );
 
 /** XOR of all bytes in [start, end). */
-export function checksum(buf: Buffer | number[], start = 0, end = buf.length): number {
+export function checksum(buf: Uint8Array | number[], start = 0, end = buf.length): number {
   let x = 0;
   for (let i = start; i < end; i++) x ^= buf[i];
   return x;
 }
 
 /** Wrap a body (header + blocks) into a frame: AA 55, length, body, XOR checksum. */
-export function wrapFrame(body: Buffer | number[]): Buffer {
-  const b = Buffer.from(body);
-  return Buffer.concat([Buffer.from([...SYNC, ...writeUInt(b.length, 2)]), b, Buffer.from([checksum(b)])]);
+export function wrapFrame(body: Buffer | Uint8Array | number[]): Buffer {
+  const n = body.length;
+  const out = Buffer.allocUnsafe(n + ENVELOPE_HEAD + ENVELOPE_TAIL);
+  out[0] = SYNC[0]; out[1] = SYNC[1]; out[2] = (n >> 8) & 0xff; out[3] = n & 0xff;
+  for (let i = 0; i < n; i++) out[ENVELOPE_HEAD + i] = body[i];
+  out[ENVELOPE_HEAD + n] = checksum(body);
+  return out;
 }
 
 function fail(errorCode: DecodeErrorCode, error: string, extra: Partial<DecodeError> = {}): DecodeError {
@@ -103,11 +107,14 @@ function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
   if (head.version !== PROTOCOL_VERSION) return fail('UNSUPPORTED', `versão ${head.version} não suportada`, { deviceId });
   if (!mt) return fail('UNSUPPORTED', `tipo 0x${typeCode.toString(16).padStart(2, '0')} não suportado`, { deviceId });
 
+  // attributes are written directly by catalogue key; internal fields (time, coordinates ...) go to rec
+  const attributes: Record<string, AttributeValue> = { version: head.version, product: head.product, sequence: head.sequence };
+  const attrs = attributes as Record<string, Value>;
   const rec: Record<string, Value> = {};
   try {
     for (const block of mt.blocks) {
       const def = BLOCKS[block];
-      off = def === 'optional' ? readOptional(body, off, OPTIONAL_FIELDS, rec) : readFields(body, off, def, rec);
+      off = def === 'optional' ? readOptional(body, off, OPTIONAL_FIELDS, attrs) : readFields(body, off, def, attrs, rec);
     }
   } catch (err) {
     if (err instanceof ReadError) return fail(err.code, err.message, { deviceId, type: mt.name });
@@ -115,10 +122,7 @@ function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
   }
   if (off !== body.length) return fail('MALFORMED', `${body.length - off} bytes sobrando no corpo`, { deviceId, type: mt.name });
 
-  const result: DecodeResult = {
-    protocol: PROTOCOL, deviceId, type: mt.name, positions: [], events: [],
-    attributes: { version: head.version, product: head.product, sequence: head.sequence },
-  };
+  const result: DecodeResult = { protocol: PROTOCOL, deviceId, type: mt.name, positions: [], events: [], attributes };
 
   if (mt.name === 'ack') {
     const code = rec.command as number;
@@ -127,7 +131,7 @@ function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
       serial: (rec.commandSequence as number).toString(16).toUpperCase().padStart(4, '0'),
       success: rec.result === 0,
     };
-    result.attributes.result = rec.result;
+    attributes.result = rec.result;
     return result;
   }
 
@@ -139,36 +143,28 @@ function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
   if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
     return fail('MALFORMED', `coordenada fora da faixa (${latitude}, ${longitude})`, { deviceId, type: mt.name });
   }
-  const satellites = rec.gps_satellites as number;
-  const dop = rec.gps_DOP as number;
+  const satellites = attrs.gps_satellites as number;
+  const dop = attrs.gps_DOP as number;
   result.sentTime = iso(rec.time as number);
   if (flags & POSITION_FLAGS.BUFFERED) result.buffered = true;
   result.positions.push({
     fixTime: iso(rec.gpsTime as number), latitude, longitude,
-    speedKmh: rec.gps_instant_speed as number, course: rec.gps_course as number,
+    speedKmh: attrs.gps_instant_speed as number, course: attrs.gps_course as number,
     valid: (flags & POSITION_FLAGS.VALID) !== 0, hdop: dop, satellites,
   });
   const event = rec.event as number;
   if (event !== 0) result.events.push(primaryEvent(event));
 
-  // attributes: every non-internal field, keyed by catalogue key
-  for (const [k, v] of Object.entries(rec)) {
-    if (!INTERNAL.has(k)) result.attributes[k] = v;
-  }
-  result.attributes.position = { latitude, longitude };
-  result.attributes.event = event;
+  attributes.position = { latitude, longitude };
+  attributes.event = event;
   // aliases with newer-family keys, for the latest-state columns of ingest
-  result.attributes.ignition = rec['main_input-ignition'] as boolean;
-  result.attributes.externalPowerSupplyVoltage = rec.main_battery as number;
-  result.attributes.odometer = rec.odo_gps as number;
+  attributes.ignition = attrs['main_input-ignition'];
+  attributes.externalPowerSupplyVoltage = attrs.main_battery;
+  attributes.odometer = attrs.odo_gps;
 
   if (mt.reply) result.reply = encodeServerAck(Number(head.serial), head.sequence as number);
   return result;
 }
-
-const INTERNAL = new Set(
-  [...HEADER, ...BASE, ...ACK].filter((f) => f.internal).map((f) => f.name),
-);
 
 function round6(v: number): number {
   return Math.round(v * 1e6) / 1e6;

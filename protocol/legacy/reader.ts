@@ -31,17 +31,31 @@ function readRaw(buf: Buffer, off: number, f: FieldDef): number | string {
 
 const ALL_ONES: Record<string, number> = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
 
-function round(v: number, scale: number): number {
-  // keep decimals of the scale only (avoid 12.600000000000001)
-  const digits = Math.max(0, Math.ceil(-Math.log10(scale)));
-  return Number((v * scale).toFixed(digits));
+// Per-field precomputed data (bit attribute keys, rounding factor), built once per FieldDef.
+const prepared = new WeakMap<FieldDef, { keys?: (string | null)[]; pow: number }>();
+function prep(f: FieldDef) {
+  let p = prepared.get(f);
+  if (!p) {
+    p = {
+      keys: f.bits?.map((b) => (b ? `${f.prefix ?? ''}${b}` : null)),
+      pow: f.scale ? 10 ** Math.max(0, Math.ceil(-Math.log10(f.scale))) : 1,
+    };
+    prepared.set(f, p);
+  }
+  return p;
+}
+
+/** raw * scale, keeping only the decimals of the scale (avoids 12.600000000000001). */
+function scaled(raw: number, f: FieldDef): number {
+  const { pow } = prep(f);
+  return Math.round(raw * (f.scale as number) * pow) / pow;
 }
 
 /**
  * Read a field into `out`: bit fields expand to one boolean per named bit, others to one value.
  * Returns the next offset. Throws ReadError (caught by the decoder) on truncation or bad values.
  */
-export function readField(buf: Buffer, off: number, f: FieldDef, out: Record<string, Value>): number {
+export function readField(buf: Buffer, off: number, f: FieldDef, out: Record<string, Value>, internal: Record<string, Value> = out): number {
   const size = fieldSize(f);
   if (off + size > buf.length) throw new ReadError('TRUNCATED', `${f.name}: need ${size} bytes at ${off}, have ${buf.length - off}`);
   let raw = readRaw(buf, off, f);
@@ -52,17 +66,19 @@ export function readField(buf: Buffer, off: number, f: FieldDef, out: Record<str
   }
   if (f.bits) {
     const n = raw as number;
-    f.bits.forEach((bit, i) => { if (bit) out[`${f.prefix ?? ''}${bit}`] = ((n >>> i) & 1) === 1; });
+    const keys = prep(f).keys as (string | null)[];
+    for (let i = 0; i < keys.length; i++) if (keys[i]) out[keys[i] as string] = ((n >>> i) & 1) === 1;
   } else if (f.zeroAbsent && typeof raw === 'string' && /^0*$/.test(raw)) {
     // absent: leave empty
   } else {
-    out[f.name] = typeof raw === 'number' && f.scale ? round(raw, f.scale) : raw;
+    (f.internal ? internal : out)[f.name] = typeof raw === 'number' && f.scale ? scaled(raw, f) : raw;
   }
   return off + size;
 }
 
-export function readFields(buf: Buffer, off: number, fields: FieldDef[], out: Record<string, Value>): number {
-  for (const f of fields) off = readField(buf, off, f, out);
+/** Read fields in order; `internal` fields go to `internal` (default: `out`). */
+export function readFields(buf: Buffer, off: number, fields: FieldDef[], out: Record<string, Value>, internal: Record<string, Value> = out): number {
+  for (const f of fields) off = readField(buf, off, f, out, internal);
   return off;
 }
 

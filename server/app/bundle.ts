@@ -1,0 +1,31 @@
+// Loads the generated model, entities and route modules (server/generated, by npm run generate).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { EntitySchema } from '@mikro-orm/core';
+import type { Hono } from 'hono';
+import type { Model } from '../../generator/model.ts';
+import type { AppEnv } from './env.ts';
+import { GENERATED_DIR } from '../crud/registry.ts';
+
+export interface Bundle {
+  source: 'generated';
+  model: Model;
+  entities: EntitySchema[];
+  routes: { key: string; app: Hono<AppEnv> }[];
+  schemas: Record<string, Record<string, unknown>>;
+}
+
+export function hasGenerated(dir = GENERATED_DIR): boolean {
+  return ['model.json', 'entities/index.ts', 'routes/index.ts'].every((f) => fs.existsSync(path.join(dir, f)));
+}
+
+export async function loadBundle(dir = GENERATED_DIR): Promise<Bundle> {
+  if (hasGenerated(dir)) {
+    const model = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8')) as Model;
+    const { entities } = await import(pathToFileURL(path.join(dir, 'entities/index.ts')).href);
+    const { routes } = await import(pathToFileURL(path.join(dir, 'routes/index.ts')).href);
+    return { source: 'generated', model, entities, routes, schemas: {} };
+  }
+  throw new Error(`server/generated ausente ou incompleto em ${dir}: execute npm run generate`);
+}

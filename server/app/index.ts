@@ -1,0 +1,95 @@
+// The Hono application: /api (auth, named calls, generated CRUD routes), the built front end, errors.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { DriverException, ValidationError } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Model } from '../../generator/model.ts';
+import type { AppEnv } from './env.ts';
+import { authRoutes, sessaoRoutes, type AuthOptions } from '../auth/routes.ts';
+import { setOrm } from '../db/context.ts';
+import { setRuntime } from '../crud/registry.ts';
+import { HttpError } from '../http/envelope.ts';
+import { calls } from '../calls/index.ts';
+import { docsRoutes } from './docs.ts';
+
+export interface AppOptions {
+  orm: MikroORM;
+  model: Model;
+  routes: { key: string; app: Hono<AppEnv> }[];
+  schemas?: Record<string, Record<string, unknown>>;
+  openapi?: Record<string, unknown>;
+  log: Logger;
+  distDir?: string;
+  bodyLimitBytes?: number;
+  auth?: Partial<AuthOptions>;
+}
+
+export function errorBody(status: number, msg: string, payload: unknown = null, errorMsg?: string) {
+  return { status, msg, payload, errorMsg: errorMsg ?? msg };
+}
+
+export function createApp(o: AppOptions): Hono<AppEnv> {
+  setOrm(o.orm);
+  setRuntime({ model: o.model, schemas: o.schemas ?? {} });
+  const limit = o.bodyLimitBytes ?? Number(process.env.BODY_LIMIT_BYTES ?? 1024 * 1024);
+  const app = new Hono<AppEnv>();
+
+  app.use('/api/*', async (c, next) => {
+    const t0 = performance.now();
+    c.set('log', o.log);
+    c.set('em', o.orm.em.fork());
+    await next();
+    o.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'req');
+  });
+  app.use('/api/*', bodyLimit({
+    maxSize: limit,
+    onError: (c) => c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413),
+  }));
+
+  const api = new Hono<AppEnv>();
+  api.route('/auth', authRoutes({ log: o.log, ...o.auth }));
+  api.route('/adm/sessao', sessaoRoutes());
+  api.route('/', docsRoutes(o.model, o.openapi));
+  for (const register of calls) register(api);
+  for (const r of o.routes) api.route(`/${r.key}`, r.app);
+  api.all('*', (c) => c.json(errorBody(404, 'Rota não encontrada'), 404));
+  app.route('/api', api);
+
+  // Built front end (vite outDir) with history-mode fallback.
+  const dist = path.resolve(o.distDir ?? process.env.DIST_DIR ?? 'dist');
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    if (!fs.existsSync(dist)) return next();
+    return serveStatic({ root: dist })(c, next);
+  });
+  app.get('*', (c) => {
+    const index = path.join(dist, 'index.html');
+    if (!fs.existsSync(index)) {
+      return c.html('<!doctype html><meta charset="utf-8"><title>Rastro</title><p>Front end não compilado: execute <code>npm run build</code>.</p>', 503);
+    }
+    return c.html(fs.readFileSync(index, 'utf8'));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json(errorBody(err.status, err.message, err.payload, err.errorMsg), err.status);
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      return c.json(errorBody(status, status === 413 ? 'O corpo da requisição excede o limite' : err.message || 'Requisição inválida'), status);
+    }
+    if (err instanceof SyntaxError) return c.json(errorBody(400, 'Requisição inválida: JSON malformado'), 400);
+    if (err instanceof ValidationError) return c.json(errorBody(400, 'Dados inválidos', null, err.message), 400);
+    if (err instanceof DriverException) {
+      const code = (err as unknown as { code?: string }).code ?? '';
+      // Data errors from PostgreSQL (class 22: invalid text, out of range, ...) are the client's fault.
+      if (code.startsWith('22')) return c.json(errorBody(400, 'Valor inválido para o tipo do campo'), 400);
+    }
+    o.log.error({ err, path: c.req.path }, 'erro não tratado');
+    return c.json(errorBody(500, 'Erro interno do servidor'), 500);
+  });
+  return app;
+}

@@ -1,0 +1,61 @@
+// Start-up: database (DATABASE_URL or embedded), migrations, seed, HTTP server.
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pino, { type Logger } from 'pino';
+import { createApp, type AppOptions } from './index.ts';
+import { loadBundle, type Bundle } from './bundle.ts';
+import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
+import { createOrm, migrate } from '../db/orm.ts';
+import { initSecret } from '../auth/tokens.ts';
+import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  databaseUrl?: string;
+  dataDir?: string;
+  migrationsPath?: string;
+  log?: Logger;
+  bundle?: Bundle;
+  seed?: { adminPassword?: string; leitorPassword?: string } | false;
+  distDir?: string;
+  auth?: AppOptions['auth'];
+}
+
+export interface Running {
+  url: string; port: number; orm: MikroORM; bundle: Bundle; seed?: SeedResult; log: Logger;
+  app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[]; created?: string };
+}
+
+export async function startServer(o: StartOptions = {}): Promise<Running> {
+  const log = o.log ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const dataDir = path.resolve(o.dataDir ?? process.env.DATA_DIR ?? 'data');
+  let pg: EmbeddedHandle | undefined;
+  let url = o.databaseUrl ?? process.env.DATABASE_URL;
+  if (!url) {
+    pg = await startEmbeddedPostgres({ dir: path.join(dataDir, 'pg'), log: (m) => log.debug({ pg: m.trim() }, 'postgres') });
+    url = pg.url;
+    log.info({ port: pg.port }, 'PostgreSQL embutido iniciado');
+  }
+  initSecret(dataDir);
+  const bundle = o.bundle ?? (await loadBundle());
+  const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath, logger: log });
+  const migrations = await migrate(orm, log);
+  const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
+  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, log, distDir: o.distDir, auth: o.auth });
+  const port = o.port ?? Number(process.env.PORT ?? 3000);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${actual}`, port: actual, orm, bundle, seed, log, app, migrations,
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await orm.close(true);
+      await pg?.stop();
+    },
+  };
+}

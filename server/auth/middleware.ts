@@ -1,0 +1,97 @@
+// Middleware factories: requireSession(), requirePermission(key), tenant().
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { AppEnv, Session } from '../app/env.ts';
+import { getOrm } from '../db/context.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { entityByKey, ormName } from '../crud/registry.ts';
+import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
+import { verifySession } from './tokens.ts';
+import { can, empresaUsable, findEmpresa, findUser, idOf, idsOf, rolesAndPermissions, userActive } from './users.ts';
+
+export function tokenOf(c: Context): string | undefined {
+  const h = c.req.header('authorization');
+  if (h?.toLowerCase().startsWith('bearer ')) return h.slice(7).trim();
+  return getCookie(c, 'token') || undefined;
+}
+
+function emOf(c: Context<AppEnv>) {
+  let em = c.get('em');
+  if (!em) { em = getOrm().em.fork(); c.set('em', em); }
+  return em;
+}
+
+export const sessaoName = (em: EntityManager) => ormName(em, entityByKey('sessao')!);
+
+/** Ends a session row (ativa=false, dataFim=now). */
+export async function endSession(em: EntityManager, id: number): Promise<void> {
+  await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+}
+
+/** Loads and checks the session row of the request's token. */
+export async function loadSession(c: Context<AppEnv>): Promise<Session | null> {
+  const token = tokenOf(c);
+  if (!token) return null;
+  const sid = await verifySession(token);
+  if (!sid) return null;
+  const em = emOf(c);
+  const row = (await em.findOne(sessaoName(em), { id: sid } as never, { filters: false })) as Record<string, any> | null;
+  const now = new Date();
+  if (!row || row.ativa === false || row.dataFim || new Date(row.dataValidoAte) <= now) return null;
+  const usuarioId = idOf(row.usuario)!;
+  const end = async () => { await endSession(em, sid); return null; };
+  const user = await findUser(em, usuarioId);
+  if (!user || !userActive(user)) return end();
+  const empresas = idsOf(user.empresas);
+  const empresaAtiva = idOf(row.empresaAtiva) ?? empresas[0];
+  if (!empresaAtiva || !empresas.includes(empresaAtiva)) return end();
+  if (!empresaUsable(await findEmpresa(em, empresaAtiva))) return end();
+  const { roles, permissoes } = await rolesAndPermissions(em, user);
+  if (!row.dataUltimoAcesso || now.getTime() - new Date(row.dataUltimoAcesso).getTime() > 60_000) {
+    await em.nativeUpdate(sessaoName(em), { id: sid } as never, { dataUltimoAcesso: now } as never, { filters: false });
+  }
+  em.clear();
+  return { id: sid, usuarioId, login: String(row.login), ambienteId: idOf(row.ambienteId)!, empresaAtiva, empresas, roles, permissoes };
+}
+
+/** 401 unless the request carries a live session; sets c.get('session'). Idempotent. */
+export function requireSession(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get('session')) {
+      const s = await loadSession(c);
+      if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
+      c.set('session', s);
+    }
+    await next();
+  };
+}
+
+/** 403 unless the session holds the permission key (roles wiki/dev hold all). */
+export function requirePermission(key: string | ((c: Context<AppEnv>) => string)): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const s = c.get('session');
+    if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
+    if (!can(s, typeof key === 'function' ? key(c) : key)) throw forbidden();
+    await next();
+  };
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Sets the tenant filters on the request EntityManager; writes must carry companyId = empresaAtiva. */
+export function tenant(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const s = c.get('session');
+    if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
+    const em = emOf(c);
+    em.setFilterParams('empresa', { empresaId: s.empresaAtiva });
+    em.setFilterParams('ambiente', { ambienteId: s.ambienteId });
+    if (WRITES.has(c.req.method)) {
+      const h = c.req.header('companyId');
+      if (h == null || String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva) {
+        throw new HttpError(403, 'A empresa da requisição (companyId) não corresponde à empresa ativa da sessão');
+      }
+    }
+    await next();
+  };
+}

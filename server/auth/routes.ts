@@ -1,0 +1,302 @@
+// /api/auth/*: login, logout, get_session, changepwd, recover, token_valido, company switch;
+// /api/adm/sessao/*: session list and forced logout.
+import crypto from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { verify } from '@node-rs/argon2';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { AppEnv, Session } from '../app/env.ts';
+import { hashPassword } from '../crud/index.ts';
+import { entityByKey, ormName, schemaFor } from '../crud/registry.ts';
+import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
+import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
+import { sendMail } from './mail.ts';
+import { endSession, loadSession, requirePermission, requireSession, sessaoName, tenant } from './middleware.ts';
+import { SESSION_HOURS, signSession } from './tokens.ts';
+import {
+  can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
+  userActive, type Row,
+} from './users.ts';
+
+export interface AuthOptions {
+  log: Logger;
+  publicUrl?: string;
+  maxFailsPerLogin?: number;
+  maxFailsPerIp?: number;
+  blockSeconds?: number;
+}
+
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$Jb0bRsXAGqg0j9B8ciN3DO1qLrhXfQ6ShRCWUHdxHeo';
+
+export function clientIp(c: Context): string {
+  const fwd = c.req.header('x-forwarded-for');
+  if (fwd && process.env.TRUST_PROXY === '1') return fwd.split(',')[0].trim();
+  try { return getConnInfo(c).remote.address ?? 'desconhecido'; } catch { return 'desconhecido'; }
+}
+
+async function body(c: Context): Promise<Row> {
+  let b: unknown;
+  try { b = await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Corpo da requisição inválido: esperado um objeto JSON');
+  return b as Row;
+}
+
+function str(b: Row, k: string, label: string, max = 200): string {
+  const v = b[k];
+  if (v == null || v === '') throw new HttpError(400, `O campo ${label} é obrigatório`, [{ field: k, label, message: `O campo ${label} é obrigatório` }]);
+  if (typeof v !== 'string' || v.length > max) throw badRequest(`O campo ${label} é inválido`);
+  return v;
+}
+
+function minPasswordLength(): number {
+  try {
+    const p = (schemaFor('usuario').properties as Row | undefined)?.senha as Row | undefined;
+    return Number(p?.minLength ?? 6);
+  } catch { return 6; }
+}
+
+/** Records a login attempt in historico_de_login (only with the fields the entity declares). */
+async function recordLogin(em: EntityManager, log: Logger, data: Row, user: Row | null): Promise<number | null> {
+  const e = entityByKey('historico_de_login');
+  if (!e) return null;
+  try {
+    const has = (n: string) => e.fields.some((f) => f.name === n);
+    const row: Row = {};
+    for (const [k, v] of Object.entries(data)) if (has(k)) row[k] = v;
+    if (e.scope === 'ambiente') {
+      row.ambienteId = user?.ambienteId != null ? idOf(user.ambienteId) : (await em.findOne(ormName(em, entityByKey('ambiente')!), {} as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Row | null)?.id;
+      if (row.ambienteId == null) return null;
+    }
+    if (e.scope === 'empresa') {
+      row.empresaId = data.empresaId ?? (user ? idOf(user.empresaAtiva) ?? idsOf(user.empresas)[0] : null);
+      if (row.empresaId == null) return null;
+    }
+    const created = em.create(ormName(em, e), row as never) as Row;
+    await em.flush();
+    return Number(created.id);
+  } catch (err) {
+    log.error({ err }, 'falha ao registrar histórico de login');
+    return null;
+  }
+}
+
+async function endHistory(em: EntityManager, usuarioId: number) {
+  const e = entityByKey('historico_de_login');
+  if (!e || !['estaLogado', 'usuario'].every((n) => e.fields.some((f) => f.name === n))) return;
+  await em.nativeUpdate(ormName(em, e), { usuario: usuarioId, estaLogado: true } as never, { estaLogado: false } as never, { filters: false });
+}
+
+/** payload.user of login and get_session. */
+export async function sessionUser(em: EntityManager, s: Session, user?: Row | null) {
+  const u = user ?? (await findUser(em, s.usuarioId));
+  const empresas = await findEmpresas(em, s.empresas);
+  const permissoes = [...s.permissoes].sort();
+  return {
+    id: s.usuarioId,
+    _id: s.usuarioId,
+    nome: u?.nome ?? s.login,
+    login: s.login,
+    email: u?.email ?? null,
+    ambienteId: s.ambienteId,
+    empresas: empresas.map((e) => ({ id: e.id, _id: e.id, fantasia: e.fantasia, status: e.status ?? 'ativa' })),
+    empresaAtiva: s.empresaAtiva,
+    roles: s.roles,
+    permissoes,
+    ui: u?.ui ?? {},
+    sessaoId: s.id,
+  };
+}
+
+export function authRoutes(o: AuthOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const block = o.blockSeconds ?? 15 * 60;
+  const perLogin = new RateLimiterMemory({ keyPrefix: 'login', points: o.maxFailsPerLogin ?? 5, duration: block, blockDuration: block });
+  const perIp = new RateLimiterMemory({ keyPrefix: 'ip', points: o.maxFailsPerIp ?? 30, duration: block, blockDuration: block });
+  const tooMany = (ms: number) => new HttpError(429, `Muitas tentativas de login sem sucesso. Tente novamente em ${Math.max(1, Math.ceil(ms / 60000))} minuto(s).`);
+
+  app.post('/login', async (c) => {
+    const b = await body(c);
+    const login = str(b, 'login', 'Login', 120).trim();
+    const senha = str(b, 'senha', 'Senha', 200);
+    const ip = clientIp(c);
+    const key = login.toLowerCase();
+    const [rl, ri] = await Promise.all([perLogin.get(key), perIp.get(ip)]);
+    if (rl && rl.consumedPoints >= perLogin.points) throw tooMany(rl.msBeforeNext);
+    if (ri && ri.consumedPoints >= perIp.points) throw tooMany(ri.msBeforeNext);
+
+    const em = c.get('em');
+    const user = await findUserByLogin(em, login);
+    const now = new Date();
+    const base = { nome: user?.nome ?? login, login, dataLogin: now, ip, estaLogado: false, sucesso: false };
+    const failed = async (status: 401 | 403, msg: string, motivo: string) => {
+      await recordLogin(em, o.log, { ...base, motivo }, user);
+      if (status === 401) {
+        await Promise.all([perLogin.penalty(key, 1), perIp.penalty(ip, 1)]);
+      }
+      return fail(c, status, msg);
+    };
+    const okPwd = await verify(user?.senha ?? DUMMY_HASH, senha).catch(() => false);
+    if (!user || !okPwd) return failed(401, 'Login ou senha inválidos', 'senha_invalida');
+    if (!userActive(user)) return failed(403, 'Usuário desativado. Procure o administrador do sistema.', 'usuario_desativado');
+    const empresas = idsOf(user.empresas);
+    const rows = await findEmpresas(em, empresas);
+    const usable = rows.filter(empresaUsable).map((e) => Number(e.id));
+    const preferred = idOf(user.empresaAtiva);
+    const empresaAtiva = preferred != null && usable.includes(preferred) ? preferred : usable[0];
+    if (empresaAtiva == null) return failed(403, 'Acesso bloqueado: a empresa está suspensa ou desativada.', 'empresa_bloqueada');
+
+    await perLogin.delete(key);
+    const expiraEm = new Date(now.getTime() + SESSION_HOURS * 3600_000);
+    await recordLogin(em, o.log, { ...base, sucesso: true, estaLogado: true, dataValidoAte: expiraEm, usuario: Number(user.id) }, user);
+    const ambienteId = Number(idOf(user.ambienteId));
+    const sessao = em.create(sessaoName(em), {
+      ambienteId, usuario: Number(user.id), login: String(user.login), empresaAtiva, ip,
+      userAgent: (c.req.header('user-agent') ?? '').slice(0, 400) || null,
+      dataInicio: now, dataUltimoAcesso: now, dataValidoAte: expiraEm, ativa: true, dataFim: null,
+    } as never) as Row;
+    await em.flush();
+    const token = await signSession(Number(sessao.id), expiraEm);
+    const { roles, permissoes } = await rolesAndPermissions(em, user);
+    const s: Session = { id: Number(sessao.id), usuarioId: Number(user.id), login: String(user.login), ambienteId, empresaAtiva, empresas, roles, permissoes };
+    o.log.info({ login, sessao: sessao.id }, 'login');
+    return ok(c, { token, user: await sessionUser(em, s, user) }, 'Login efetuado com sucesso');
+  });
+
+  app.post('/logout', async (c) => {
+    const s = await loadSession(c);
+    if (s) {
+      const em = c.get('em');
+      await endSession(em, s.id);
+      await endHistory(em, s.usuarioId);
+    }
+    return ok(c, null, 'Sessão encerrada');
+  });
+
+  app.get('/get_session', requireSession(), async (c) => {
+    const s = c.get('session');
+    return ok(c, { user: await sessionUser(c.get('em'), s) });
+  });
+
+  app.get('/permissoes', requireSession(), (c) => ok(c, [...c.get('session').permissoes].sort()));
+
+  app.get('/token_valido', async (c) => {
+    const rec = c.req.query('token');
+    if (rec) {
+      const row = await c.get('em').findOne(RecuperacaoSenhaSchema, { tokenHash: sha256(rec) });
+      const valido = !!row && !row.usadaEm && row.expiraEm > new Date();
+      return ok(c, { valido }, valido ? 'Token válido' : 'Token inválido ou expirado');
+    }
+    const s = await loadSession(c);
+    if (!s) return fail(c, 401, 'Sessão inválida ou expirada. Entre novamente.', { valido: false });
+    return ok(c, { valido: true }, 'Token válido');
+  });
+
+  app.post('/changepwd', async (c) => {
+    const b = await body(c);
+    const em = c.get('em');
+    const nova = str(b, 'novaSenha', 'Nova senha', 200);
+    const min = minPasswordLength();
+    if (nova.length < min) throw badRequest(`A nova senha deve ter no mínimo ${min} caracteres`);
+    if (b.confirmacao != null && b.confirmacao !== nova) throw badRequest('A confirmação não confere com a nova senha');
+    let usuarioId: number;
+    let keepSession: number | null = null;
+    if (b.token != null) {
+      const token = str(b, 'token', 'Token', 200);
+      const row = await em.findOne(RecuperacaoSenhaSchema, { tokenHash: sha256(token) });
+      if (!row || row.usadaEm || row.expiraEm <= new Date()) throw badRequest('Link de recuperação inválido ou expirado');
+      row.usadaEm = new Date();
+      usuarioId = row.usuarioId;
+    } else {
+      const s = await loadSession(c);
+      if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
+      const atual = str(b, 'senhaAtual', 'Senha atual', 200);
+      const u = await findUser(em, s.usuarioId);
+      if (!u || !(await verify(String(u.senha ?? DUMMY_HASH), atual).catch(() => false))) throw badRequest('Senha atual incorreta');
+      usuarioId = s.usuarioId;
+      keepSession = s.id;
+    }
+    const hashed = await hashPassword(nova);
+    await em.transactional(async (tx) => {
+      await tx.nativeUpdate(ormName(tx, entityByKey('usuario')!), { id: usuarioId } as never, { senha: hashed } as never, { filters: false });
+      // Other sessions of the user end with a password change.
+      await tx.nativeUpdate(sessaoName(tx), { usuario: usuarioId, ativa: true, ...(keepSession ? { id: { $ne: keepSession } } : {}) } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+    });
+    return ok(c, null, 'Senha alterada com sucesso');
+  });
+
+  app.post('/recover', async (c) => {
+    const b = await body(c);
+    const ident = str(b, b.login != null ? 'login' : 'email', b.login != null ? 'Login' : 'E-mail', 160).trim();
+    const em = c.get('em');
+    const generic = 'Se o usuário existir e tiver e-mail cadastrado, enviaremos as instruções para alterar a senha.';
+    const ip = clientIp(c);
+    const r = await perIp.get(`recover:${ip}`);
+    if (r && r.consumedPoints >= perIp.points) throw tooMany(r.msBeforeNext);
+    await perIp.penalty(`recover:${ip}`, 1);
+    const name = ormName(em, entityByKey('usuario')!);
+    const user = ((await findUserByLogin(em, ident)) ?? (ident.includes('@') ? await em.findOne(name, { email: ident } as never, { filters: false }) : null)) as Row | null;
+    if (user?.email && userActive(user)) {
+      const token = crypto.randomBytes(32).toString('base64url');
+      em.create(RecuperacaoSenhaSchema, { tokenHash: sha256(token), usuarioId: Number(user.id), expiraEm: new Date(Date.now() + 3600_000), criadaEm: new Date(), usadaEm: null });
+      await em.flush();
+      const origin = o.publicUrl ?? process.env.PUBLIC_URL ?? new URL(c.req.url).origin;
+      const link = `${origin.replace(/\/$/, '')}/alterar_senha/${token}`;
+      await sendMail({
+        to: String(user.email),
+        subject: 'Rastro — alteração de senha',
+        text: `Olá, ${user.nome ?? user.login}.\n\nRecebemos um pedido para alterar a sua senha. Use o link abaixo (válido por 1 hora):\n\n${link}\n\nSe não foi você, ignore esta mensagem.`,
+        html: `<p>Olá, ${escapeHtml(String(user.nome ?? user.login))}.</p><p>Recebemos um pedido para alterar a sua senha. Use o link abaixo (válido por 1 hora):</p><p><a href="${link}">${link}</a></p><p>Se não foi você, ignore esta mensagem.</p>`,
+      }, o.log);
+    }
+    return ok(c, null, generic);
+  });
+
+  app.post('/empresa/:id', requireSession(), async (c) => {
+    const s = c.get('session');
+    const id = Number(c.req.param('id'));
+    if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
+    const em = c.get('em');
+    if (!empresaUsable(await findEmpresa(em, id))) throw new HttpError(403, 'Empresa suspensa ou desativada');
+    await em.nativeUpdate(sessaoName(em), { id: s.id } as never, { empresaAtiva: id } as never, { filters: false });
+    const usuario = entityByKey('usuario');
+    if (usuario?.fields.some((f) => f.name === 'empresaAtiva')) {
+      await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never, { filters: false });
+    }
+    const next = { ...s, empresaAtiva: id };
+    return ok(c, { user: await sessionUser(em, next) }, 'Empresa alterada');
+  });
+
+  return app;
+}
+
+/** /api/adm/sessao: list live sessions of the ambiente, force a logout. */
+export function sessaoRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireSession(), tenant());
+  app.get('/lista', requirePermission('adm.sis.sessao.lista'), async (c) => {
+    const s = c.get('session');
+    const em = c.get('em');
+    const rows = (await em.find(sessaoName(em), { ambienteId: s.ambienteId, ativa: true, dataValidoAte: { $gt: new Date() } } as never,
+      { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
+    return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
+  });
+  app.post('/elimina/:id', requirePermission('adm.sis.sessao.elimina'), async (c) => {
+    const s = c.get('session');
+    const id = Number(c.req.param('id'));
+    const em = c.get('em');
+    const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { id, ambienteId: s.ambienteId } as never, { filters: false })) as Row | null) : null;
+    if (!row) throw new HttpError(404, 'Sessão não encontrada');
+    if (row.ativa !== false) {
+      await endSession(em, id);
+      await endHistory(em, Number(idOf(row.usuario)));
+    }
+    return ok(c, null, 'Sessão encerrada');
+  });
+  return app;
+}
+
+export const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (m) => `&#${m.charCodeAt(0)};`);
+export { strings };

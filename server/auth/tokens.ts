@@ -1,0 +1,44 @@
+// Signed session tokens (jose, HS256) carrying the session id.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, jwtVerify } from 'jose';
+
+let secret: Uint8Array | undefined;
+
+/** JWT_SECRET from env; else a random secret kept in {dataDir}/jwt-secret. */
+export function initSecret(dataDir: string): void {
+  if (process.env.JWT_SECRET) { secret = new TextEncoder().encode(process.env.JWT_SECRET); return; }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { mode: 0o600 });
+  }
+  secret = new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+function key(): Uint8Array {
+  if (!secret) secret = new TextEncoder().encode(process.env.JWT_SECRET ?? crypto.randomBytes(48).toString('base64url'));
+  return secret;
+}
+
+export const SESSION_HOURS = 12;
+
+export async function signSession(sid: number, expiresAt: Date): Promise<string> {
+  return new SignJWT({ sid })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setIssuer('rastro')
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(key());
+}
+
+/** Answers the session id, or null when the token is invalid or expired. */
+export async function verifySession(token: string): Promise<number | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(), { issuer: 'rastro', algorithms: ['HS256'] });
+    return typeof payload.sid === 'number' ? payload.sid : null;
+  } catch {
+    return null;
+  }
+}

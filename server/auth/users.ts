@@ -1,0 +1,76 @@
+// Reads users, roles and companies through the metadata entities usuario, cargo, empresa.
+// Field names the server relies on (metadata/adm/*.yaml):
+//   usuario: login, senha (password), nome, email, ativo, empresas (referenceList empresa), empresaAtiva,
+//            cargos (referenceList cargo), permissoesExtras (string[]), roles (string[]: wiki, dev), ui (json)
+//   cargo:   descricao, permissoes (string[])     empresa: fantasia, status (ativa|suspensa|desativada)
+//   sessao:  usuario, login, empresaAtiva, ip, userAgent, dataInicio, dataUltimoAcesso, dataValidoAte, ativa, dataFim
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Session } from '../app/env.ts';
+import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+
+export const SUPER_ROLES = ['wiki', 'dev'];
+
+/** Ids out of a reference list value: array of ids or entities, a Collection, or a JSON string. */
+export function idsOf(v: unknown): number[] {
+  if (v == null) return [];
+  if (typeof v === 'string') { try { return idsOf(JSON.parse(v)); } catch { return []; } }
+  const anyV = v as { getIdentifiers?: () => unknown[]; isInitialized?: () => boolean };
+  if (typeof anyV.getIdentifiers === 'function') return anyV.getIdentifiers().map(Number);
+  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x ? Number((x as { id: unknown }).id) : Number(x))).filter((n) => Number.isFinite(n));
+  return [];
+}
+export function idOf(v: unknown): number | null {
+  if (v == null) return null;
+  if (typeof v === 'object') return (v as { id?: number }).id ?? null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+export function strings(v: unknown): string[] {
+  if (v == null) return [];
+  if (typeof v === 'string') { try { return strings(JSON.parse(v)); } catch { return v.split(',').map((s) => s.trim()).filter(Boolean); } }
+  return Array.isArray(v) ? v.map(String) : [];
+}
+
+export type Row = Record<string, any>;
+
+const name = (em: EntityManager, key: string) => ormName(em, entityByKey(key)!);
+const populateOf = (em: EntityManager, key: string, fields: string[]) => {
+  const meta = em.getMetadata().find(name(em, key));
+  return fields.filter((f) => meta?.properties[f as never]?.kind && meta.properties[f as never].kind !== 'scalar') as never[];
+};
+
+export async function findUserByLogin(em: EntityManager, login: string): Promise<Row | null> {
+  return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { filters: false, populate: populateOf(em, 'usuario', ['empresas', 'cargos']) }) as Promise<Row | null>;
+}
+export async function findUser(em: EntityManager, id: number): Promise<Row | null> {
+  return em.findOne(name(em, 'usuario'), { id } as never, { filters: false, populate: populateOf(em, 'usuario', ['empresas', 'cargos']) }) as Promise<Row | null>;
+}
+export async function findEmpresa(em: EntityManager, id: number): Promise<Row | null> {
+  return em.findOne(name(em, 'empresa'), { id } as never, { filters: false }) as Promise<Row | null>;
+}
+export async function findEmpresas(em: EntityManager, ids: number[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  return em.find(name(em, 'empresa'), { id: { $in: ids } } as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Promise<Row[]>;
+}
+
+export function userActive(u: Row): boolean { return u.ativo !== false; }
+export function empresaUsable(e: Row | null): boolean { return !!e && (e.status ?? 'ativa') === 'ativa'; }
+
+export function allPermissionKeys(): string[] { return getModel().permissions.map((p) => p.key); }
+
+/** Roles and permission keys of a user (cargos + permissoesExtras). */
+export async function rolesAndPermissions(em: EntityManager, u: Row): Promise<{ roles: string[]; permissoes: Set<string> }> {
+  const cargoIds = idsOf(u.cargos);
+  const cargos = cargoIds.length
+    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds } } as never, { filters: false })) as Row[])
+    : [];
+  const roles = strings(u.roles);
+  const permissoes = new Set<string>(strings(u.permissoesExtras));
+  for (const c of cargos) for (const p of strings(c.permissoes)) permissoes.add(p);
+  if (roles.some((r) => SUPER_ROLES.includes(r))) for (const k of allPermissionKeys()) permissoes.add(k);
+  return { roles, permissoes };
+}
+
+export function can(s: Session, key: string): boolean {
+  return s.roles.some((r) => SUPER_ROLES.includes(r)) || s.permissoes.has(key);
+}

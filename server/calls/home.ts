@@ -1,0 +1,22 @@
+// GET /api/home/resumo: counts of the company-scoped registers the caller may list (landing page).
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app/env.ts';
+import { requireSession, tenant } from '../auth/middleware.ts';
+import { can, findEmpresa } from '../auth/users.ts';
+import { getModel, ormName } from '../crud/registry.ts';
+import { ok } from '../http/envelope.ts';
+
+export default (api: Hono<AppEnv>) => {
+  api.get('/home/resumo', requireSession(), tenant(), async (c) => {
+    const s = c.get('session');
+    const em = c.get('em');
+    const contagens = [];
+    for (const e of getModel().entities) {
+      if (e.scope !== 'empresa' || !can(s, `${e.permission}.lista`)) continue;
+      const total = await em.count(ormName(em, e), { empresaId: s.empresaAtiva } as never);
+      contagens.push({ key: e.key, label: e.label.plural, route: e.route, total });
+    }
+    const empresa = await findEmpresa(em, s.empresaAtiva);
+    return ok(c, { empresa: empresa ? { id: empresa.id, fantasia: empresa.fantasia } : null, contagens });
+  });
+};

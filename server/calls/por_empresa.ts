@@ -1,0 +1,32 @@
+// GET /api/garagem/por_empresa/{id}, GET /api/ativo/por_empresa/{id} (id = the active company).
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app/env.ts';
+import { requireSession, tenant } from '../auth/middleware.ts';
+import { can, idOf } from '../auth/users.ts';
+import { entityByKey, ormName } from '../crud/registry.ts';
+import { HttpError, ok } from '../http/envelope.ts';
+
+const lists: Record<string, string[]> = {
+  garagem: ['descricao', 'nome', 'grupoSuperior'],
+  ativo: ['descricao', 'placa', 'idGaragem', 'numeroFrota'],
+};
+
+export default (api: Hono<AppEnv>) => {
+  for (const [key, fields] of Object.entries(lists)) {
+    api.get(`/${key}/por_empresa/:id`, requireSession(), tenant(), async (c) => {
+      const s = c.get('session');
+      const e = entityByKey(key);
+      if (!e) throw new HttpError(404, 'Rota não encontrada');
+      if (!can(s, `${e.permission}.lista`) && !can(s, `${e.permission}.visualizar`)) throw new HttpError(403, 'Você não tem permissão para fazer isso');
+      if (Number(c.req.param('id')) !== s.empresaAtiva) throw new HttpError(403, 'A empresa informada não é a empresa ativa da sessão');
+      const em = c.get('em');
+      const known = fields.filter((f) => e.fields.some((x) => x.name === f));
+      const rows = (await em.find(ormName(em, e), { empresaId: s.empresaAtiva } as never, { orderBy: { [known[0] ?? 'id']: 'ASC', id: 'ASC' } as never, fields: ['id', ...known] as never })) as Record<string, unknown>[];
+      return ok(c, rows.map((r) => {
+        const o: Record<string, unknown> = { id: r.id, _id: r.id };
+        for (const f of known) o[f] = e.fields.find((x) => x.name === f)?.type === 'reference' ? idOf(r[f]) : r[f] ?? null;
+        return o;
+      }));
+    });
+  }
+};

@@ -1,0 +1,29 @@
+// GET /api/usuario/permissoes, PUT /api/usuario {_id, ui} (the caller's own column choices).
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app/env.ts';
+import { requireSession, tenant } from '../auth/middleware.ts';
+import { findUser } from '../auth/users.ts';
+import { entityByKey, ormName } from '../crud/registry.ts';
+import { HttpError, badRequest, ok } from '../http/envelope.ts';
+
+export default (api: Hono<AppEnv>) => {
+  api.get('/usuario/permissoes', requireSession(), (c) => ok(c, [...c.get('session').permissoes].sort()));
+
+  api.put('/usuario', requireSession(), tenant(), async (c) => {
+    const s = c.get('session');
+    let b: any;
+    try { b = await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }
+    if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Corpo da requisição inválido');
+    const extra = Object.keys(b).filter((k) => k !== '_id' && k !== 'id' && k !== 'ui');
+    if (extra.length) throw badRequest(`Campo desconhecido: ${extra[0]}`);
+    const id = Number(b._id ?? b.id ?? s.usuarioId);
+    if (id !== s.usuarioId) throw new HttpError(403, 'Só é possível alterar as próprias preferências');
+    if (!b.ui || typeof b.ui !== 'object' || Array.isArray(b.ui)) throw badRequest('O campo ui deve ser um objeto');
+    if (JSON.stringify(b.ui).length > 256 * 1024) throw badRequest('Preferências grandes demais');
+    const em = c.get('em');
+    const u = await findUser(em, s.usuarioId);
+    const ui = { ...((u?.ui && typeof u.ui === 'object') ? u.ui : {}), ...b.ui };
+    await em.nativeUpdate(ormName(em, entityByKey('usuario')!), { id: s.usuarioId } as never, { ui } as never, { filters: false });
+    return ok(c, { _id: s.usuarioId, ui }, 'Preferências salvas');
+  });
+};

@@ -1,0 +1,46 @@
+// Runtime registry: the model, the JSON schemas and the ORM entity names, set once at start-up.
+// Generated route modules call crudRoutes(entity) at import time; they resolve everything here lazily.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta, Model } from '../../generator/model.ts';
+
+export const GENERATED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../generated');
+
+interface Runtime { model: Model; schemas: Record<string, Record<string, unknown>> }
+let rt: Runtime | undefined;
+
+export function setRuntime(r: Runtime): void { rt = r; }
+
+export function getModel(): Model {
+  if (!rt) throw new Error('runtime not initialised (call setRuntime)');
+  return rt.model;
+}
+
+export function entityByKey(key: string): EntityMeta | undefined {
+  return getModel().entities.find((e) => e.key === key);
+}
+
+export function schemaFor(key: string): Record<string, unknown> {
+  if (!rt) throw new Error('runtime not initialised');
+  if (!rt.schemas[key]) {
+    rt.schemas[key] = JSON.parse(fs.readFileSync(path.join(GENERATED_DIR, 'schemas', `${key}.json`), 'utf8'));
+  }
+  return rt.schemas[key];
+}
+
+const names = new Map<string, string>();
+/** ORM entity name of a model entity, found by its table name. */
+export function ormName(em: EntityManager, e: EntityMeta): string {
+  let n = names.get(e.table);
+  if (!n) {
+    for (const meta of em.getMetadata().getAll().values()) {
+      if (meta.tableName === e.table && !meta.embeddable) { n = meta.className; break; }
+    }
+    if (!n) throw new Error(`no ORM entity for table ${e.table}`);
+    names.set(e.table, n);
+  }
+  return n;
+}
+export function resetNames(): void { names.clear(); }

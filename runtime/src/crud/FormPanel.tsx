@@ -10,7 +10,7 @@ import Form from '@rjsf/mui';
 import type { ObjectFieldTemplateProps } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JSONSchema7 } from 'json-schema';
-import { Confirm } from 'react-admin';
+import { Confirm, Title } from 'react-admin';
 import { useBlocker } from 'react-router-dom';
 import type { EntityMeta } from '../../../generator/model';
 import { fields, widgets } from './widgets';
@@ -106,6 +106,7 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
         if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.MuiAutocomplete-popper, .MuiDialog-root')) onCancel();
       }}
     >
+      <Title title={title} />
       <Card>
         <PanelHeader title={title} onBack={onCancel} />
         <Divider />
@@ -116,6 +117,7 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
             formData={form.data}
             validator={validator}
             noValidate
+            noHtml5Validate
             showErrorList={false}
             extraErrors={form.extraErrors}
             formContext={formContext}

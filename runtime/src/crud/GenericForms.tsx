@@ -5,7 +5,7 @@ import { Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
-import { RecordContextProvider, ResourceContextProvider, useCreate, useDelete, useGetOne, useNotify, useUpdate, type HttpError } from 'react-admin';
+import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate, type HttpError } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntityMeta } from '../../../generator/model';
 import { pathFor, permissionFor } from '../model';
@@ -134,6 +134,7 @@ export function GenericShow({ entity }: GenericProps) {
   return (
     <ResourceContextProvider value={entity.key}>
       <RecordContextProvider value={record}>
+        <Title title={`Visualizar ${entity.label.singular}`} />
         <Card>
           <PanelHeader title={`Visualizar ${entity.label.singular}`} onBack={() => navigate(pathFor(entity.key, 'list'))}>
             {entity.history && (

@@ -17,7 +17,7 @@ import DescriptionIcon from '@mui/icons-material/Description';
 import GridOnIcon from '@mui/icons-material/GridOn';
 import {
   Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
-  useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
+  Title, useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
@@ -233,6 +233,7 @@ export function GenericList({ entity }: GenericProps) {
   return (
     <ResourceContextProvider value={entity.key}>
       <ListContextProvider value={l.ctx}>
+        <Title title={entity.label.plural} />
         <Card
           className="rastro-list"
           sx={full ? { position: 'fixed', inset: 0, zIndex: 1300, borderRadius: 0, overflow: 'auto' } : undefined}

@@ -26,7 +26,7 @@ function useDebounced<T>(value: T, ms: number): T {
 
 function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
   const name = props.name as string;
-  return (props.formContext as any)?.fields?.get(name);
+  return (props.registry.formContext as any)?.fields?.get(name);
 }
 
 type Rec = { id: number | string; [k: string]: unknown };
@@ -161,7 +161,7 @@ export function JsonField(props: FieldProps) {
   const { formData, onChange, fieldPathId, schema, required, disabled, readonly, name } = props;
   const [text, setText] = useState(() => (formData === undefined ? '' : JSON.stringify(formData, null, 2)));
   const [bad, setBad] = useState(false);
-  const f = (props.formContext as any)?.fields?.get(name) as FieldMeta | undefined;
+  const f = (props.registry.formContext as any)?.fields?.get(name) as FieldMeta | undefined;
   return (
     <TextField
       id={fieldPathId.$id}

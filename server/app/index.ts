@@ -48,7 +48,11 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   });
   app.use('/api/*', bodyLimit({
     maxSize: limit,
-    onError: (c) => c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413),
+    onError: (c) => {
+      // The rest of the body is not read: close the connection.
+      c.header('Connection', 'close');
+      return c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413);
+    },
   }));
 
   const api = new Hono<AppEnv>();

@@ -222,7 +222,12 @@ async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unkno
   for (const [k, v] of Object.entries(input)) {
     const f = fieldOf(e, k);
     if (!f) continue;
-    if (v === '' || v === null) { data[k] = f.type === 'referenceList' ? [] : null; continue; }
+    if (v === '' || v === null) {
+      // An empty password on update keeps the current one.
+      if (f.type === 'password' || f.writeOnly) { if (!existing) data[k] = null; continue; }
+      data[k] = f.type === 'referenceList' ? [] : null;
+      continue;
+    }
     if (f.type === 'password' || (f.writeOnly && f.type === 'string')) data[k] = await hashPassword(String(v));
     else if (f.type === 'datetime') data[k] = new Date(String(v));
     else data[k] = v;

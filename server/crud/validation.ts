@@ -45,7 +45,7 @@ export function messages(errors: ErrorObject[], schema: Record<string, unknown>,
     if (seen.has(field)) continue;
     const label = labelOf(schema, entity, field);
     const p = e.params as Record<string, unknown>;
-    const sub = (e.parentSchema ?? {}) as Record<string, unknown>;
+    const sub = ((schema.properties ?? {}) as Record<string, Record<string, unknown>>)[field] ?? {};
     let message: string;
     switch (e.keyword) {
       case 'required': message = `O campo ${label} é obrigatório`; break;

@@ -1,0 +1,126 @@
+// Integration-test harness: a fresh database per test file (migrations applied), the real app on a
+// random port over real HTTP, and helpers to sign in and call the API.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { startServer, type Running, type StartOptions } from '../app/start.ts';
+import { MIGRATIONS_DIR } from '../db/orm.ts';
+import { ormName } from '../crud/registry.ts';
+import { hashPassword } from '../crud/index.ts';
+import type { Model } from '../../generator/model.ts';
+
+export const ADMIN = { login: 'admin', senha: 'admin-senha-123' };
+export const LEITOR = { login: 'leitor', senha: 'leitor-senha-123' };
+
+/** Creates an empty database on the server given by global-setup; answers its URL. */
+export async function createDatabase(): Promise<string> {
+  const admin = inject('databaseUrl');
+  const name = `rastro_t_${crypto.randomBytes(5).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  try { await c.query(`create database ${name}`); } finally { await c.end(); }
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Copy of server/migrations under server/test/.tmp, so automatic migrations never touch the repo. */
+function migrationsCopy(): string {
+  const dir = path.resolve(path.dirname(MIGRATIONS_DIR), 'test/.tmp', `mig-${crypto.randomBytes(4).toString('hex')}`);
+  fs.mkdirSync(dir, { recursive: true });
+  if (fs.existsSync(MIGRATIONS_DIR)) {
+    for (const f of fs.readdirSync(MIGRATIONS_DIR)) {
+      const src = path.join(MIGRATIONS_DIR, f);
+      if (fs.statSync(src).isFile()) fs.copyFileSync(src, path.join(dir, f));
+    }
+  }
+  return dir;
+}
+
+export interface Api {
+  token: string;
+  user: any;
+  empresaAtiva: number;
+  headers(extra?: Record<string, string>): Record<string, string>;
+  get(p: string): Promise<Response>;
+  post(p: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  put(p: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  del(p: string, headers?: Record<string, string>): Promise<Response>;
+}
+
+export interface TestServer extends Running {
+  migrationsDir: string;
+  model: Model;
+  em(): EntityManager;
+  fetch(p: string, init?: RequestInit): Promise<Response>;
+  login(login: string, senha: string): Promise<Api>;
+  as(token: string, empresaAtiva: number, user?: any): Api;
+  /** Inserts a row straight through the ORM (no validation, no tenancy). */
+  insert(key: string, data: Record<string, unknown>): Promise<Record<string, any>>;
+  createUser(o: { login: string; senha?: string; ambienteId: number; empresas: number[]; permissoes?: string[]; roles?: string[]; ativo?: boolean }): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(o: Partial<StartOptions> = {}): Promise<TestServer> {
+  const databaseUrl = await createDatabase();
+  const migrationsDir = migrationsCopy();
+  const r = await startServer({
+    port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(migrationsDir, 'data'),
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha }, distDir: path.join(migrationsDir, 'no-dist'),
+    ...o,
+  });
+  const base = r.url.replace('localhost', '127.0.0.1');
+  const doFetch = (p: string, init?: RequestInit) => fetch(base + p, init);
+  const as = (token: string, empresaAtiva: number, user?: any): Api => {
+    const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, companyId: String(empresaAtiva), ...extra });
+    const json = (method: string) => (p: string, body?: unknown, h?: Record<string, string>) =>
+      doFetch(p, { method, headers: headers({ 'content-type': 'application/json', ...h }), body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    return {
+      token, user, empresaAtiva, headers,
+      get: (p) => doFetch(p, { headers: headers() }),
+      post: json('POST'), put: json('PUT'),
+      del: (p, h) => doFetch(p, { method: 'DELETE', headers: headers(h) }),
+    };
+  };
+  const ts: TestServer = {
+    ...r, migrationsDir, model: r.bundle.model,
+    em: () => { const em = r.orm.em.fork(); return em as EntityManager; },
+    fetch: doFetch,
+    as,
+    login: async (login, senha) => {
+      const res = await doFetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, senha }) });
+      const j = await res.json();
+      if (res.status !== 200) throw new Error(`login ${login} falhou: ${res.status} ${j.msg}`);
+      return as(j.payload.token, j.payload.user.empresaAtiva, j.payload.user);
+    },
+    insert: async (key, data) => {
+      const em = r.orm.em.fork();
+      const e = r.bundle.model.entities.find((x) => x.key === key)!;
+      const row = em.create(ormName(em, e), data as never) as Record<string, any>;
+      await em.flush();
+      return row;
+    },
+    createUser: async (u) => {
+      const row = await ts.insert('usuario', {
+        ambienteId: u.ambienteId, nome: u.login, login: u.login, email: `${u.login}@teste.local`, senha: await hashPassword(u.senha ?? 'senha-teste-123'),
+        empresas: u.empresas, empresaAtiva: u.empresas[0], cargos: [], permissoesExtras: u.permissoes ?? [], roles: u.roles ?? [], ui: {}, ativo: u.ativo ?? true,
+      });
+      return Number(row.id);
+    },
+    stop: async () => {
+      await r.close();
+      fs.rmSync(migrationsDir, { recursive: true, force: true });
+    },
+  };
+  return ts;
+}
+
+export async function json(res: Response): Promise<any> {
+  const t = await res.text();
+  try { return JSON.parse(t); } catch { return t; }
+}

@@ -73,6 +73,7 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
     const link: Link = {
       id: `tcp-${decoder.protocol}-${++linkSeq}`,
       protocol: decoder.protocol,
+      stream: true,
       get alive() { return !closed && !socket.destroyed; },
       send(data: Reply) { if (closed || socket.destroyed) return false; socket.write(data); return true; },
       pause: () => socket.pause(),

@@ -7,6 +7,8 @@ export interface Link {
   protocol: string;
   send(data: Reply): boolean;
   readonly alive: boolean;
+  /** Byte stream (TCP): replies of one batch may be joined into one write. */
+  stream?: boolean;
   /** Serial seen on this link (set by the first decoded frame). */
   serial?: string;
   model?: string;

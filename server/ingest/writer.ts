@@ -2,7 +2,10 @@
 // devices, writes positions/events/latest state/pending list in ONE transaction, and only after COMMIT
 // sends the replies (acks). On database errors the batch is retried with backoff (nothing acked, nothing
 // lost); ON CONFLICT DO NOTHING makes a retry of an already committed batch harmless.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
@@ -12,6 +15,7 @@ import type { DeviceInfo, IngestMessage } from './types.ts';
 
 export interface WriterOptions {
   maxBatch?: number;      // messages per transaction
+  maxInFlight?: number;   // concurrent transactions
   lingerMs?: number;      // wait this long for more messages before flushing a partial batch
   maxQueued?: number;     // above this, links are paused (backpressure)
   retryMinMs?: number;
@@ -19,15 +23,33 @@ export interface WriterOptions {
   onCommitted?: (batch: IngestMessage[]) => void;
 }
 
-const SQL_POSICAO = `
-INSERT INTO telemetria.posicao (serial, fix_time, tipo, received_at, empresa_id, ativo_id, motorista_id, lat, lon,
-  speed, course, altitude, valid, satellites, hdop, ignition, buffered, attributes)
-SELECT serial, fix_time, tipo, received_at, empresa_id, ativo_id, motorista_id, lat, lon,
-  speed, course, altitude, valid, satellites, hdop, ignition, buffered, attributes
-  FROM json_to_recordset($1::json) AS x(serial text, fix_time timestamptz, tipo text, received_at timestamptz,
-    empresa_id int, ativo_id int, motorista_id int, lat float8, lon float8, speed real, course real, altitude real,
-    valid bool, satellites int2, hdop real, ignition bool, buffered bool, attributes jsonb)
-ON CONFLICT DO NOTHING`;
+/** Columns of telemetria.posicao written by the gateway (COPY order). */
+export const POSICAO_COLS = ['serial', 'fix_time', 'tipo', 'received_at', 'empresa_id', 'ativo_id', 'motorista_id', 'lat', 'lon',
+  'speed', 'course', 'altitude', 'valid', 'satellites', 'hdop', 'ignition', 'buffered', 'attributes'] as const;
+
+// Positions: COPY into a per-session staging table, then one INSERT ... ON CONFLICT DO NOTHING.
+const SQL_STAGING = `CREATE TEMP TABLE IF NOT EXISTS stg_posicao (LIKE telemetria.posicao) ON COMMIT DELETE ROWS`;
+const SQL_COPY_POSICAO = `COPY stg_posicao (${POSICAO_COLS.join(', ')}) FROM STDIN`;
+const SQL_POSICAO = `INSERT INTO telemetria.posicao (${POSICAO_COLS.join(', ')})
+SELECT ${POSICAO_COLS.join(', ')} FROM stg_posicao ON CONFLICT DO NOTHING`;
+
+const COPY_ESC: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+/** A value in COPY text format. */
+export function copyText(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESC[c]!) : s;
+}
+
+/** Rows as COPY text lines. */
+export function copyLines(rows: Record<string, unknown>[], cols: readonly string[]): string {
+  let out = '';
+  for (const r of rows) {
+    for (let i = 0; i < cols.length; i++) out += (i ? '\t' : '') + copyText(r[cols[i]!]);
+    out += '\n';
+  }
+  return out;
+}
 
 const SQL_EVENTO = `
 INSERT INTO telemetria.evento (serial, fix_time, code, key, description, received_at, empresa_id, ativo_id,
@@ -90,6 +112,9 @@ export function isTransient(err: unknown): boolean {
   return /^(08|53|57|58|40)/.test(code) || code === '55P03';
 }
 
+/** Event keys that are just the report kind (periodic position, heartbeat): kept in posicao/ultimo_estado, not in evento. */
+export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat']);
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function ignitionOf(r: DecodeResult): boolean | null {
@@ -102,9 +127,10 @@ function ignitionOf(r: DecodeResult): boolean | null {
   return null;
 }
 
-/** Rows of one batch (exported for the benchmark's raw COPY comparison). */
+/** Rows of one batch; positions already as COPY text (POSICAO_COLS order). */
 export interface BatchRows {
-  posicoes: Record<string, unknown>[];
+  posicaoCopy: string;
+  posicaoCount: number;
   eventos: Record<string, unknown>[];
   ultimos: Record<string, unknown>[];
   pendentes: Record<string, unknown>[];
@@ -114,12 +140,14 @@ export interface BatchRows {
 }
 
 export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
-  const out: BatchRows = { posicoes: [], eventos: [], ultimos: [], pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
+  const out: BatchRows = { posicaoCopy: '', posicaoCount: 0, eventos: [], ultimos: [], pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
+  let lastDate: Date | null = null, lastIso = '';
   const ultimo = new Map<string, Record<string, unknown>>();
   const pend = new Map<string, Record<string, unknown>>();
   for (const m of batch) {
     const r = m.result;
-    const received = m.receivedAt.toISOString();
+    if (m.receivedAt !== lastDate) { lastDate = m.receivedAt; lastIso = lastDate.toISOString(); }
+    const received = lastIso;
     const dev = devices.get(r.deviceId) ?? null;
     if (!dev) {
       const p = pend.get(r.deviceId);
@@ -132,17 +160,25 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
     const attrs = Object.keys(r.attributes).length ? r.attributes : null;
     const base = { serial: r.deviceId, empresa_id: dev.empresaId, ativo_id: dev.ativoId, motorista_id: dev.motoristaId };
     let last: DecodeResult['positions'][number] | undefined;
+    if (r.positions.length) {
+      // serial, fix_time, tipo, received_at, empresa_id, ativo_id, motorista_id | lat ... | ignition, buffered, attributes
+      const pre = `${copyText(r.deviceId)}\t`;
+      const mid = `\t${copyText(r.type)}\t${received}\t${copyText(dev.empresaId)}\t${copyText(dev.ativoId)}\t${copyText(dev.motoristaId)}\t`;
+      const post = `\t${copyText(ign)}\t${r.buffered ? 't' : 'f'}\t${attrs ? copyText(attrs) : '\\N'}\n`;
+      for (const p of r.positions) {
+        out.posicaoCopy += pre + copyText(p.fixTime) + mid + copyText(num(p.latitude)) + '\t' + copyText(num(p.longitude)) + '\t'
+          + copyText(num(p.speedKmh)) + '\t' + copyText(num(p.course)) + '\t' + copyText(num(p.altitude)) + '\t'
+          + (p.valid ? 't' : 'f') + '\t' + copyText(num(p.satellites)) + '\t' + copyText(num(p.hdop)) + post;
+        out.posicaoCount++;
+      }
+    }
     for (const p of r.positions) {
-      out.posicoes.push({
-        ...base, fix_time: p.fixTime, tipo: r.type, received_at: received, lat: p.latitude, lon: p.longitude,
-        speed: num(p.speedKmh), course: num(p.course), altitude: num(p.altitude), valid: p.valid,
-        satellites: num(p.satellites), hdop: num(p.hdop), ignition: ign, buffered: !!r.buffered, attributes: attrs,
-      });
       out.months.add(p.fixTime.slice(0, 7));
       if (!last || p.fixTime >= last.fixTime) last = p;
     }
     const evTime = last?.fixTime ?? r.sentTime ?? received;
-    for (const e of r.events) {
+    const events = r.events.filter((e) => !NON_EVENT_KEYS.has(e.key));
+    for (const e of events) {
       out.eventos.push({
         ...base, fix_time: evTime, code: e.code, key: e.key, description: e.description ?? '', received_at: received,
         lat: last?.latitude ?? null, lon: last?.longitude ?? null, speed: last ? num(last.speedKmh) : null, attributes: attrs,
@@ -163,9 +199,9 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
     if (pw !== null) u.power = pw;
     if (r.model) u.modelo = r.model;
     u.ultimo_tipo = r.type;
-    if (r.events.length) u.ultimo_evento = r.events[r.events.length - 1].key;
+    if (events.length) u.ultimo_evento = events[events.length - 1].key;
     if (received > (u.ultima_comunicacao as string)) u.ultima_comunicacao = received;
-    if (attrs) u.attributes = { ...(u.attributes as object | null), ...attrs };
+    if (attrs) u.attributes = u.attributes ? Object.assign(u.attributes as object, attrs) : { ...attrs };
     ultimo.set(r.deviceId, u);
   }
   out.ultimos = [...ultimo.values()];
@@ -180,22 +216,24 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
 export class BatchWriter {
   readonly directory: DeviceDirectory;
   private queue: IngestMessage[] = [];
-  private inFlight: IngestMessage[] | null = null;
+  private inFlight = 0;         // batches being written
+  private inFlightMsgs = 0;
   private timer: NodeJS.Timeout | null = null;
   private backoff = 0;
   private paused = false;
   private stopped = false;
   private knownMonths = new Set<string>();
+  private staged = new WeakSet<object>(); // pooled clients that have the staging table
   private idleWaiters: (() => void)[] = [];
   private pausables = new Set<{ pause?(): void; resume?(): void }>();
   readonly opts: Required<Omit<WriterOptions, 'onCommitted'>> & Pick<WriterOptions, 'onCommitted'>;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
-    this.opts = { maxBatch: 5000, lingerMs: 10, maxQueued: 200_000, retryMinMs: 100, retryMaxMs: 5000, ...opts };
+    this.opts = { maxBatch: 2000, maxInFlight: 2, lingerMs: 10, maxQueued: 100_000, retryMinMs: 100, retryMaxMs: 5000, ...opts };
     this.directory = directory ?? new DeviceDirectory(pool);
   }
 
-  get queued(): number { return this.queue.length + (this.inFlight?.length ?? 0); }
+  get queued(): number { return this.queue.length + this.inFlightMsgs; }
 
   /** Links register here so they can be paused when the queue is full. */
   register(l: { pause?(): void; resume?(): void }): () => void {
@@ -216,9 +254,15 @@ export class BatchWriter {
   }
 
   private schedule(): void {
-    if (this.inFlight || this.stopped) return;
-    if (!this.backoff && this.queue.length >= this.opts.maxBatch) { this.clearTimer(); void this.flush(); return; }
-    if (!this.timer && this.queue.length) {
+    if (this.stopped) return;
+    // Up to maxInFlight batches overlap (building/acking one while the database writes another);
+    // after a failure, one at a time with backoff.
+    const max = this.backoff ? 1 : this.opts.maxInFlight;
+    while (this.inFlight < max && this.queue.length >= this.opts.maxBatch && !this.backoff) {
+      this.clearTimer();
+      void this.flush();
+    }
+    if (!this.timer && this.queue.length && this.inFlight < max) {
       this.timer = setTimeout(() => { this.timer = null; void this.flush(); }, this.backoff || this.opts.lingerMs);
     }
   }
@@ -228,9 +272,11 @@ export class BatchWriter {
   }
 
   private async flush(): Promise<void> {
-    if (this.inFlight || !this.queue.length) { this.notifyIdle(); return; }
+    const max = this.backoff ? 1 : this.opts.maxInFlight;
+    if (this.inFlight >= max || !this.queue.length) { this.notifyIdle(); return; }
     const batch = this.queue.splice(0, this.opts.maxBatch);
-    this.inFlight = batch;
+    this.inFlight++;
+    this.inFlightMsgs += batch.length;
     try {
       await this.writeWithBisect(batch);
       this.backoff = 0;
@@ -241,7 +287,8 @@ export class BatchWriter {
       log.warn({ err: (err as Error).message, batch: batch.length, retryInMs: this.backoff }, 'falha ao gravar lote; nova tentativa');
       this.queue.unshift(...batch);
     } finally {
-      this.inFlight = null;
+      this.inFlight--;
+      this.inFlightMsgs -= batch.length;
       this.metrics.queued = this.queued;
       if (this.paused && this.queued < this.opts.maxQueued / 2) {
         this.paused = false;
@@ -254,8 +301,11 @@ export class BatchWriter {
   /** Writes; a permanent (data) error splits the batch to isolate and drop the bad message(s). */
   private async writeWithBisect(batch: IngestMessage[]): Promise<void> {
     try {
+      const t0 = performance.now();
       await this.write(batch);
+      const t1 = performance.now();
       this.committed(batch);
+      if (process.env.INGEST_PROFILE) console.log('write', (t1 - t0).toFixed(1), 'acks', (performance.now() - t1).toFixed(1), 'queue', this.queue.length);
     } catch (err) {
       if (isTransient(err)) throw err;
       if (batch.length === 1) {
@@ -271,8 +321,12 @@ export class BatchWriter {
   }
 
   private async write(batch: IngestMessage[]): Promise<void> {
+    const P = process.env.INGEST_PROFILE ? (l: string, t: number) => console.log(l, (performance.now() - t).toFixed(1)) : () => {};
+    let t0 = performance.now();
     const devices = await this.directory.resolve(batch.map((m) => m.result.deviceId));
+    P("resolve", t0); t0 = performance.now();
     const rows = buildRows(batch, devices, (s) => this.directory.shouldTouch(s));
+    P('build', t0);
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -282,16 +336,26 @@ export class BatchWriter {
         for (const k of newMonths) this.knownMonths.add(k);
       }
       await client.query('BEGIN');
-      if (rows.posicoes.length) await client.query(SQL_POSICAO, [JSON.stringify(rows.posicoes)]);
+      const T = process.env.INGEST_PROFILE ? (l: string, t: number) => console.log(l, (performance.now() - t).toFixed(1)) : () => {};
+      let t = performance.now();
+      if (rows.posicaoCount) {
+        if (!this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
+        await pipeline(Readable.from([rows.posicaoCopy]), client.query(copyFrom(SQL_COPY_POSICAO)));
+        await client.query(SQL_POSICAO);
+        T('pos ' + rows.posicaoCount, t);
+      }
+      t = performance.now();
       if (rows.eventos.length) await client.query(SQL_EVENTO, [JSON.stringify(rows.eventos)]);
+      T('ev', t); t = performance.now();
       if (rows.ultimos.length) await client.query(SQL_ULTIMO, [JSON.stringify(rows.ultimos)]);
+      T('ult ' + rows.ultimos.length, t);
       if (rows.pendentes.length) {
         await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]);
         await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);
       }
       if (rows.touches.length) await client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]);
       await client.query('COMMIT');
-      this.metrics.positions += rows.posicoes.length;
+      this.metrics.positions += rows.posicaoCount;
       this.metrics.events += rows.eventos.length;
       this.metrics.pendingMessages += rows.mensagensPendentes.length;
       this.metrics.batches++;
@@ -304,13 +368,21 @@ export class BatchWriter {
     }
   }
 
-  /** After COMMIT: replies to the devices, then callbacks. */
+  /** After COMMIT: replies to the devices (one write per link), then callbacks. */
   private committed(batch: IngestMessage[]): void {
+    const out = new Map<IngestMessage['link'], (string | Buffer)[]>();
     for (const m of batch) {
-      if (m.result.reply !== undefined && m.link.alive) {
-        if (m.link.send(m.result.reply)) this.metrics.acksSent++;
+      const reply = m.result.reply;
+      if (reply !== undefined && m.link.alive) {
+        if (!m.link.stream) { if (m.link.send(reply)) this.metrics.acksSent++; continue; }
+        const l = out.get(m.link);
+        if (l) l.push(reply); else out.set(m.link, [reply]);
       }
-      m.done?.(true);
+    }
+    for (const m of batch) m.done?.(true);
+    for (const [link, replies] of out) {
+      const data = replies.every((r) => typeof r === 'string') ? (replies as string[]).join('') : Buffer.concat(replies.map((r) => (typeof r === 'string' ? Buffer.from(r, 'latin1') : r)));
+      if (link.send(data)) this.metrics.acksSent += replies.length;
     }
     this.opts.onCommitted?.(batch);
   }

@@ -1,0 +1,122 @@
+// Conformance suite, run for EVERY entity of the generated model over real HTTP:
+// tenancy (company A cannot list/read/update/delete company B's rows; ambiente likewise),
+// a read-only role cannot write (403), no session -> 401.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import { loadBundle } from '../app/bundle.ts';
+import { LEITOR, startTestServer, type Api, type TestServer } from './harness.ts';
+
+const bundle = await loadBundle();
+const entities = bundle.model.entities;
+
+interface Tenant { ambienteId: number; empresaId: number }
+
+let ts: TestServer;
+let gestorA: Api;
+let leitor: Api;
+let own: Tenant, otherEmpresa: Tenant, otherAmbiente: Tenant;
+
+function sample(f: FieldMeta): unknown {
+  const tok = crypto.randomBytes(6).toString('hex');
+  switch (f.type) {
+    case 'string': case 'file': case 'image': return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));
+    case 'text': return `texto ${tok}`;
+    case 'integer': return 1;
+    case 'number': return 1.5;
+    case 'boolean': return f.default ?? true;
+    case 'date': return '2024-01-01';
+    case 'datetime': return new Date();
+    case 'time': return '10:00';
+    case 'enum': return f.options?.[0]?.value;
+    case 'referenceList': return [];
+    default: return null;
+  }
+}
+
+/** Inserts a row of `key` in tenant t, creating required references in the same tenant. */
+async function make(key: string, t: Tenant, depth = 0): Promise<number> {
+  const e = entities.find((x) => x.key === key)!;
+  if (e.key === 'empresa' && depth > 0) return t.empresaId;
+  if (e.key === 'ambiente' && depth > 0) return t.ambienteId;
+  const data: Record<string, unknown> = {};
+  if (e.scope === 'empresa') data.empresaId = t.empresaId;
+  if (e.scope === 'ambiente') data.ambienteId = t.ambienteId;
+  for (const f of e.fields) {
+    if (f.system) continue;
+    if (f.type === 'reference') {
+      if (f.required && depth < 4) data[f.name] = await make(f.reference!, t, depth + 1);
+      continue;
+    }
+    if (!f.required && f.default === undefined && f.type !== 'boolean') continue;
+    data[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+  }
+  const row = await ts.insert(key, data);
+  return Number(row.id);
+}
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  const em = ts.em();
+  const empresas = (await em.getConnection().execute('select id, ambiente_id from empresa order by id')) as { id: number; ambiente_id: number }[];
+  own = { ambienteId: empresas[0].ambiente_id, empresaId: empresas[0].id };
+  otherEmpresa = { ambienteId: empresas[1].ambiente_id, empresaId: empresas[1].id };
+  const amb2 = Number((await ts.insert('ambiente', { descricao: 'Outro ambiente', ativo: true })).id);
+  const empC = Number((await ts.insert('empresa', { ambienteId: amb2, fantasia: 'Empresa C', status: 'ativa' })).id);
+  otherAmbiente = { ambienteId: amb2, empresaId: empC };
+  // A non-special user of company A holding every permission key.
+  await ts.createUser({ login: 'gestor.a', senha: 'gestor-senha-1', ambienteId: own.ambienteId, empresas: [own.empresaId], permissoes: bundle.model.permissions.map((p) => p.key) });
+  gestorA = await ts.login('gestor.a', 'gestor-senha-1');
+  leitor = await ts.login(LEITOR.login, LEITOR.senha);
+  expect(gestorA.empresaAtiva).toBe(own.empresaId);
+  expect(leitor.empresaAtiva).toBe(own.empresaId);
+});
+afterAll(async () => { await ts?.stop(); });
+
+const rowExists = async (e: EntityMeta, id: number) => Number((await ts.em().getConnection().execute(`select count(*)::int as n from ${e.table} where id = ?`, [id]))[0].n) === 1;
+
+describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
+  it('no session -> 401', async () => {
+    expect((await ts.fetch(`/api/${e.key}`)).status).toBe(401);
+    expect((await ts.fetch(`/api/${e.key}/1`)).status).toBe(401);
+    expect((await ts.fetch(`/api/${e.key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await ts.fetch(`/api/${e.key}/1`, { headers: { authorization: 'Bearer invalido' } })).status).toBe(401);
+  });
+
+  it('read-only role cannot write (403)', async () => {
+    const id = await make(e.key, e.scope === 'global' ? own : own);
+    const writes = [
+      leitor.post(`/api/${e.key}`, {}),
+      leitor.put(`/api/${e.key}/${id}`, {}),
+      leitor.del(`/api/${e.key}/${id}`),
+      ...e.actions.map((a) => leitor.post(`/api/${e.key}/${id}/${a.name}`)),
+    ];
+    const statuses = (await Promise.all(writes)).map((r) => r.status);
+    for (const [i, s] of statuses.entries()) {
+      // Read-only resources have no create/update/delete routes at all (404).
+      if (e.readOnlyResource && i < 3) expect([403, 404]).toContain(s);
+      else expect(s, `write #${i}`).toBe(403);
+    }
+    expect(await rowExists(e, id)).toBe(true);
+    const list = await leitor.get(`/api/${e.key}?range=[0,0]`);
+    expect(list.status).toBe(200);
+  });
+
+  it.skipIf(e.scope === 'global')('another tenant\'s rows are invisible and untouchable', async () => {
+    const other = e.scope === 'empresa' ? otherEmpresa : otherAmbiente;
+    const id = await make(e.key, other);
+    const list = await gestorA.get(`/api/${e.key}?range=[0,999]`);
+    expect(list.status).toBe(200);
+    expect((await list.json()).map((r: any) => r.id)).not.toContain(id);
+    const many = await gestorA.get(`/api/${e.key}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
+    expect(await many.json()).toEqual([]);
+    expect((await gestorA.get(`/api/${e.key}/${id}`)).status).toBe(404);
+    expect((await gestorA.get(`/api/${e.key}/${id}/historico`)).status).toBe(404);
+    expect((await gestorA.put(`/api/${e.key}/${id}`, {})).status).toBe(404);
+    expect((await gestorA.del(`/api/${e.key}/${id}`)).status).toBe(404);
+    for (const a of e.actions) expect((await gestorA.post(`/api/${e.key}/${id}/${a.name}`)).status).toBe(404);
+    const exp = await (await gestorA.get(`/api/${e.key}/export?format=csv&filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`)).text();
+    expect(exp.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(1);
+    expect(await rowExists(e, id)).toBe(true);
+  });
+});

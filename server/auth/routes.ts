@@ -66,7 +66,7 @@ async function recordLogin(em: EntityManager, log: Logger, data: Row, user: Row 
     const row: Row = {};
     for (const [k, v] of Object.entries(data)) if (has(k)) row[k] = v;
     if (e.scope === 'ambiente') {
-      row.ambienteId = user?.ambienteId != null ? idOf(user.ambienteId) : (await em.findOne(ormName(em, entityByKey('ambiente')!), {} as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Row | null)?.id;
+      row.ambienteId = user?.ambienteId != null ? idOf(user.ambienteId) : (await em.findOne(ormName(em, entityByKey('ambiente')!), { id: { $gt: 0 } } as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Row | null)?.id;
       if (row.ambienteId == null) return null;
     }
     if (e.scope === 'empresa') {

@@ -29,7 +29,7 @@ export async function createDatabase(): Promise<string> {
 }
 
 /** Copy of server/migrations under server/test/.tmp, so automatic migrations never touch the repo. */
-function migrationsCopy(): string {
+export function migrationsCopy(): string {
   const dir = path.resolve(path.dirname(MIGRATIONS_DIR), 'test/.tmp', `mig-${crypto.randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dir, { recursive: true });
   if (fs.existsSync(MIGRATIONS_DIR)) {

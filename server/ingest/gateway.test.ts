@@ -1,7 +1,7 @@
 // Gateway over real TCP/UDP/HTTP against a real PostgreSQL, with the tiny test protocol.
 import dgram from 'node:dgram';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startGateway, type Gateway } from './index.ts';
 import { createDatabase, defaultDatabaseUrl, registerDevice } from './testing/db.ts';
 import { FakeDevice, sleep, until } from './testing/device.ts';
@@ -19,7 +19,7 @@ const iso = (s: number) => new Date(t0 + s * 1000).toISOString();
 const count = async (sql: string, params: unknown[] = []) => Number((await pool.query(sql, params)).rows[0].n);
 
 beforeAll(async () => {
-  db = await createDatabase(defaultDatabaseUrl(), `ingest_gw_${process.pid}`);
+  db = await createDatabase(inject('databaseUrl') ?? defaultDatabaseUrl(), `ingest_gw_${process.pid}`);
   pool = new pg.Pool({ connectionString: db.url, max: 3 });
   const u = new URL(db.url);
   proxy = await startProxy(u.hostname, Number(u.port || 5432));

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { bearing, distanceM, STREETS, type Street } from './routes-sp.ts';
 
-const VERSIONS: Record<string, string> = { gv50cg: '802008', gv58cg: '802003', gv350ceu: '740904' };
+const VERSIONS: Record<string, string> = { gv50cg: '8020080102', gv58cg: '8020030100', gv350ceu: '740904' };
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 export function qTime(d: Date): string {

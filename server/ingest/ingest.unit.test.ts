@@ -1,0 +1,102 @@
+// Pure unit tests of the gateway pieces (no database).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { queclinkDecoder } from '../../protocol/queclink/index.ts';
+import { isDecodeError } from '../../protocol/types.ts';
+import { rawText } from './listeners.ts';
+import { decodeOsmand } from './osmand.ts';
+import { QueclinkVehicle, qTime } from './simulator.ts';
+import { tinyDecoder } from './testing/tiny-decoder.ts';
+import { copyText, isTransient } from './writer.ts';
+
+describe('OsmAnd', () => {
+  it('decodes the Traccar Client query (speed in knots → km/h)', () => {
+    const r = decodeOsmand('id=123456&timestamp=1795430000&lat=-23.561414&lon=-46.655881&speed=10&bearing=87.5&altitude=780&batt=64&accuracy=5');
+    expect(isDecodeError(r)).toBe(false);
+    if (isDecodeError(r)) return;
+    expect(r.deviceId).toBe('123456');
+    expect(r.positions[0]).toMatchObject({ latitude: -23.561414, longitude: -46.655881, speedKmh: 18.52, course: 87.5, altitude: 780, valid: true, fixTime: new Date(1795430000 * 1000).toISOString() });
+    expect(r.attributes).toMatchObject({ batteryLevel: 64, accuracy: 5 });
+  });
+  it('decodes the JSON body of newer Traccar Client versions (speed in m/s)', () => {
+    const r = decodeOsmand(JSON.stringify({ device_id: 'cel01', location: { timestamp: '2026-11-23T12:00:00.000Z', coords: { latitude: -23.5, longitude: -46.6, speed: 10, heading: 90, altitude: 700 }, battery: { level: 0.42, is_charging: true }, is_moving: true } }));
+    if (isDecodeError(r)) throw new Error(r.error);
+    expect(r.positions[0]).toMatchObject({ speedKmh: 36, course: 90, fixTime: '2026-11-23T12:00:00.000Z' });
+    expect(r.attributes).toMatchObject({ batteryLevel: 42, charge: true, motion: true });
+  });
+  it('rejects bad input with an error, never throws', () => {
+    expect(isDecodeError(decodeOsmand('id=1&lat=95&lon=0'))).toBe(true);
+    expect(isDecodeError(decodeOsmand('lat=1&lon=2'))).toBe(true);
+    expect(isDecodeError(decodeOsmand('{bad json'))).toBe(true);
+    fc.assert(fc.property(fc.string(), (s) => { decodeOsmand(s); }));
+  });
+});
+
+describe('simulator', () => {
+  it('produces @Track frames the Queclink decoder reads with concrete values', () => {
+    const start = Date.UTC(2026, 10, 23, 12);
+    const v = new QueclinkVehicle('864000000000001', 'gv58cg', 1, start);
+    const seen = new Set<string>();
+    for (let i = 1; i <= 3000; i++) {
+      for (const f of v.step(start + i * 2000)) {
+        const r = queclinkDecoder.decode(Buffer.from(f));
+        if (isDecodeError(r)) throw new Error(`${r.error}: ${f}`);
+        seen.add(r.type);
+        expect(r.deviceId).toBe('864000000000001');
+        expect(r.model).toBe('gv58cg');
+        for (const p of r.positions) {
+          expect(p.latitude).toBeGreaterThan(-23.7); expect(p.latitude).toBeLessThan(-23.4);
+          expect(p.longitude).toBeGreaterThan(-46.8); expect(p.longitude).toBeLessThan(-46.5);
+        }
+      }
+    }
+    for (const t of ['GTFRI', 'GTIGN', 'GTIGF', 'GTSPD', 'GTHBM', 'GTHBD']) expect(seen).toContain(t);
+    const buff = queclinkDecoder.decode(Buffer.from(v.fri(new Date(start), 'BUFF')));
+    expect(!isDecodeError(buff) && buff.buffered).toBe(true);
+    const ack = queclinkDecoder.decode(Buffer.from(v.ackFor('AT+GTRTO=gv58cg,3,,,,,,0A1F$')!));
+    expect(!isDecodeError(ack) && ack.ack).toMatchObject({ command: 'GTRTO', serial: '0A1F', success: true });
+  });
+  it('formats Queclink times', () => {
+    expect(qTime(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102030405');
+  });
+});
+
+describe('writer helpers', () => {
+  it('escapes COPY text', () => {
+    expect(copyText(null)).toBe('\\N');
+    expect(copyText('a\tb\\c\nd')).toBe('a\\tb\\\\c\\nd');
+    expect(copyText({ x: 'a"b\\' })).toBe('{"x":"a\\\\"b\\\\\\\\"}');
+    expect(copyText(true)).toBe('true');
+  });
+  it('classifies database errors', () => {
+    expect(isTransient(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isTransient(Object.assign(new Error('x'), { code: '57P01' }))).toBe(true);
+    expect(isTransient(Object.assign(new Error('x'), { code: '22P02' }))).toBe(false);
+    expect(isTransient(new Error('Connection terminated unexpectedly'))).toBe(true);
+  });
+  it('keeps binary frames as hex and ASCII as text', () => {
+    expect(rawText(Buffer.from('+RESP:GTFRI$'))).toBe('+RESP:GTFRI$');
+    expect(rawText(Buffer.from([0x01, 0xff]))).toBe('01ff');
+  });
+});
+
+describe('tiny test protocol framing', () => {
+  it('never loses a frame whatever the packet boundaries and garbage', () => {
+    const frames = ['+T:1,FRI,2026-01-01T00:00:00Z,1,2,3,1,1$', '+T:2,HBD,2026-01-01T00:00:01Z$', '+T:3,IGN,2026-01-01T00:00:02Z,1,2,0,1,0$'];
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 30 }), fc.string({ maxLength: 5 }), (cuts, junk) => {
+      const clean = junk.replace(/[+$]/g, '');
+      const stream = Buffer.from(clean + frames.join(clean));
+      let pending = Buffer.alloc(0);
+      const got: string[] = [];
+      let i = 0, k = 0;
+      while (i < stream.length) {
+        const n = cuts[k++ % cuts.length]!;
+        const r = tinyDecoder.frame(Buffer.concat([pending, stream.subarray(i, i + n)]));
+        got.push(...r.frames.map((f) => f.toString()));
+        pending = Buffer.from(r.rest);
+        i += n;
+      }
+      expect(got).toEqual(frames);
+    }));
+  });
+});

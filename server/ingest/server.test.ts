@@ -1,0 +1,167 @@
+// Gateway + named calls against the real server schema (generated equipamento tables, seed, auth, tenancy).
+import { Hono } from 'hono';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../app/env.ts';
+import { HttpError } from '../http/envelope.ts';
+import { ADMIN, createDatabase, json, LEITOR, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import calls from './calls.ts';
+import { startGateway, type Gateway } from './index.ts';
+import { QueclinkVehicle } from './simulator.ts';
+import { FakeDevice, until } from './testing/device.ts';
+
+let ts: TestServer;
+let gw: Gateway;
+let pool: pg.Pool;
+let app: Hono<AppEnv>;
+let admin: Api;
+let empresas: number[];
+let ativoA: number, ativoB: number;
+const SERIAL_A = '864000000000101';
+const SERIAL_B = '864000000000202';
+
+/** The named calls mounted like server/app does (the integrator lists calls.ts in server/calls/index.ts). */
+function callsApp(): Hono<AppEnv> {
+  const a = new Hono<AppEnv>();
+  a.use('/api/*', async (c, next) => { c.set('em', ts.orm.em.fork()); c.set('log', ts.log); await next(); });
+  const api = new Hono<AppEnv>();
+  calls(api);
+  a.route('/api', api);
+  a.onError((err, c) => (err instanceof HttpError ? c.json({ status: err.status, msg: err.message, payload: null }, err.status) : c.json({ msg: String(err) }, 500)));
+  return a;
+}
+const call = async (u: Api, p: string) => { const r = await app.request(p, { headers: u.headers() }); return { status: r.status, body: await r.json() as any }; };
+
+beforeAll(async () => {
+  const url = await createDatabase();
+  ts = await startTestServer({ databaseUrl: url });
+  pool = new pg.Pool({ connectionString: url, max: 2 });
+  gw = await startGateway({ databaseUrl: url, host: '127.0.0.1', ports: { queclinkTcp: 0, osmandHttp: null }, writer: { lingerMs: 5 }, commands: { pollMs: 100 } });
+  app = callsApp();
+  admin = await ts.login(ADMIN.login, ADMIN.senha);
+  empresas = (await pool.query('SELECT id FROM empresa ORDER BY id')).rows.map((r) => r.id);
+  ativoA = (await pool.query('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [empresas[0]])).rows[0].id;
+  ativoB = (await pool.query('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [empresas[1]])).rows[0].id;
+  // Registered through the generated CRUD API, like a user would.
+  for (const [serial, ativoId, empresa] of [[SERIAL_A, ativoA, empresas[0]], [SERIAL_B, ativoB, empresas[1]]] as const) {
+    const u = ts.as(admin.token, empresa);
+    const r1 = await u.put('/api/usuario/empresa_ativa', { empresaAtiva: empresa }).catch(() => null);
+    void r1;
+    const eq = await u.post('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
+    if (eq.status !== 201 && eq.status !== 200) {
+      // Session bound to the first company: fall back to a direct insert for the second one.
+      await ts.insert('equipamento', { empresaId: empresa, serial, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
+      await ts.insert('equipamento_ativo', { empresaId: empresa, serial, ativoId, dataInicio: new Date(Date.now() - 3600_000) });
+    } else {
+      const link = await u.post('/api/equipamento_ativo', { serial, ativoId, dataInicio: new Date(Date.now() - 3600_000).toISOString() });
+      expect(link.status, JSON.stringify(await json(link))).toBeLessThan(300);
+    }
+  }
+});
+
+afterAll(async () => {
+  await gw?.stop();
+  await pool?.end();
+  await ts?.stop();
+});
+
+describe('gateway with the real schema, and the named calls', () => {
+  it('stores Queclink reports of registered devices and answers by serial / by asset / latest state', async () => {
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1, Date.now() - 60_000);
+    const frames = [...v.step(Date.now() - 30_000), ...v.step(Date.now() - 20_000), ...v.step(Date.now() - 10_000)];
+    await d.send(frames.join(''));
+    await until(() => d.count('+SACK:') === frames.length);
+    const pos = await pool.query('SELECT * FROM telemetria.posicao WHERE serial = $1', [SERIAL_A]);
+    expect(pos.rows.length).toBeGreaterThanOrEqual(2);
+    expect(pos.rows[0]).toMatchObject({ empresa_id: empresas[0], ativo_id: ativoA });
+    expect(pos.rows[0].lat).toBeGreaterThan(-23.7);
+    expect(pos.rows[0].lat).toBeLessThan(-23.4);
+
+    const s = await call(admin, `/api/equipamento_ativo/por_serial/${SERIAL_A}`);
+    expect(s.status).toBe(200);
+    expect(s.body.payload).toMatchObject({ serial: SERIAL_A, ativoId: ativoA, modelo: 'gv58cg' });
+    const byAsset = await call(admin, `/api/equipamento_ativo/por_ativo/${ativoA}`);
+    expect(byAsset.body.payload).toEqual([expect.objectContaining({ serial: SERIAL_A, ativoId: ativoA })]);
+    const live = await call(admin, '/api/rastreamento/ultimo_estado');
+    expect(live.status).toBe(200);
+    const mine = live.body.payload.find((x: any) => x.serial === SERIAL_A);
+    expect(mine).toMatchObject({ ativoId: ativoA, protocolo: 'queclink', modelo: 'gv58cg' });
+    expect(mine.placa).toBeTruthy();
+    expect(typeof mine.latitude).toBe('number');
+    // equipamento.ultimaComunicacao is kept up to date (throttled)
+    expect((await pool.query('SELECT ultima_comunicacao FROM equipamento WHERE serial = $1', [SERIAL_A])).rows[0].ultima_comunicacao).not.toBeNull();
+    d.close();
+  });
+
+  it('is tenancy-scoped: another company’s device is invisible', async () => {
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_B, 'gv58cg', 2, Date.now() - 60_000);
+    const f = v.fri(new Date(Date.now() - 5000));
+    await d.send(f);
+    await d.waitFor('+SACK:');
+    expect((await call(admin, `/api/equipamento_ativo/por_serial/${SERIAL_B}`)).status).toBe(404);
+    expect((await call(admin, `/api/equipamento_ativo/por_ativo/${ativoB}`)).body.payload).toEqual([]);
+    const live = await call(admin, '/api/rastreamento/ultimo_estado');
+    expect(live.body.payload.some((x: any) => x.serial === SERIAL_B)).toBe(false);
+    d.close();
+  });
+
+  it('checks permissions', async () => {
+    const uid = await ts.createUser({ login: 'semacesso', senha: 'senha-teste-123', ambienteId: (await pool.query('SELECT id FROM ambiente LIMIT 1')).rows[0].id, empresas: [empresas[0]!], permissoes: [] });
+    void uid;
+    const u = await ts.login('semacesso', 'senha-teste-123');
+    expect((await call(u, `/api/equipamento_ativo/por_serial/${SERIAL_A}`)).status).toBe(403);
+    expect((await call(u, '/api/rastreamento/ultimo_estado')).status).toBe(403);
+    const anon = await app.request('/api/rastreamento/ultimo_estado');
+    expect(anon.status).toBe(401);
+    const leitor = await ts.login(LEITOR.login, LEITOR.senha);
+    const r = await call(leitor, '/api/rastreamento/ultimo_estado');
+    expect([200, 403]).toContain(r.status);
+  });
+
+  it('keeps unknown devices in equipamento_pendente, listed by the generated API', async () => {
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle('864999999999999', 'gv50cg', 3);
+    await d.send(v.fri(new Date(Date.now() - 1000)) + v.fri(new Date()));
+    await until(() => d.count('+SACK:') === 2);
+    const res = await admin.get('/api/equipamento_pendente');
+    const body = await json(res);
+    expect(res.status).toBe(200);
+    const list = Array.isArray(body) ? body : body.payload ?? body.data;
+    expect(JSON.stringify(list)).toContain('864999999999999');
+    expect((await pool.query(`SELECT quantidade FROM equipamento_pendente WHERE serial = '864999999999999'`)).rows[0].quantidade).toBe(2);
+    expect((await pool.query(`SELECT count(*)::int n FROM telemetria.posicao WHERE serial = '864999999999999'`)).rows[0].n).toBe(0);
+    d.close();
+  });
+
+  it('sends a queued command created through the API and marks it done on the device ack', async () => {
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
+    await d.send(v.fri(new Date()));
+    await d.waitFor('+SACK:');
+    const res = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'reboot', value: {} });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBeLessThan(300);
+    const id = Number((body.payload ?? body).id);
+    await d.waitFor(/AT\+GTRTO=gv58cg,3,[^$]*\$/);
+    const cmd = /AT\+GTRTO=[^$]*\$/.exec(d.received)![0];
+    await d.send(v.ackFor(cmd)!);
+    await until(async () => (await pool.query('SELECT status FROM fila_processamento WHERE id = $1', [id])).rows[0].status === 'concluido');
+    d.close();
+    await until(() => gw.metrics.connections === 0);
+    // Cancelled through the generated action while the device is away: never sent.
+    const res2 = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'engineBlock', value: {} });
+    const b2 = await json(res2);
+    const id2 = Number((b2.payload ?? b2).id);
+    const cancel = await admin.post(`/api/fila_processamento/${id2}/cancela`, {});
+    expect(cancel.status, JSON.stringify(await json(cancel))).toBeLessThan(300);
+    expect((await pool.query('SELECT status FROM fila_processamento WHERE id = $1', [id2])).rows[0].status).toBe('cancelado');
+    const d2 = await FakeDevice.connect(gw.ports.queclinkTcp);
+    await d2.send(v.fri(new Date()));
+    await d2.waitFor('+SACK:');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(d2.has('GTOUT')).toBe(false);
+    d2.close();
+  });
+});

@@ -7,6 +7,7 @@ import { launch, randomPlate, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
+const leitorPassword = inject('leitorPassword');
 const LIST = `${baseUrl}/tlm/fro/ativo`;
 
 let browser: Browser;
@@ -41,7 +42,7 @@ describe('ativo screens (admin)', () => {
   it('shows the home counts and the asset list', async () => {
     await expect.poll(() => page.getByTestId('count-ativo').textContent()).toMatch(/^\d+$/);
     await page.goto(LIST);
-    await page.getByRole('heading', { name: 'Ativos' }).waitFor();
+    await page.locator('h1', { hasText: 'Ativos' }).waitFor();
     await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
     // seed has 50 assets: first page of 25 plus the page range
     await expect.poll(() => page.locator('tbody tr').count()).toBe(25);
@@ -77,7 +78,7 @@ describe('ativo screens (admin)', () => {
   it('edits the asset', async () => {
     await page.locator('tbody tr', { hasText: plate }).click();
     await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/editar$/);
-    await page.getByRole('heading', { name: 'Editar Ativo' }).waitFor();
+    await page.locator('h1', { hasText: 'Editar Ativo' }).waitFor();
     expect(await page.locator('#root_placa').inputValue()).toBe(plate);
     expect(await page.locator('#root_ano').inputValue()).toBe('2021');
     await page.locator('#root_cor').fill('Azul');
@@ -129,14 +130,14 @@ describe('read-only user', () => {
     const ctx = await browser.newContext({ locale: 'pt-BR' });
     const page = await ctx.newPage();
     try {
-      await signIn(page, baseUrl, 'leitor', process.env.E2E_LEITOR_PASSWORD ?? adminPassword);
+      await signIn(page, baseUrl, 'leitor', leitorPassword);
       await page.goto(`${LIST}/adicionar`);
       await page.getByText('Você não tem permissão').waitFor({ timeout: 10_000 });
       await page.waitForURL(`${baseUrl}/home`);
       expect(await page.locator('#root_placa').count()).toBe(0);
       // the list itself is allowed, without the add button
       await page.goto(LIST);
-      await page.getByRole('heading', { name: 'Ativos' }).waitFor();
+      await page.locator('h1', { hasText: 'Ativos' }).waitFor();
       await page.locator('tbody tr').first().waitFor();
       expect(await page.getByRole('button', { name: 'Adicionar' }).count()).toBe(0);
     } finally {

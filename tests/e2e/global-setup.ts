@@ -1,7 +1,8 @@
-// Starts the real server (embedded PostgreSQL in a temp DATA_DIR, random PORT, ADMIN_PASSWORD)
+// Starts the real server (embedded PostgreSQL in a temp DATA_DIR, random PORT, ADMIN_PASSWORD and
+// LEITOR_PASSWORD for the seeded users)
 // for the browser tests, provides its baseUrl, and stops it afterwards.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     adminPassword: string;
+    leitorPassword: string;
   }
 }
 
@@ -50,8 +52,10 @@ export default async function setup(project: TestProject) {
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rastro-e2e-'));
+  chmodSync(dataDir, 0o755); // as root, embedded PG runs as user postgres and must reach it
   const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? 'Rastro-e2e-2024!';
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+  const leitorPassword = process.env.E2E_LEITOR_PASSWORD ?? 'Leitor-e2e-2024!';
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LEITOR_PASSWORD: leitorPassword, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   else delete env.DATABASE_URL;
 
@@ -68,12 +72,20 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', baseUrl);
   project.provide('adminPassword', adminPassword);
+  project.provide('leitorPassword', leitorPassword);
 
   return async () => {
+    const t0 = Date.now();
     const exited = new Promise((r) => child.once('exit', r));
     try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
     if (child.exitCode === null) try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.unref();
+    if (process.env.E2E_DEBUG) console.log(`server stopped in ${Date.now() - t0} ms`);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -241,11 +241,12 @@ export function GenericList({ entity }: GenericProps) {
           <PanelHeader title={entity.label.plural} onBack={() => navigate(-1)}>
             {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
+            {/* hidden without P.adicionar; a register without add screen shows it disabled */}
             {l.canAdd ? (
               <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create'))}>
                 Adicionar
               </Button>
-            ) : entity.readOnlyResource ? null : (
+            ) : !entity.readOnlyResource ? null : (
               <Tooltip title="Botão desabilitado">
                 <span>
                   <Button variant="contained" startIcon={<AddIcon />} disabled>

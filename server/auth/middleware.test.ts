@@ -17,7 +17,7 @@ app.get('/p', requireSession(), requirePermission('tlm.fro.ativo.editar'), (c) =
 app.all('/t', requireSession(), tenant(), async (c) => {
   const em = c.get('em');
   // The empresa filter is on: a plain find only sees the active company's rows.
-  const rows = (await em.find('Ativo', {}, { limit: 1000 })) as { empresaId: { id: number } }[];
+  const rows = (await em.find('Ativo' as never, {}, { limit: 1000 })) as { empresaId: { id: number } }[];
   return c.json({ n: rows.length, empresas: [...new Set(rows.map((r) => r.empresaId.id))] });
 });
 

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, Model } from '../../generator/model.ts';
 
@@ -31,8 +32,9 @@ export function schemaFor(key: string): Record<string, unknown> {
 }
 
 const names = new Map<string, string>();
-/** ORM entity name of a model entity, found by its table name. */
-export function ormName(em: EntityManager, e: EntityMeta): string {
+/** ORM entity (by name) of a model entity, found by its table name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function ormName(em: EntityManager, e: EntityMeta): EntityName<any> {
   let n = names.get(e.table);
   if (!n) {
     for (const meta of em.getMetadata().getAll().values()) {
@@ -41,6 +43,6 @@ export function ormName(em: EntityManager, e: EntityMeta): string {
     if (!n) throw new Error(`no ORM entity for table ${e.table}`);
     names.set(e.table, n);
   }
-  return n;
+  return n as unknown as EntityName<any>;
 }
 export function resetNames(): void { names.clear(); }

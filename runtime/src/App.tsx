@@ -12,6 +12,7 @@ import { LoginPage } from './pages/Login';
 import { Guard } from './routing/Guard';
 import { Loading } from './crud/GenericForms';
 import { theme } from './theme';
+import { PickersProvider } from './crud/pickers';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
 const loaders = new Map(resources.map((r) => [r.key, r.load]));
@@ -32,44 +33,46 @@ const HomeRedirect = () => <Navigate to="/home" replace />;
 
 export function App() {
   return (
-    <Admin
-      disableTelemetry
-      requireAuth
-      title="Rastro"
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      i18nProvider={i18nProvider}
-      layout={Layout}
-      loginPage={LoginPage}
-      dashboard={HomeRedirect}
-      theme={theme}
-    >
-      {model.entities.map((e) => (
-        <Resource key={e.key} name={e.key} recordRepresentation={e.recordRepresentation} options={{ label: e.label.plural }} />
-      ))}
-      <CustomRoutes>
-        <Route
-          path="/home"
-          element={
-            <Suspense fallback={<Loading />}>
-              <Home />
-            </Suspense>
-          }
-        />
-        {screens.map(({ path, name, Screen }) => (
+    <PickersProvider>
+      <Admin
+        disableTelemetry
+        requireAuth
+        title="Rastro"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        layout={Layout}
+        loginPage={LoginPage}
+        dashboard={HomeRedirect}
+        theme={theme}
+      >
+        {model.entities.map((e) => (
+          <Resource key={e.key} name={e.key} recordRepresentation={e.recordRepresentation} options={{ label: e.label.plural }} />
+        ))}
+        <CustomRoutes>
           <Route
-            key={path}
-            path={path}
+            path="/home"
             element={
-              <Guard name={name}>
-                <Suspense fallback={<Loading />}>
-                  <Screen />
-                </Suspense>
-              </Guard>
+              <Suspense fallback={<Loading />}>
+                <Home />
+              </Suspense>
             }
           />
-        ))}
-      </CustomRoutes>
-    </Admin>
+          {screens.map(({ path, name, Screen }) => (
+            <Route
+              key={path}
+              path={path}
+              element={
+                <Guard name={name}>
+                  <Suspense fallback={<Loading />}>
+                    <Screen />
+                  </Suspense>
+                </Guard>
+              }
+            />
+          ))}
+        </CustomRoutes>
+      </Admin>
+    </PickersProvider>
   );
 }

@@ -1,7 +1,10 @@
 // Date-range picker of the list panel: placeholder 'Ultimos Registros', the spec's shortcuts,
 // DD-MM-YYYY, range shown as 'X até Y'.
 import { useState } from 'react';
-import { Box, Button, Divider, List, ListItemButton, ListItemText, Popover, Stack, TextField } from '@mui/material';
+import dayjs from 'dayjs';
+import { Box, Button, Divider, List, ListItemButton, ListItemText, Popover, Stack } from '@mui/material';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { DATE_FORMAT } from './pickers';
 import DateRangeIcon from '@mui/icons-material/DateRange';
 import { formatDate } from './format';
 
@@ -60,7 +63,7 @@ export function DateRangeFilter({ value, onChange }: { value: DateRange | null; 
           setDraft(value ?? { from: '', to: '' });
           setAnchor(e.currentTarget);
         }}
-        sx={{ textTransform: 'none', color: value ? 'text.primary' : 'text.secondary', borderColor: 'divider', height: 40, minWidth: 200, justifyContent: 'flex-start' }}
+        sx={{ textTransform: 'none', fontWeight: 400, fontSize: '1rem', color: value ? 'text.primary' : 'text.secondary', borderColor: 'rgba(0,0,0,0.23)', height: 40, minWidth: 220, justifyContent: 'flex-start' }}
       >
         {rangeLabel(value)}
       </Button>
@@ -73,9 +76,9 @@ export function DateRangeFilter({ value, onChange }: { value: DateRange | null; 
               </ListItemButton>
             ))}
           </List>
-          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2, width: 240 }}>
-            <TextField type="date" label="De" size="small" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-            <TextField type="date" label="Até" size="small" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2, width: 260 }}>
+            <DatePicker label="De" format={DATE_FORMAT} value={draft.from ? dayjs(draft.from) : null} onChange={(d) => setDraft({ ...draft, from: d?.isValid() ? d.format('YYYY-MM-DD') : '' })} slotProps={{ textField: { size: 'small' } }} />
+            <DatePicker label="Até" format={DATE_FORMAT} value={draft.to ? dayjs(draft.to) : null} onChange={(d) => setDraft({ ...draft, to: d?.isValid() ? d.format('YYYY-MM-DD') : '' })} slotProps={{ textField: { size: 'small' } }} />
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
               <Button size="small" onClick={() => pick(null)}>Limpar</Button>
               <Button size="small" variant="contained" disabled={!draft.from || !draft.to} onClick={() => pick(draft.from <= draft.to ? draft : { from: draft.to, to: draft.from })}>

@@ -116,6 +116,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
   return (
     <TextField
       size="small"
+      margin="none"
       placeholder="Pesquisar"
       value={text}
       onChange={(e) => setText(e.target.value)}

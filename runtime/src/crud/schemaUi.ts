@@ -16,7 +16,17 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7): UiSchema
   ui['ui:order'] = [...order, '*'];
   for (const f of writableFields(entity, schema)) {
     const u: Record<string, unknown> = {};
-    if (f.help) u['ui:help'] = f.help;
+    const prop = (schema.properties?.[f.name] ?? {}) as JSONSchema7 & Record<string, unknown>;
+    if (f.help && !prop.description) u['ui:help'] = f.help;
+    const items = prop.items as (JSONSchema7 & Record<string, unknown>) | undefined;
+    if (items && Array.isArray(items.enum)) {
+      // array of fixed values (e.g. roles): chips select with the enum labels
+      const names = (items['x-enumNames'] as string[] | undefined) ?? [];
+      u['ui:widget'] = 'enumMulti';
+      u['ui:options'] = { options: items.enum.map((v, i) => ({ value: String(v), label: names[i] ?? String(v) })) };
+      ui[f.name] = u;
+      continue;
+    }
     if (f.readOnly) u['ui:readonly'] = true;
     switch (f.type) {
       case 'reference':

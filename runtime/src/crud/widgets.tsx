@@ -6,6 +6,7 @@ import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
 import { entityByKey } from '../model';
 import type { FieldMeta } from '../../../generator/model';
+import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 
 const NO_OPTIONS = 'Nenhum resultado';
 
@@ -141,6 +142,41 @@ export function EnumSelectWidget(props: WidgetProps) {
   );
 }
 
+export function EnumMultiWidget(props: WidgetProps) {
+  const { id, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], options } = props;
+  const opts = ((options as any).options as { value: string; label: string }[] | undefined) ?? [];
+  const value: string[] = Array.isArray(props.value) ? props.value : [];
+  const current = value.map((v) => opts.find((o) => o.value === v) ?? { value: v, label: v });
+  return (
+    <Autocomplete
+      id={id}
+      multiple
+      options={opts}
+      value={current}
+      disabled={disabled || readonly}
+      getOptionLabel={(o) => o.label}
+      isOptionEqualToValue={(a, b) => a.value === b.value}
+      filterOptions={filterOptions}
+      noOptionsText={NO_OPTIONS}
+      disableCloseOnSelect
+      onChange={(_, v) => onChange(v.map((o) => o.value))}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      renderValue={(vals, getItemProps) =>
+        vals.length >= 50 ? (
+          <Chip size="small" label={`${vals.length} selecionados`} />
+        ) : (
+          vals.map((o, index) => {
+            const { key, ...rest } = getItemProps({ index });
+            return <Chip key={key} size="small" label={o.label} {...rest} />;
+          })
+        )
+      }
+      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
+    />
+  );
+}
+
 export function UpperCaseWidget(props: WidgetProps) {
   const { BaseInputTemplate } = props.registry.templates;
   return (
@@ -149,11 +185,6 @@ export function UpperCaseWidget(props: WidgetProps) {
       onChangeOverride={(e) => props.onChange(e.target.value === '' ? props.options.emptyValue : e.target.value.toUpperCase())}
     />
   );
-}
-
-export function TimeWidget(props: WidgetProps) {
-  const { BaseInputTemplate } = props.registry.templates;
-  return <BaseInputTemplate {...props} type="time" InputLabelProps={{ shrink: true }} />;
 }
 
 // JSON / GeoJSON edited as text; invalid JSON keeps the text and reports it.
@@ -197,7 +228,10 @@ export const widgets: RegistryWidgetsType = {
   reference: ReferenceWidget,
   referenceList: ReferenceListWidget,
   enumSelect: EnumSelectWidget,
+  enumMulti: EnumMultiWidget,
   upperCase: UpperCaseWidget,
   time: TimeWidget,
+  date: DateWidget,
+  datetime: DateTimeWidget,
 };
 export const fields = { json: JsonField };

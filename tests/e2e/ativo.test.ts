@@ -125,6 +125,53 @@ describe('ativo screens (admin)', () => {
   });
 });
 
+describe('list preferences and company switch (admin)', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+    page = await ctx.newPage();
+    await signIn(page, baseUrl, 'admin', adminPassword);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it("keeps the 'Selecionar Colunas' choice after a reload", async () => {
+    await page.goto(LIST);
+    await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Ano' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
+    await page.getByRole('menuitem', { name: 'Ano' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('columnheader', { name: 'Ano' }).waitFor();
+    // saved through PUT /api/usuario 1 s after the change
+    await page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT' && r.ok());
+    await page.reload();
+    await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Ano' }).count()).toBe(1);
+    // switch it off again
+    await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
+    await page.getByRole('menuitem', { name: 'Ano' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Ano' }).count()).toBe(0);
+  });
+
+  it('switches the active company in the app bar', async () => {
+    await page.goto(`${baseUrl}/home`);
+    await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe('40');
+    await page.locator('header [role="combobox"]').click();
+    await page.getByRole('option', { name: 'Logística Beta' }).click();
+    await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe('10');
+    await expect.poll(() => page.locator('header [role="combobox"]').textContent()).toContain('Logística Beta');
+    await page.goto(LIST);
+    await page.getByText(/^1-10 de 10$/).waitFor();
+    await page.locator('header [role="combobox"]').click();
+    await page.getByRole('option', { name: 'Transportes Alfa' }).click();
+    await page.getByText(/^1-25 de 40$/).waitFor();
+  });
+});
+
 describe('read-only user', () => {
   it("gets 'Você não tem permissão' on /tlm/fro/ativo/adicionar", async () => {
     const ctx = await browser.newContext({ locale: 'pt-BR' });

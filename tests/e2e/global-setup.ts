@@ -68,6 +68,7 @@ export default async function setup(project: TestProject) {
     await waitFor(`${baseUrl}/api/auth/get_session`, child, 150_000);
   } catch (e) {
     try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
+    rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(e as Error).message}\n--- server output ---\n${log}`);
   }
   project.provide('baseUrl', baseUrl);

@@ -27,14 +27,16 @@ for (let d = 0; d < devices; d++) {
   s.setNoDelay(true);
   s.on('data', (b) => {
     for (const c of b) if (c === 0x24) acks++;
-    if (acks >= total) process.send!({ done: true, acks });
+    if (acks >= total) { const u = process.cpuUsage(cpuStart); process.send!({ done: true, acks, cpu: (u.user + u.system) / 1e6 }); }
   });
   s.on('error', (e) => process.send!({ error: e.message }));
   socks.push(s);
 }
 
+let cpuStart: NodeJS.CpuUsage | undefined;
 process.on('message', (m: { go?: boolean; chunk?: number }) => {
   if (!m.go) return;
+  cpuStart = process.cpuUsage();
   const chunk = m.chunk ?? 10;
   // Round-robin over devices, `chunk` frames per write, yielding between rounds.
   let round = 0;

@@ -62,10 +62,20 @@ async function main(): Promise<void> {
     const ready = await waitFor('ready');
     await waitFor('connected');
     const total = ready.total as number;
+    // BENCH_PROFILE=file.cpuprofile: CPU profile of the gateway during the end-to-end phase.
+    const prof = process.env.BENCH_PROFILE ? new (await import('node:inspector/promises')).Session() : null;
+    if (prof) { prof.connect(); await prof.post('Profiler.enable'); await prof.post('Profiler.start'); }
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     load.send({ go: true, chunk: 10 });
-    await waitFor('done');
+    const done = await waitFor('done');
     const e2eS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const gwCpu = (cpu.user + cpu.system) / 1e6;
+    if (prof) {
+      const { profile } = await prof.post('Profiler.stop');
+      (await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    }
     load.kill();
     const posicoes = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao')).rows[0].n);
     const eventos = Number((await pool.query('SELECT count(*) n FROM telemetria.evento')).rows[0].n);
@@ -73,6 +83,7 @@ async function main(): Promise<void> {
     await gw.stop();
     const e2eRate = total / e2eS;
     console.log(`ponta a ponta (TCP → COMMIT):    ${fmt(e2eRate)} msg/s  (${fmt(total)} mensagens em ${e2eS.toFixed(2)} s; ${fmt(posicoes)} posições, ${fmt(eventos)} eventos; ${m.batches} lotes; ${m.badFrames} quadros inválidos)`);
+    console.log(`  CPU: gateway ${gwCpu.toFixed(2)} s, gerador de carga ${Number(done.cpu).toFixed(2)} s`);
     if (posicoes !== ready.withPosition) console.log(`  (atenção: esperadas ${ready.withPosition} posições)`);
 
     // Raw COPY of the same rows into a table of the same shape (same partitions, PK and index).

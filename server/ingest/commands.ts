@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { CommandValidationError, type CommandParamValue, type CommandType, type Decoder } from '../../protocol/types.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { IngestMessage, Link } from './types.ts';
+import { rawOf, type IngestMessage, type Link } from './types.ts';
 
 const COMMAND_TYPES = new Set<CommandType>(['reboot', 'sync', 'readConfig', 'writeConfig', 'engineBlock', 'engineUnblock', 'output']);
 const MAX_ATTEMPTS = 3;
@@ -105,7 +105,7 @@ export class CommandDispatcher {
         const r = await this.pool.query(
           `UPDATE fila_processamento SET status = $3, processing = false, concluido_em = now(), resposta = $4, updated_at = now()
             WHERE serial = $1 AND status = 'enviado' AND (id & 65535) = $2 RETURNING id`,
-          [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', m.raw.slice(0, 1000)]);
+          [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', rawOf(m).slice(0, 1000)]);
         if (r.rowCount) this.metrics.commandsDone++;
       } catch (err) {
         log.warn({ err: (err as Error).message, serial: m.result.deviceId }, 'falha ao registrar confirmação de comando');

@@ -66,7 +66,9 @@ describe('writer helpers', () => {
     expect(copyText(null)).toBe('\\N');
     expect(copyText('a\tb\\c\nd')).toBe('a\\tb\\\\c\\nd');
     expect(copyText({ x: 'a"b\\' })).toBe('{"x":"a\\\\"b\\\\\\\\"}');
-    expect(copyText(true)).toBe('true');
+    expect(copyText(true)).toBe('t');
+    expect(copyText(1.5)).toBe('1.5');
+    expect(copyText(Number.NaN)).toBe('\\N');
   });
   it('classifies database errors', () => {
     expect(isTransient(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);

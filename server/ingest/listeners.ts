@@ -52,7 +52,7 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
       ev.onLink?.(link);
     }
     if (r.model) link.model = r.model;
-    const m: IngestMessage = { link, result: r, raw: rawText(f), receivedAt: now };
+    const m: IngestMessage = { link, result: r, raw: f, receivedAt: now };
     if (r.ack) ev.onAck?.(link, m);
     sink.enqueue(m);
   }

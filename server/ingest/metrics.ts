@@ -10,6 +10,7 @@ export interface GatewayMetrics {
   events: number;
   pendingMessages: number;
   batches: number;
+  directCopies: number; // batches whose positions went by plain COPY (no duplicate)
   batchFailures: number;
   rejectedMessages: number;
   acksSent: number;
@@ -21,7 +22,7 @@ export interface GatewayMetrics {
 export function newMetrics(): GatewayMetrics {
   return {
     connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, events: 0,
-    pendingMessages: 0, batches: 0, batchFailures: 0, rejectedMessages: 0, acksSent: 0, queued: 0,
+    pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, acksSent: 0, queued: 0,
     commandsSent: 0, commandsDone: 0,
   };
 }

@@ -20,10 +20,22 @@ export interface Link {
 export interface IngestMessage {
   link: Link;
   result: DecodeResult;
-  raw: string;
+  /** The frame as received (Buffer) or its text; see rawOf(). */
+  raw: string | Buffer;
   receivedAt: Date;
   /** Called after commit (true) or when the message is rejected for good (false). */
   done?: (ok: boolean) => void;
+}
+
+/** Text of a message's frame (ASCII as is, binary as hex), computed only when needed. */
+export function rawOf(m: IngestMessage): string {
+  if (typeof m.raw === 'string') return m.raw;
+  const f = m.raw;
+  for (let i = 0; i < f.length; i++) {
+    const c = f[i]!;
+    if ((c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) || c > 0x7e) return (m.raw = f.toString('hex'));
+  }
+  return (m.raw = f.toString('latin1'));
 }
 
 /** What the gateway knows of a registered device. */

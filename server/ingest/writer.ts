@@ -11,7 +11,7 @@ import { DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
-import type { DeviceInfo, IngestMessage } from './types.ts';
+import { rawOf, type DeviceInfo, type IngestMessage } from './types.ts';
 
 export interface WriterOptions {
   maxBatch?: number;      // messages per transaction
@@ -30,6 +30,7 @@ export const POSICAO_COLS = ['serial', 'fix_time', 'tipo', 'received_at', 'empre
 // Positions: COPY into a per-session staging table, then one INSERT ... ON CONFLICT DO NOTHING.
 const SQL_STAGING = `CREATE TEMP TABLE IF NOT EXISTS stg_posicao (LIKE telemetria.posicao) ON COMMIT DELETE ROWS`;
 const SQL_COPY_POSICAO = `COPY stg_posicao (${POSICAO_COLS.join(', ')}) FROM STDIN`;
+const SQL_COPY_DIRECT = `COPY telemetria.posicao (${POSICAO_COLS.join(', ')}) FROM STDIN`;
 const SQL_POSICAO = `INSERT INTO telemetria.posicao (${POSICAO_COLS.join(', ')})
 SELECT ${POSICAO_COLS.join(', ')} FROM stg_posicao ON CONFLICT DO NOTHING`;
 
@@ -37,8 +38,19 @@ const COPY_ESC: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n
 /** A value in COPY text format. */
 export function copyText(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESC[c]!) : s;
+  switch (typeof v) {
+    case 'number': return Number.isFinite(v) ? String(v) : '\\N';
+    case 'boolean': return v ? 't' : 'f';
+    case 'object': {
+      // JSON.stringify never emits raw tabs/newlines; only backslashes need doubling.
+      const j = JSON.stringify(v);
+      return j.indexOf('\\') < 0 ? j : j.replace(/\\/g, '\\\\');
+    }
+    default: {
+      const t = String(v);
+      return /[\\\t\n\r]/.test(t) ? t.replace(/[\\\t\n\r]/g, (c) => COPY_ESC[c]!) : t;
+    }
+  }
 }
 
 /** Rows as COPY text lines. */
@@ -151,9 +163,9 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
     const dev = devices.get(r.deviceId) ?? null;
     if (!dev) {
       const p = pend.get(r.deviceId);
-      if (p) { p.quantidade = (p.quantidade as number) + 1; p.ultima = received; p.bruta = m.raw; p.protocolo = r.protocol; }
-      else pend.set(r.deviceId, { serial: r.deviceId, protocolo: r.protocol, primeira: received, ultima: received, quantidade: 1, bruta: m.raw });
-      out.mensagensPendentes.push({ serial: r.deviceId, protocolo: r.protocol, received_at: received, tipo: r.type, raw: m.raw });
+      if (p) { p.quantidade = (p.quantidade as number) + 1; p.ultima = received; p.bruta = rawOf(m); p.protocolo = r.protocol; }
+      else pend.set(r.deviceId, { serial: r.deviceId, protocolo: r.protocol, primeira: received, ultima: received, quantidade: 1, bruta: rawOf(m) });
+      out.mensagensPendentes.push({ serial: r.deviceId, protocolo: r.protocol, received_at: received, tipo: r.type, raw: rawOf(m) });
       continue;
     }
     const ign = ignitionOf(r);
@@ -201,7 +213,7 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
     u.ultimo_tipo = r.type;
     if (events.length) u.ultimo_evento = events[events.length - 1].key;
     if (received > (u.ultima_comunicacao as string)) u.ultima_comunicacao = received;
-    if (attrs) u.attributes = u.attributes ? Object.assign(u.attributes as object, attrs) : { ...attrs };
+    if (attrs) u.attributes = attrs; // newest message's attributes; SQL merges them over the stored ones
     ultimo.set(r.deviceId, u);
   }
   out.ultimos = [...ultimo.values()];
@@ -229,7 +241,7 @@ export class BatchWriter {
   readonly opts: Required<Omit<WriterOptions, 'onCommitted'>> & Pick<WriterOptions, 'onCommitted'>;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
-    this.opts = { maxBatch: 2000, maxInFlight: 2, lingerMs: 10, maxQueued: 100_000, retryMinMs: 100, retryMaxMs: 5000, ...opts };
+    this.opts = { maxBatch: 2000, maxInFlight: 2, lingerMs: 10, maxQueued: 20_000, retryMinMs: 100, retryMaxMs: 5000, ...opts };
     this.directory = directory ?? new DeviceDirectory(pool);
   }
 
@@ -310,7 +322,7 @@ export class BatchWriter {
       if (isTransient(err)) throw err;
       if (batch.length === 1) {
         this.metrics.rejectedMessages++;
-        log.error({ err: (err as Error).message, serial: batch[0].result.deviceId, raw: batch[0].raw.slice(0, 300) }, 'mensagem rejeitada pelo banco');
+        log.error({ err: (err as Error).message, serial: batch[0].result.deviceId, raw: rawOf(batch[0]).slice(0, 300) }, 'mensagem rejeitada pelo banco');
         batch[0].done?.(false);
         return;
       }
@@ -339,9 +351,21 @@ export class BatchWriter {
       const T = process.env.INGEST_PROFILE ? (l: string, t: number) => console.log(l, (performance.now() - t).toFixed(1)) : () => {};
       let t = performance.now();
       if (rows.posicaoCount) {
-        if (!this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
-        await pipeline(Readable.from([rows.posicaoCopy]), client.query(copyFrom(SQL_COPY_POSICAO)));
-        await client.query(SQL_POSICAO);
+        // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous
+        // commit) aborts it: then COPY into the staging table + INSERT ... ON CONFLICT DO NOTHING.
+        const data = Buffer.from(rows.posicaoCopy);
+        await client.query('SAVEPOINT direto');
+        try {
+          await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_DIRECT)));
+          await client.query('RELEASE SAVEPOINT direto');
+          this.metrics.directCopies++;
+        } catch (err) {
+          if ((err as { code?: string }).code !== '23505') throw err;
+          await client.query('ROLLBACK TO SAVEPOINT direto');
+          if (!this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
+          await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_POSICAO)));
+          await client.query(SQL_POSICAO);
+        }
         T('pos ' + rows.posicaoCount, t);
       }
       t = performance.now();

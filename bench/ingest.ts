@@ -11,6 +11,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { queclinkDecoder } from '../protocol/queclink/index.ts';
 import { isDecodeError } from '../protocol/types.ts';
+import { startGatewayCluster } from '../server/ingest/cluster.ts';
 import { startGateway } from '../server/ingest/index.ts';
 import { QueclinkVehicle } from '../server/ingest/simulator.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
@@ -50,9 +51,13 @@ async function main(): Promise<void> {
     await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio)
       SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day' FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
 
-    const gw = await startGateway({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: 0 }, commands: { pollMs: 60_000 } });
+    // BENCH_WORKERS=N: N gateway processes sharing the port (node:cluster); default one in-process gateway.
+    const workers = Number(process.env.BENCH_WORKERS ?? 1);
+    const clusterPort = 15000 + Math.floor(Math.random() * 1000);
+    const cl = workers > 1 ? await startGatewayCluster({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: clusterPort }, workers }) : null;
+    const gw = cl ? null : await startGateway({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: 0 }, commands: { pollMs: 60_000 } });
     const load = fork(join(dirname(fileURLToPath(import.meta.url)), 'ingest-load.ts'),
-      [String(gw.ports.queclinkTcp), String(DEVICES), String(PER_DEVICE), String(SERIAL_BASE)], { execArgv: ['--import', 'tsx'] });
+      [String(gw ? gw.ports.queclinkTcp : clusterPort), String(DEVICES), String(PER_DEVICE), String(SERIAL_BASE)], { execArgv: ['--import', 'tsx'] });
     const msgs: Record<string, unknown>[] = [];
     const waitFor = (key: string) => new Promise<Record<string, unknown>>((resolve, reject) => {
       const h = (m: Record<string, unknown>) => { if (m.error) reject(new Error(String(m.error))); if (m[key]) { load.off('message', h); resolve(m); } };
@@ -79,11 +84,12 @@ async function main(): Promise<void> {
     load.kill();
     const posicoes = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao')).rows[0].n);
     const eventos = Number((await pool.query('SELECT count(*) n FROM telemetria.evento')).rows[0].n);
-    const m = gw.metrics;
-    await gw.stop();
+    const batches = gw?.metrics.batches ?? 0;
+    await gw?.stop();
+    await cl?.stop();
     const e2eRate = total / e2eS;
-    console.log(`ponta a ponta (TCP → COMMIT):    ${fmt(e2eRate)} msg/s  (${fmt(total)} mensagens em ${e2eS.toFixed(2)} s; ${fmt(posicoes)} posições, ${fmt(eventos)} eventos; ${m.batches} lotes; ${m.badFrames} quadros inválidos)`);
-    console.log(`  CPU: gateway ${gwCpu.toFixed(2)} s, gerador de carga ${Number(done.cpu).toFixed(2)} s`);
+    console.log(`ponta a ponta (TCP → COMMIT):    ${fmt(e2eRate)} msg/s  (${fmt(total)} mensagens em ${e2eS.toFixed(2)} s; ${fmt(posicoes)} posições, ${fmt(eventos)} eventos; ${workers > 1 ? `${workers} processos` : `${batches} lotes`})`);
+    if (!cl) console.log(`  CPU: gateway ${gwCpu.toFixed(2)} s, gerador de carga ${Number(done.cpu).toFixed(2)} s`);
     if (posicoes !== ready.withPosition) console.log(`  (atenção: esperadas ${ready.withPosition} posições)`);
 
     // Raw COPY of the same rows into a table of the same shape (same partitions, PK and index).

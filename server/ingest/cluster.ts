@@ -1,0 +1,53 @@
+// Several gateway processes sharing the TCP ports (node:cluster): decoding and row building use every core.
+// The primary migrates once and forks; worker 1 also serves UDP and OsmAnd HTTP. Each worker has its own
+// writer, pool and command dispatcher (a command is claimed atomically by the worker holding the device).
+import cluster from 'node:cluster';
+import os from 'node:os';
+import pg from 'pg';
+import { migrateTelemetria, startGateway, type GatewayOptions, type GatewayPorts } from './index.ts';
+import { log } from './log.ts';
+
+export interface ClusterHandle { workers: number; stop(): Promise<void> }
+
+/** In the primary: migrate, fork `workers` processes running this module's worker entry. */
+export async function startGatewayCluster(o: { databaseUrl: string; ports: GatewayPorts; host?: string; workers?: number; env?: Record<string, string> }): Promise<ClusterHandle> {
+  const n = Math.max(1, o.workers ?? os.availableParallelism());
+  const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 1 });
+  try { await migrateTelemetria(pool); } finally { await pool.end(); }
+  cluster.setupPrimary({ exec: new URL('./cluster-worker.ts', import.meta.url).pathname, execArgv: ['--import', 'tsx'] });
+  const ready: Promise<void>[] = [];
+  const list: import('node:cluster').Worker[] = [];
+  for (let i = 0; i < n; i++) {
+    const ports: GatewayPorts = i === 0 ? o.ports : { queclinkTcp: o.ports.queclinkTcp, legacyTcp: o.ports.legacyTcp };
+    const w = cluster.fork({ ...o.env, GATEWAY_WORKER_CONFIG: JSON.stringify({ databaseUrl: o.databaseUrl, ports, host: o.host, migrate: false } satisfies GatewayOptions) });
+    list.push(w);
+    ready.push(new Promise((resolve, reject) => {
+      w.on('message', (m: { ready?: boolean; error?: string }) => { if (m.ready) resolve(); if (m.error) reject(new Error(m.error)); });
+      w.once('exit', (code) => reject(new Error(`processo do gateway terminou (${code})`)));
+    }));
+  }
+  await Promise.all(ready);
+  log.info({ workers: n }, 'gateway em cluster iniciado');
+  return {
+    workers: n,
+    async stop() {
+      await Promise.all(list.map((w) => new Promise<void>((r) => { w.once('exit', () => r()); w.send({ stop: true }); setTimeout(() => { w.kill(); r(); }, 8000).unref(); })));
+    },
+  };
+}
+
+/** Worker entry (cluster-worker.ts calls it). */
+export async function runClusterWorker(): Promise<void> {
+  const cfg = JSON.parse(process.env.GATEWAY_WORKER_CONFIG ?? '{}') as GatewayOptions;
+  try {
+    const gw = await startGateway(cfg);
+    process.on('message', (m: { stop?: boolean; metrics?: boolean }) => {
+      if (m.stop) void gw.stop().then(() => process.exit(0));
+      if (m.metrics) process.send?.({ metrics: gw.metrics, cpu: process.cpuUsage() });
+    });
+    process.send?.({ ready: true });
+  } catch (err) {
+    process.send?.({ error: (err as Error).message });
+    process.exit(1);
+  }
+}

@@ -1,13 +1,18 @@
 // The whole pipeline: load -> validate -> normalize -> emit -> write.
-import { resolve } from 'node:path';
-import { emitAll, type Output } from './emit/index.ts';
+import { relative, resolve, sep } from 'node:path';
+import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/index.ts';
 import { loadMetadata } from './load.ts';
 import type { Model } from './model.ts';
 import { normalize } from './normalize.ts';
 import { validateMetadata } from './validate.ts';
 import { writeTree, type WriteStats } from './write.ts';
 
-export interface GenerateOptions { metadata?: string; outServer?: string; outRuntime?: string; root?: string }
+export interface GenerateOptions {
+  metadata?: string; outServer?: string; outRuntime?: string; root?: string;
+  /** Server sources (crud/, app/) and runtime sources (crud/) the generated modules import; set them
+   *  when the output dirs are elsewhere (e.g. a test's temp dir). Default: the output dir's parent. */
+  serverSrc?: string; runtimeSrc?: string;
+}
 export interface GenerateResult { model: Model; server: WriteStats; runtime: WriteStats }
 
 export function defaultOptions(root = process.cwd()): Required<Omit<GenerateOptions, 'root'>> {
@@ -26,13 +31,19 @@ export function buildModel(metadataDir: string): Model {
 }
 
 /** Generated files in memory, without writing. */
-export async function render(metadataDir: string): Promise<Output & { model: Model }> {
+export async function render(metadataDir: string, imports: ImportPaths = DEFAULT_IMPORTS): Promise<Output & { model: Model }> {
   const model = buildModel(metadataDir);
-  return { model, ...(await emitAll(model)) };
+  return { model, ...(await emitAll(model, imports)) };
 }
 
+const GENERATOR_DIR = import.meta.dirname;
+const rel = (from: string, to: string) => relative(from, to).split(sep).join('/') || '.';
+
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
-  const o = { ...defaultOptions(options.root), ...Object.fromEntries(Object.entries(options).filter(([, v]) => v)) };
-  const { model, server, runtime } = await render(resolve(o.metadata));
+  const o = { ...defaultOptions(options.root), ...Object.fromEntries(Object.entries(options).filter(([, v]) => v)) } as ReturnType<typeof defaultOptions> & GenerateOptions;
+  const imports: ImportPaths = { ...DEFAULT_IMPORTS };
+  if (o.serverSrc) Object.assign(imports, { serverSrc: rel(resolve(o.outServer), resolve(o.serverSrc)), generatorFromServer: rel(resolve(o.outServer), GENERATOR_DIR) });
+  if (o.runtimeSrc) Object.assign(imports, { runtimeSrc: rel(resolve(o.outRuntime), resolve(o.runtimeSrc)), generatorFromRuntime: rel(resolve(o.outRuntime), GENERATOR_DIR) });
+  const { model, server, runtime } = await render(resolve(o.metadata), imports);
   return { model, server: writeTree(resolve(o.outServer), server), runtime: writeTree(resolve(o.outRuntime), runtime) };
 }

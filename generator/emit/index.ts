@@ -10,7 +10,19 @@ import { emitTypes } from './types.ts';
 
 export interface Output { server: Map<string, string>; runtime: Map<string, string> }
 
-export async function emitAll(model: Model): Promise<Output> {
+/** Import paths of the generated modules, relative to the output roots (posix). The defaults fit
+ *  server/generated and runtime/src/generated; other output dirs pass their own (generate.ts). */
+export interface ImportPaths {
+  serverSrc: string;            // from the server output root to server/ (crud/, app/)
+  generatorFromServer: string;  // from the server output root to generator/
+  runtimeSrc: string;           // from the runtime output root to runtime/src/ (crud/)
+  generatorFromRuntime: string; // from the runtime output root to generator/
+}
+export const DEFAULT_IMPORTS: ImportPaths = {
+  serverSrc: '..', generatorFromServer: '../../generator', runtimeSrc: '..', generatorFromRuntime: '../../../generator',
+};
+
+export async function emitAll(model: Model, imports: ImportPaths = DEFAULT_IMPORTS): Promise<Output> {
   const server = new Map<string, string>();
   const runtime = new Map<string, string>();
   const modelJson = json(model);
@@ -23,11 +35,11 @@ export async function emitAll(model: Model): Promise<Output> {
   }
   for (const [k, v] of await emitTypes(model)) server.set(k, v);
   for (const [k, v] of emitEntities(model)) server.set(k, v);
-  for (const [k, v] of emitRoutes(model)) server.set(k, v);
+  for (const [k, v] of emitRoutes(model, imports)) server.set(k, v);
   server.set('openapi.json', json(emitOpenApi(model)));
   server.set('permissions.json', json(model.permissions));
   server.set('menu.json', json(model.menu));
   server.set('routes.json', json(model.routes));
-  for (const [k, v] of emitResources(model)) runtime.set(k, v);
+  for (const [k, v] of emitResources(model, imports)) runtime.set(k, v);
   return { server, runtime };
 }

@@ -1,17 +1,18 @@
 // react-admin resource modules (runtime/src/generated/resources): thin wrappers around the
 // shared generic components of runtime/src/crud, loaded lazily through index.ts.
 import type { Model } from '../model.ts';
+import type { ImportPaths } from './index.ts';
 import { HEADER } from './names.ts';
 
-export function emitResources(model: Model): Map<string, string> {
+export function emitResources(model: Model, imports: Pick<ImportPaths, 'runtimeSrc' | 'generatorFromRuntime'>): Map<string, string> {
   const files = new Map<string, string>();
   for (const e of model.entities) {
     const ro = e.readOnlyResource;
     files.set(`resources/${e.key}.tsx`, [
       HEADER(e.file),
       `import type { JSONSchema7 } from 'json-schema';`,
-      `import { GenericCreate, GenericEdit, GenericList, GenericShow } from '../../crud/index.ts';`,
-      `import type { EntityMeta } from '../../../../generator/model.ts';`,
+      `import { GenericCreate, GenericEdit, GenericList, GenericShow } from '../${imports.runtimeSrc}/crud/index.ts';`,
+      `import type { EntityMeta } from '../${imports.generatorFromRuntime}/model.ts';`,
       `import schemaJson from '../schemas/${e.key}.json';`,
       '',
       `export const entity: EntityMeta = ${JSON.stringify(e, null, 2)};`,

@@ -1,16 +1,17 @@
 // Hono route modules (server/generated/routes): each mounts the server's generic CRUD handler.
 import type { Model } from '../model.ts';
+import type { ImportPaths } from './index.ts';
 import { HEADER } from './names.ts';
 
 const ident = (key: string) => (/^[a-z_$][a-z0-9_$]*$/i.test(key) ? key : `_${key}`);
 
-export function emitRoutes(model: Model): Map<string, string> {
+export function emitRoutes(model: Model, imports: Pick<ImportPaths, 'serverSrc' | 'generatorFromServer'>): Map<string, string> {
   const files = new Map<string, string>();
   for (const e of model.entities) {
     files.set(`routes/${e.key}.ts`, [
       HEADER(e.file),
-      `import { crudRoutes } from '../../crud/index.ts';`,
-      `import type { EntityMeta } from '../../../generator/model.ts';`,
+      `import { crudRoutes } from '../${imports.serverSrc}/crud/index.ts';`,
+      `import type { EntityMeta } from '../${imports.generatorFromServer}/model.ts';`,
       '',
       `export const entity: EntityMeta = ${JSON.stringify(e, null, 2)};`,
       '',
@@ -21,7 +22,7 @@ export function emitRoutes(model: Model): Map<string, string> {
   files.set('routes/index.ts', [
     HEADER('metadata/'),
     `import type { Hono } from 'hono';`,
-    `import type { AppEnv } from '../../app/env.ts';`,
+    `import type { AppEnv } from '../${imports.serverSrc}/app/env.ts';`,
     ...model.entities.map((e) => `import ${ident(e.key)} from './${e.key}.ts';`),
     '',
     '/** One CRUD app per entity, to mount under /api/{key}. */',

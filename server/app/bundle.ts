@@ -14,6 +14,8 @@ export interface Bundle {
   entities: EntitySchema[];
   routes: { key: string; app: Hono<AppEnv> }[];
   schemas: Record<string, Record<string, unknown>>;
+  /** The generated dir it came from (schemas/, openapi.json). */
+  dir: string;
 }
 
 export function hasGenerated(dir = GENERATED_DIR): boolean {
@@ -21,11 +23,12 @@ export function hasGenerated(dir = GENERATED_DIR): boolean {
 }
 
 export async function loadBundle(dir = GENERATED_DIR): Promise<Bundle> {
+  dir = path.resolve(dir);
   if (hasGenerated(dir)) {
     const model = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8')) as Model;
     const { entities } = await import(pathToFileURL(path.join(dir, 'entities/index.ts')).href);
     const { routes } = await import(pathToFileURL(path.join(dir, 'routes/index.ts')).href);
-    return { source: 'generated', model, entities, routes, schemas: {} };
+    return { source: 'generated', model, entities, routes, schemas: {}, dir };
   }
   throw new Error(`server/generated ausente ou incompleto em ${dir}: execute npm run generate`);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
-import { GENERATED_DIR } from '../crud/registry.ts';
+import { generatedDir } from '../crud/registry.ts';
 
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */
 export function fallbackOpenapi(model: Model): Record<string, unknown> {
@@ -57,7 +57,7 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
   const app = new Hono<AppEnv>();
   const load = () => {
     if (openapi) return openapi;
-    const file = path.join(GENERATED_DIR, 'openapi.json');
+    const file = path.join(generatedDir(), 'openapi.json');
     return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : fallbackOpenapi(model);
   };
   app.get('/openapi.json', (c) => c.json(load()));

@@ -27,6 +27,8 @@ export interface AppOptions {
   distDir?: string;
   bodyLimitBytes?: number;
   auth?: Partial<AuthOptions>;
+  /** Generated dir (schemas/, openapi.json); default server/generated. */
+  generatedDir?: string;
 }
 
 export function errorBody(status: number, msg: string, payload: unknown = null, errorMsg?: string) {
@@ -35,7 +37,7 @@ export function errorBody(status: number, msg: string, payload: unknown = null, 
 
 export function createApp(o: AppOptions): Hono<AppEnv> {
   setOrm(o.orm);
-  setRuntime({ model: o.model, schemas: o.schemas ?? {} });
+  setRuntime({ model: o.model, schemas: o.schemas ?? {}, dir: o.generatedDir });
   const limit = o.bodyLimitBytes ?? Number(process.env.BODY_LIMIT_BYTES ?? 1024 * 1024);
   const app = new Hono<AppEnv>();
 

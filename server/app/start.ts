@@ -17,6 +17,8 @@ export interface StartOptions {
   databaseUrl?: string;
   dataDir?: string;
   migrationsPath?: string;
+  /** Generated dir to load (model, entities, routes, schemas); default server/generated. */
+  generatedDir?: string;
   log?: Logger;
   bundle?: Bundle;
   seed?: { adminPassword?: string; leitorPassword?: string } | false;
@@ -40,11 +42,11 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
     log.info({ port: pg.port }, 'PostgreSQL embutido iniciado');
   }
   initSecret(dataDir);
-  const bundle = o.bundle ?? (await loadBundle());
+  const bundle = o.bundle ?? (await loadBundle(o.generatedDir));
   const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath, logger: log });
   const migrations = await migrate(orm, log);
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
-  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, log, distDir: o.distDir, auth: o.auth });
+  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth });
   const port = o.port ?? Number(process.env.PORT ?? 3000);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));

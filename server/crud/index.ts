@@ -203,6 +203,10 @@ async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unkno
     if (typeof v === 'string' && f?.upperCase) input[k] = v.toUpperCase();
     candidate[k] = input[k];
   }
+  // On create, an omitted field with a default takes it (a required enum with a default is not missing).
+  if (!existing) {
+    for (const f of e.fields) if (f.name in props && !(f.name in candidate) && f.default !== undefined && !f.system) candidate[f.name] = f.default;
+  }
   // null / '' / [] count as missing ('false' counts as filled).
   for (const [k, v] of Object.entries(candidate)) {
     const f = fieldOf(e, k);

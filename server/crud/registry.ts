@@ -9,10 +9,13 @@ import type { EntityMeta, Model } from '../../generator/model.ts';
 
 export const GENERATED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../generated');
 
-interface Runtime { model: Model; schemas: Record<string, Record<string, unknown>> }
+interface Runtime { model: Model; schemas: Record<string, Record<string, unknown>>; dir?: string }
 let rt: Runtime | undefined;
 
 export function setRuntime(r: Runtime): void { rt = r; }
+
+/** The generated dir in use (schemas/, openapi.json). */
+export function generatedDir(): string { return rt?.dir ?? GENERATED_DIR; }
 
 export function getModel(): Model {
   if (!rt) throw new Error('runtime not initialised (call setRuntime)');
@@ -26,7 +29,7 @@ export function entityByKey(key: string): EntityMeta | undefined {
 export function schemaFor(key: string): Record<string, unknown> {
   if (!rt) throw new Error('runtime not initialised');
   if (!rt.schemas[key]) {
-    rt.schemas[key] = JSON.parse(fs.readFileSync(path.join(GENERATED_DIR, 'schemas', `${key}.json`), 'utf8'));
+    rt.schemas[key] = JSON.parse(fs.readFileSync(path.join(rt.dir ?? GENERATED_DIR, 'schemas', `${key}.json`), 'utf8'));
   }
   return rt.schemas[key];
 }

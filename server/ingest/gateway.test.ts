@@ -7,6 +7,7 @@ import { createDatabase, defaultDatabaseUrl, registerDevice } from './testing/db
 import { FakeDevice, sleep, until } from './testing/device.ts';
 import { startProxy, type Proxy } from './testing/proxy.ts';
 import { tinyDecoder, tinyFrame } from './testing/tiny-decoder.ts';
+import { QueclinkVehicle } from './simulator.ts';
 
 let db: { url: string; drop: () => Promise<void> };
 let gw: Gateway;
@@ -26,13 +27,15 @@ beforeAll(async () => {
   u.hostname = '127.0.0.1'; u.port = String(proxy.port);
   gw = await startGateway({
     databaseUrl: u.toString(), host: '127.0.0.1', decoders: { tiny: tinyDecoder },
-    extra: { tiny: { tcp: 0, udp: 0 } }, ports: { osmandHttp: 0 },
+    extra: { tiny: { tcp: 0, udp: 0 } }, ports: { osmandHttp: 0, queclinkTcp: 0, legacyTcp: 0 },
     writer: { lingerMs: 5, retryMinMs: 50, retryMaxMs: 300 }, commands: { pollMs: 100 },
   });
   port = gw.ports.tinyTcp;
   await registerDevice(pool, '860000000000001', 1, 101);
   await registerDevice(pool, '860000000000002', 2, 202);
   await registerDevice(pool, 'phone42', 1, 103, 'osmand', 'osmand');
+  await registerDevice(pool, '12345678', 1, 104, 'legacy', 'legacy');
+  await registerDevice(pool, '864000000000777', 1, 105, 'gv58cg', 'queclink');
 });
 
 afterAll(async () => {
@@ -195,6 +198,34 @@ describe('gateway', () => {
     expect(rows.find((r) => r.id === id)).toMatchObject({ processing: false });
     expect(d.has('engineBlock')).toBe(false);
     expect(d.has('apn')).toBe(false);
+    d.close();
+  });
+
+  it('ingests the older binary family over TCP and answers with its binary ack after commit', async () => {
+    const A = 'aa55002d0100bc614e0701002a663236f0663236ea0280014a7880028faa010e48090c1f0100010000010c06190001e2405e';
+    const d = await FakeDevice.connect(gw.ports.legacyTcp);
+    const buf = Buffer.from(A, 'hex');
+    await d.send(Buffer.concat([Buffer.from([0x00, 0x13]), buf.subarray(0, 20)]));
+    await sleep(20);
+    await d.send(buf.subarray(20));
+    await until(() => Buffer.from(d.received, 'latin1').toString('hex').includes('aa5500090100bc614e0080002a38'));
+    const row = (await pool.query(`SELECT * FROM telemetria.posicao WHERE serial = '12345678'`)).rows[0];
+    expect(row).toMatchObject({ lat: -23.5, lon: -46.625, speed: 72, course: 270, ativo_id: 104, ignition: true });
+    expect(row.fix_time.toISOString()).toBe('2024-05-01T12:34:50.000Z');
+    d.close();
+  });
+
+  it('random garbage never stops a Queclink connection: the next good frame is stored and acked', async () => {
+    const fc = (await import('fast-check')).default;
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle('864000000000777', 'gv58cg', 7, Date.now() - 3600_000);
+    let n = 0;
+    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (junk) => {
+      const f = v.fri(new Date(Date.now() - 3600_000 + ++n * 1000));
+      await d.send(Buffer.concat([Buffer.from(junk), Buffer.from('$'), Buffer.from(f)]));
+      await d.waitFor(`+SACK:${f.slice(-5, -1)}$`, 5000);
+    }), { numRuns: 40 });
+    expect((await pool.query(`SELECT count(*)::int n FROM telemetria.posicao WHERE serial = '864000000000777'`)).rows[0].n).toBe(n);
     d.close();
   });
 });

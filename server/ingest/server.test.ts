@@ -7,7 +7,7 @@ import { HttpError } from '../http/envelope.ts';
 import { ADMIN, createDatabase, json, LEITOR, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import calls from './calls.ts';
 import { startGateway, type Gateway } from './index.ts';
-import { QueclinkVehicle } from './simulator.ts';
+import { QueclinkVehicle, startDemoSimulation } from './simulator.ts';
 import { FakeDevice, until } from './testing/device.ts';
 
 let ts: TestServer;
@@ -163,5 +163,23 @@ describe('gateway with the real schema, and the named calls', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(d2.has('GTOUT')).toBe(false);
     d2.close();
+  });
+
+  it('demo: registers one device per seeded asset and the simulated vehicles report', async () => {
+    const dbUrl = (pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const sim = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 5, maxDevices: 4 });
+    try {
+      await until(async () => (await pool.query(`SELECT count(*)::int n FROM telemetria.ultimo_estado WHERE serial LIKE '86400%' AND ativo_id IS NOT NULL AND fix_time IS NOT NULL`)).rows[0].n >= 4, 15_000);
+      const r = await pool.query(`SELECT e.serial, l.ativo_id FROM equipamento e JOIN equipamento_ativo l ON l.serial = e.serial WHERE e.firmware = 'simulador'`);
+      expect(r.rows.length).toBe(4);
+      const live = await call(admin, '/api/rastreamento/ultimo_estado');
+      expect(live.body.payload.filter((x: any) => x.ativoDescricao && x.latitude < -23).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await sim.stop();
+    }
+    // idempotent registration on the next start
+    const again = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 1, maxDevices: 4 });
+    await again.stop();
+    expect((await pool.query(`SELECT count(*)::int n FROM equipamento WHERE firmware = 'simulador'`)).rows[0].n).toBe(4);
   });
 });

@@ -258,12 +258,12 @@ export async function startDemoSimulation(opts: { databaseUrl: string; port: num
       serials.push(serial);
       await client.query(
         `INSERT INTO equipamento (empresa_id, serial, tecnologia, modelo, firmware, ativado, created_at, updated_at)
-         SELECT $1, $2, 'queclink', $3, 'simulador', true, now(), now()
-          WHERE NOT EXISTS (SELECT 1 FROM equipamento WHERE serial = $2)`, [a.empresa_id, serial, models[a.id % 3]]);
+         SELECT $1::int, $2::text, 'queclink', $3::text, 'simulador', true, now(), now()
+          WHERE NOT EXISTS (SELECT 1 FROM equipamento WHERE serial = $2::text)`, [a.empresa_id, serial, models[a.id % 3]]);
       await client.query(
         `INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
-         SELECT $1, $2, $3, now() - interval '1 minute', now(), now()
-          WHERE NOT EXISTS (SELECT 1 FROM equipamento_ativo WHERE serial = $2 AND data_fim IS NULL)`, [a.empresa_id, serial, a.id]);
+         SELECT $1::int, $2::text, $3::int, now() - interval '1 minute', now(), now()
+          WHERE NOT EXISTS (SELECT 1 FROM equipamento_ativo WHERE serial = $2::text AND data_fim IS NULL)`, [a.empresa_id, serial, a.id]);
     }
   } finally {
     await client.end();

@@ -119,7 +119,8 @@ UPDATE equipamento e SET ultima_comunicacao = x.t
 /** Transient = worth retrying as is (connection lost, server shutting down, out of resources...). */
 export function isTransient(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
-  if (!code) return true; // socket errors, timeouts, "Connection terminated"
+  // No SQLSTATE: connection-level failures are transient; anything else (a bug) is not retried forever.
+  if (!code) return /connection|terminated|timeout|timed out|socket|ECONN|EPIPE|not queryable|Connection ended/i.test(String((err as Error)?.message));
   if (/^E[A-Z]+$/.test(code)) return true; // ECONNREFUSED, ECONNRESET ...
   return /^(08|53|57|58|40)/.test(code) || code === '55P03';
 }
@@ -313,11 +314,8 @@ export class BatchWriter {
   /** Writes; a permanent (data) error splits the batch to isolate and drop the bad message(s). */
   private async writeWithBisect(batch: IngestMessage[]): Promise<void> {
     try {
-      const t0 = performance.now();
       await this.write(batch);
-      const t1 = performance.now();
       this.committed(batch);
-      if (process.env.INGEST_PROFILE) console.log('write', (t1 - t0).toFixed(1), 'acks', (performance.now() - t1).toFixed(1), 'queue', this.queue.length);
     } catch (err) {
       if (isTransient(err)) throw err;
       if (batch.length === 1) {
@@ -333,12 +331,8 @@ export class BatchWriter {
   }
 
   private async write(batch: IngestMessage[]): Promise<void> {
-    const P = process.env.INGEST_PROFILE ? (l: string, t: number) => console.log(l, (performance.now() - t).toFixed(1)) : () => {};
-    let t0 = performance.now();
     const devices = await this.directory.resolve(batch.map((m) => m.result.deviceId));
-    P("resolve", t0); t0 = performance.now();
     const rows = buildRows(batch, devices, (s) => this.directory.shouldTouch(s));
-    P('build', t0);
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -348,8 +342,6 @@ export class BatchWriter {
         for (const k of newMonths) this.knownMonths.add(k);
       }
       await client.query('BEGIN');
-      const T = process.env.INGEST_PROFILE ? (l: string, t: number) => console.log(l, (performance.now() - t).toFixed(1)) : () => {};
-      let t = performance.now();
       if (rows.posicaoCount) {
         // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous
         // commit) aborts it: then COPY into the staging table + INSERT ... ON CONFLICT DO NOTHING.
@@ -366,13 +358,9 @@ export class BatchWriter {
           await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_POSICAO)));
           await client.query(SQL_POSICAO);
         }
-        T('pos ' + rows.posicaoCount, t);
       }
-      t = performance.now();
       if (rows.eventos.length) await client.query(SQL_EVENTO, [JSON.stringify(rows.eventos)]);
-      T('ev', t); t = performance.now();
       if (rows.ultimos.length) await client.query(SQL_ULTIMO, [JSON.stringify(rows.ultimos)]);
-      T('ult ' + rows.ultimos.length, t);
       if (rows.pendentes.length) {
         await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]);
         await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);

@@ -14,7 +14,8 @@ export async function startGatewayCluster(o: { databaseUrl: string; ports: Gatew
   const n = Math.max(1, o.workers ?? os.availableParallelism());
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 1 });
   try { await migrateTelemetria(pool); } finally { await pool.end(); }
-  cluster.setupPrimary({ exec: new URL('./cluster-worker.ts', import.meta.url).pathname, execArgv: ['--import', 'tsx'] });
+  // A larger young generation: the hot path allocates many short-lived objects.
+  cluster.setupPrimary({ exec: new URL('./cluster-worker.ts', import.meta.url).pathname, execArgv: ['--max-semi-space-size=32', '--import', 'tsx'] });
   const ready: Promise<void>[] = [];
   const list: import('node:cluster').Worker[] = [];
   for (let i = 0; i < n; i++) {

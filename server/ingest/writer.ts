@@ -242,7 +242,11 @@ export class BatchWriter {
   readonly opts: Required<Omit<WriterOptions, 'onCommitted'>> & Pick<WriterOptions, 'onCommitted'>;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
-    this.opts = { maxBatch: 2000, maxInFlight: 2, lingerMs: 10, maxQueued: 20_000, retryMinMs: 100, retryMaxMs: 5000, ...opts };
+    const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
+    this.opts = {
+      maxBatch: env('INGEST_MAX_BATCH', 2000), maxInFlight: env('INGEST_MAX_IN_FLIGHT', 2), lingerMs: env('INGEST_LINGER_MS', 10),
+      maxQueued: env('INGEST_MAX_QUEUED', 20_000), retryMinMs: 100, retryMaxMs: 5000, ...opts,
+    };
     this.directory = directory ?? new DeviceDirectory(pool);
   }
 

@@ -1,5 +1,6 @@
 // MikroORM 7 entity definitions (EntitySchema, no decorators). Scoped entities declare the
 // tenant filter named after their scope; reference fields are m:1 relations (FK + index).
+import { createHash } from 'node:crypto';
 import type { EntityMeta, FieldMeta, Model } from '../model.ts';
 import { HEADER, pascal } from './names.ts';
 
@@ -47,6 +48,13 @@ function property(e: EntityMeta, f: FieldMeta): string {
   return `{ ${opts.join(', ')} }`;
 }
 
+/** PostgreSQL identifiers are cut at 63 bytes; longer names get a short hash suffix instead. */
+export function indexName(name: string): string {
+  if (Buffer.byteLength(name) <= 63) return name;
+  const h = createHash('sha1').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, 54)}_${h}`;
+}
+
 export function tenantField(e: EntityMeta): FieldMeta | undefined {
   return e.fields.find((f) => f.system && (f.name === 'empresaId' || f.name === 'ambienteId'));
 }
@@ -61,6 +69,23 @@ function entityModule(e: EntityMeta): string {
   const indexes = e.fields
     .filter((f) => f.type === 'reference')
     .map((f) => `    { name: ${lit(`${e.table}_${f.column}_index`)}, properties: [${lit(f.name)}] },`);
+  // Quick search (q, ILIKE '%x%') on text fields: trigram GIN indexes (extension pg_trgm, created by the
+  // migrations). Raw expression: MikroORM matches such indexes by name, so the name must fit 63 bytes.
+  const trgm = e.search
+    .map((n) => e.fields.find((f) => f.name === n))
+    .filter((f): f is FieldMeta => !!f && (f.type === 'string' || f.type === 'text') && !f.hidden && !f.writeOnly)
+    .map((f) => {
+      const name = indexName(`${e.table}_${f.column}_trgm_index`);
+      return `    { name: ${lit(name)}, expression: ${lit(`create index "${name}" on "${e.table}" using gin ("${f.column}" gin_trgm_ops)`)} },`;
+    });
+  indexes.push(...trgm);
+  // The list's default order (tenant, sort field, id): the first page is read from the index, not sorted.
+  const sortField = e.fields.find((f) => f.name === e.sort.field);
+  if (sortField && sortField.name !== 'id' && !['json', 'geometry', 'referenceList', 'text'].includes(sortField.type)) {
+    const cols = [...(tenant ? [tenant] : []), sortField, e.fields.find((f) => f.name === 'id')!];
+    const name = indexName(`${e.table}_${cols.map((c) => c.column).join('_')}_sort_index`);
+    indexes.push(`    { name: ${lit(name)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`);
+  }
   const uniques = e.fields.filter((f) => f.unique).map((f) => {
     const cols = f.uniqueGlobal || !tenant ? [f] : [tenant, f];
     return `    { name: ${lit(`${e.table}_${cols.map((c) => c.column).join('_')}_unique`)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`;

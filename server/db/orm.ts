@@ -48,6 +48,11 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
 /** Applies pending migrations; when the entities differ from the snapshot, writes a new migration and applies it. */
 export async function migrate(orm: MikroORM, log?: Logger): Promise<{ applied: string[]; created?: string }> {
   const migrator = orm.migrator;
+  // Quick-search trigram indexes need pg_trgm before any migration (also declared in the migration
+  // that first used it; automatic migrations of new YAML files rely on this).
+  await orm.em.getConnection().execute('create extension if not exists pg_trgm').catch((err) => {
+    log?.warn({ err: String(err) }, 'não foi possível criar a extensão pg_trgm (busca rápida sem índice trigram)');
+  });
   const applied = (await migrator.up()).map((m) => m.name);
   const res = await migrator.create();
   let created: string | undefined;

@@ -9,6 +9,7 @@ const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
 const leitorPassword = inject('leitorPassword');
 const LIST = `${baseUrl}/tlm/fro/ativo`;
+const atList = (u: URL) => u.pathname === '/tlm/fro/ativo';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -66,7 +67,7 @@ describe('ativo screens (admin)', () => {
     await expect.poll(() => page.getByText('O campo Placa é obrigatório').count()).toBe(0);
     await page.locator('#root_ano').fill('2021');
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await page.waitForURL(LIST);
+    await page.waitForURL(atList);
     await page.getByText('Registro salvo').waitFor();
 
     await search(page, plate);
@@ -75,7 +76,28 @@ describe('ativo screens (admin)', () => {
     expect(await row.textContent()).toContain(descricao);
   });
 
+  it('Esc leaves the form, through "Deseja sair?" when there are unsaved changes', async () => {
+    await page.goto(`${LIST}/adicionar`);
+    await page.locator('#root_descricao').waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(atList);
+    await page.goto(`${LIST}/adicionar`);
+    await page.locator('#root_cor').fill('Vermelho');
+    await page.keyboard.press('Escape');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Deseja sair?').waitFor();
+    await dialog.getByText('Você tem alterações não salvas. Se sair suas alterações serão perdidas!').waitFor();
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(page.url()).toBe(`${LIST}/adicionar`);
+    expect(await page.locator('#root_cor').inputValue()).toBe('Vermelho');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Sair' }).click();
+    await page.waitForURL(atList);
+  });
+
   it('edits the asset', async () => {
+    await search(page, plate);
     await page.locator('tbody tr', { hasText: plate }).click();
     await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/editar$/);
     await page.locator('h1', { hasText: 'Editar Ativo' }).waitFor();
@@ -84,7 +106,7 @@ describe('ativo screens (admin)', () => {
     await page.locator('#root_cor').fill('Azul');
     await page.locator('#root_descricao').fill(`${descricao} editado`);
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+    await page.waitForURL(atList);
     const row = page.locator('tbody tr', { hasText: plate });
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain(`${descricao} editado`);
@@ -93,7 +115,7 @@ describe('ativo screens (admin)', () => {
     await page.waitForURL(/\/editar$/);
     await expect.poll(() => page.locator('#root_cor').inputValue()).toBe('Azul');
     await page.getByRole('button', { name: 'Cancelar' }).click();
-    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+    await page.waitForURL(atList);
   });
 
   it('exports the filtered list as CSV', async () => {
@@ -117,7 +139,7 @@ describe('ativo screens (admin)', () => {
     await dialog.getByText('Deseja Excluir?').waitFor();
     await dialog.getByText('Esta ação não poderá ser revertida, deseja realmente excluir?').waitFor();
     await dialog.getByRole('button', { name: 'Excluir' }).click();
-    await page.waitForURL((u) => u.pathname === '/tlm/fro/ativo');
+    await page.waitForURL(atList);
     await page.getByText('Registro excluído').waitFor();
     await search(page, plate);
     await page.getByText('Nenhum item foi encontrado').waitFor();

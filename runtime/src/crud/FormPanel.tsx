@@ -80,6 +80,19 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
     return () => window.removeEventListener('beforeunload', h);
   }, [form.dirty]);
 
+  // Esc cancels (unless a popup or dialog is open and takes it)
+  const cancelRef = useRef(onCancel);
+  cancelRef.current = onCancel;
+  useEffect(() => {
+    const h = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (document.querySelector('.MuiAutocomplete-popper, .MuiDialog-root, .MuiPopover-root, .MuiPickerPopper-root')) return;
+      cancelRef.current();
+    };
+    window.addEventListener('keydown', h);
+    return () => window.removeEventListener('keydown', h);
+  }, []);
+
   const submit = async () => {
     if (saving) return;
     if (!form.checkAll()) {
@@ -100,12 +113,7 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
   };
 
   return (
-    <Box
-      className="rastro-form"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.MuiAutocomplete-popper, .MuiDialog-root')) onCancel();
-      }}
-    >
+    <Box className="rastro-form">
       <Title title={title} />
       <Card>
         <PanelHeader title={title} onBack={onCancel} />

@@ -158,7 +158,7 @@ export function GenericShow({ entity }: GenericProps) {
                     {s.fields.map((f) => (
                       <Grid key={f!.name} size={{ xs: 12, sm: 6, md: 4 }}>
                         <Typography variant="caption" color="text.secondary">{f!.label}</Typography>
-                        <Box sx={{ minHeight: 24 }}><FieldValue field={f!} /></Box>
+                        <Box sx={{ minHeight: 24, fontSize: '0.95rem', '& .MuiTypography-root': { fontSize: 'inherit' } }}><FieldValue field={f!} /></Box>
                       </Grid>
                     ))}
                   </Grid>

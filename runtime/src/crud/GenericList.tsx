@@ -117,6 +117,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
     <TextField
       size="small"
       margin="none"
+      className="rastro-noprint"
       placeholder="Pesquisar"
       value={text}
       onChange={(e) => setText(e.target.value)}
@@ -256,7 +257,7 @@ export function GenericList({ entity }: GenericProps) {
                 </span>
               </Tooltip>
             )}
-            <Box sx={{ display: 'flex' }}>
+            <Box sx={{ display: 'flex' }} className="rastro-noprint">
               <ToolButton title="Imprimir" onClick={() => window.print()}>
                 <PrintIcon />
               </ToolButton>

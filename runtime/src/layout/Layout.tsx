@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import { AppBar, Layout as RaLayout, RefreshIconButton, TitlePortal } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { CompanyPicker } from './CompanyPicker';
+import { Inactivity } from './Inactivity';
 import { Menu } from './Menu';
 
 // The previous route is stored on each navigation (spec section 6).
@@ -45,6 +46,7 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <RaLayout appBar={RastroAppBar} menu={Menu} sx={{ '& .RaLayout-content': { p: { xs: 1, sm: 2.5 } } }}>
       <TrackRoute />
+      <Inactivity />
       {children}
     </RaLayout>
   );

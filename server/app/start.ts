@@ -43,7 +43,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   }
   initSecret(dataDir);
   const bundle = o.bundle ?? (await loadBundle(o.generatedDir));
-  const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath, logger: log });
+  const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath ?? process.env.MIGRATIONS_PATH, logger: log });
   const migrations = await migrate(orm, log);
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
   const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth });

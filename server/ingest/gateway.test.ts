@@ -15,7 +15,7 @@ let pool: pg.Pool;
 let proxy: Proxy;
 let port: number;
 
-const t0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+const t0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000; // an hour boundary, yesterday
 const iso = (s: number) => new Date(t0 + s * 1000).toISOString();
 const count = async (sql: string, params: unknown[] = []) => Number((await pool.query(sql, params)).rows[0].n);
 
@@ -226,6 +226,16 @@ describe('gateway', () => {
       await d.waitFor(`+SACK:${f.slice(-5, -1)}$`, 5000);
     }), { numRuns: 40 });
     expect((await pool.query(`SELECT count(*)::int n FROM telemetria.posicao WHERE serial = '864000000000777'`)).rows[0].n).toBe(n);
+    d.close();
+  });
+
+  it('drops positions with an impossible fix time (no partition explosion), keeps the rest', async () => {
+    const d = await FakeDevice.connect(port);
+    await d.send(tinyFrame('860000000000001', 'FRI', '2090-01-01T00:00:00.000Z', -23.5, -46.6, 1) + tinyFrame('860000000000001', 'FRI', '1999-01-01T00:00:00.000Z', -23.5, -46.6, 1));
+    await until(() => d.count('+ACK:860000000000001,2090') === 1 && d.count('+ACK:860000000000001,1999') === 1);
+    expect(await count(`SELECT count(*) n FROM telemetria.posicao WHERE serial = '860000000000001' AND (fix_time > now() + interval '2 days' OR fix_time < '2000-01-01')`)).toBe(0);
+    expect(gw.metrics.implausiblePositions).toBe(2);
+    expect(await count(`SELECT count(*) n FROM pg_tables WHERE schemaname = 'telemetria' AND tablename IN ('posicao_2090_01', 'posicao_1999_01')`)).toBe(0);
     d.close();
   });
 });

@@ -74,6 +74,7 @@ describe('writer helpers', () => {
     expect(isTransient(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);
     expect(isTransient(Object.assign(new Error('x'), { code: '57P01' }))).toBe(true);
     expect(isTransient(Object.assign(new Error('x'), { code: '22P02' }))).toBe(false);
+    expect(isTransient(Object.assign(new Error('x'), { code: '42P01' }))).toBe(true);
     expect(isTransient(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isTransient(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isTransient(new TypeError('x is not a function'))).toBe(false);

@@ -7,6 +7,7 @@ export interface GatewayMetrics {
   garbageBytes: number;
   messages: number;
   positions: number;
+  implausiblePositions: number; // fix time in the future or over 5 years old: not stored
   events: number;
   pendingMessages: number;
   batches: number;
@@ -21,7 +22,7 @@ export interface GatewayMetrics {
 
 export function newMetrics(): GatewayMetrics {
   return {
-    connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, events: 0,
+    connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, implausiblePositions: 0, events: 0,
     pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, acksSent: 0, queued: 0,
     commandsSent: 0, commandsDone: 0,
   };

@@ -122,11 +122,19 @@ export function isTransient(err: unknown): boolean {
   // No SQLSTATE: connection-level failures are transient; anything else (a bug) is not retried forever.
   if (!code) return /connection|terminated|timeout|timed out|socket|ECONN|EPIPE|not queryable|Connection ended/i.test(String((err as Error)?.message));
   if (/^E[A-Z]+$/.test(code)) return true; // ECONNREFUSED, ECONNRESET ...
-  return /^(08|53|57|58|40)/.test(code) || code === '55P03';
+  // Connection, resources, shutdown, serialization; also missing tables/permissions/database (setup not finished).
+  return /^(08|53|57|58|40|28|3D)/.test(code) || ['55P03', '42P01', '42501', '42883'].includes(code);
 }
 
 /** Event keys that are just the report kind (periodic position, heartbeat): kept in posicao/ultimo_estado, not in evento. */
 export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat']);
+
+const DAY = 86_400_000;
+/** A fix time the device clock could really have produced: not in the future, not over 5 years old (GPS week rollover). */
+function plausible(fixTime: string, received: Date): boolean {
+  const t = Date.parse(fixTime);
+  return t <= received.getTime() + DAY && t >= received.getTime() - 5 * 366 * DAY;
+}
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -144,6 +152,7 @@ function ignitionOf(r: DecodeResult): boolean | null {
 export interface BatchRows {
   posicaoCopy: string;
   posicaoCount: number;
+  implausible: number; // positions dropped for an impossible fix time
   eventos: Record<string, unknown>[];
   ultimos: Record<string, unknown>[];
   pendentes: Record<string, unknown>[];
@@ -153,7 +162,7 @@ export interface BatchRows {
 }
 
 export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
-  const out: BatchRows = { posicaoCopy: '', posicaoCount: 0, eventos: [], ultimos: [], pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
+  const out: BatchRows = { posicaoCopy: '', posicaoCount: 0, implausible: 0, eventos: [], ultimos: [], pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
   let lastDate: Date | null = null, lastIso = '';
   const ultimo = new Map<string, Record<string, unknown>>();
   const pend = new Map<string, Record<string, unknown>>();
@@ -173,19 +182,21 @@ export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInf
     const attrs = Object.keys(r.attributes).length ? r.attributes : null;
     const base = { serial: r.deviceId, empresa_id: dev.empresaId, ativo_id: dev.ativoId, motorista_id: dev.motoristaId };
     let last: DecodeResult['positions'][number] | undefined;
-    if (r.positions.length) {
+    const positions = r.positions.length ? r.positions.filter((p) => plausible(p.fixTime, m.receivedAt)) : r.positions;
+    out.implausible += r.positions.length - positions.length;
+    if (positions.length) {
       // serial, fix_time, tipo, received_at, empresa_id, ativo_id, motorista_id | lat ... | ignition, buffered, attributes
       const pre = `${copyText(r.deviceId)}\t`;
       const mid = `\t${copyText(r.type)}\t${received}\t${copyText(dev.empresaId)}\t${copyText(dev.ativoId)}\t${copyText(dev.motoristaId)}\t`;
       const post = `\t${copyText(ign)}\t${r.buffered ? 't' : 'f'}\t${attrs ? copyText(attrs) : '\\N'}\n`;
-      for (const p of r.positions) {
+      for (const p of positions) {
         out.posicaoCopy += pre + copyText(p.fixTime) + mid + copyText(num(p.latitude)) + '\t' + copyText(num(p.longitude)) + '\t'
           + copyText(num(p.speedKmh)) + '\t' + copyText(num(p.course)) + '\t' + copyText(num(p.altitude)) + '\t'
           + (p.valid ? 't' : 'f') + '\t' + copyText(num(p.satellites)) + '\t' + copyText(num(p.hdop)) + post;
         out.posicaoCount++;
       }
     }
-    for (const p of r.positions) {
+    for (const p of positions) {
       out.months.add(p.fixTime.slice(0, 7));
       if (!last || p.fixTime >= last.fixTime) last = p;
     }
@@ -372,6 +383,7 @@ export class BatchWriter {
       if (rows.touches.length) await client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]);
       await client.query('COMMIT');
       this.metrics.positions += rows.posicaoCount;
+      this.metrics.implausiblePositions += rows.implausible;
       this.metrics.events += rows.eventos.length;
       this.metrics.pendingMessages += rows.mensagensPendentes.length;
       this.metrics.batches++;

@@ -76,13 +76,20 @@ describe('ativo screens (admin)', () => {
     expect(await row.textContent()).toContain(descricao);
   });
 
-  it('Esc leaves the form, through "Deseja sair?" when there are unsaved changes', async () => {
+  it('shows server errors on the field; Esc leaves the form through "Deseja sair?"', async () => {
     await page.goto(`${LIST}/adicionar`);
     await page.locator('#root_descricao').waitFor();
     await page.keyboard.press('Escape');
     await page.waitForURL(atList);
     await page.goto(`${LIST}/adicionar`);
     await page.locator('#root_cor').fill('Vermelho');
+    // the server's unique-plate conflict lands on the Placa field
+    await page.locator('#root_descricao').fill('Duplicado');
+    await page.locator('#root_placa').fill(plate);
+    await page.locator('#root_placa').press('Enter');
+    const placaField = page.locator('.rastro-form .MuiGrid-root', { has: page.locator('#root_placa') });
+    await placaField.getByText('Já existe um registro com este Placa').waitFor();
+    expect(page.url()).toBe(`${LIST}/adicionar`);
     await page.keyboard.press('Escape');
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja sair?').waitFor();

@@ -27,8 +27,14 @@ export function authHeaders(method = 'GET'): Headers {
 }
 
 // Field errors from the server's payload, whatever list/object shape it uses -> { field: message }.
-export function fieldErrors(payload: unknown): Record<string, string> {
+export function fieldErrors(payload: unknown, msg?: string): Record<string, string> {
   const out: Record<string, string> = {};
+  // a single { field } (e.g. a unique conflict) takes the envelope message
+  if (payload && typeof payload === 'object' && !Array.isArray(payload) && typeof (payload as any).field === 'string') {
+    const p = payload as any;
+    const m = p.message ?? p.msg ?? msg;
+    return m ? { [p.field]: String(m) } : {};
+  }
   const list = Array.isArray(payload) ? payload : Array.isArray((payload as any)?.errors) ? (payload as any).errors : null;
   if (list) {
     for (const e of list) {
@@ -101,7 +107,7 @@ export async function httpClient(url: string, options: RequestInit = {}): Promis
     if (!url.includes('/api/auth/login')) onUnauthorized();
   }
   if (res.status < 200 || res.status >= 300) {
-    const fe = fieldErrors(json?.payload);
+    const fe = fieldErrors(json?.payload, json?.msg);
     // react-admin puts body.errors on the form fields (server-side validation).
     throw new HttpError(errorMessage(json, res.status), res.status, { ...json, errors: fe });
   }

@@ -5,7 +5,7 @@ import { Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
-import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate, type HttpError } from 'react-admin';
+import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntityMeta } from '../../../generator/model';
 import { pathFor, permissionFor } from '../model';
@@ -14,10 +14,10 @@ import { HistoryDialog } from './HistoryDialog';
 import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { FieldValue } from './FieldValue';
+import { fieldErrorsOf } from './errors';
 
 export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
 
-const fieldErrorsOf = (e: unknown): Record<string, string> => ((e as HttpError)?.body?.errors as Record<string, string>) ?? {};
 
 export function Loading() {
   return (
@@ -39,7 +39,7 @@ export function useGenericCreate(entity: EntityMeta) {
       return undefined;
     } catch (e) {
       notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
-      return fieldErrorsOf(e);
+      return fieldErrorsOf(e, entity);
     }
   };
   return { save, saving: isPending, cancel: () => navigate(pathFor(entity.key, 'list')) };
@@ -62,7 +62,7 @@ export function useGenericEdit(entity: EntityMeta) {
       return undefined;
     } catch (e) {
       notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
-      return fieldErrorsOf(e);
+      return fieldErrorsOf(e, entity);
     }
   };
   const del = async () => {

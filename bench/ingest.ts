@@ -1,7 +1,7 @@
 // npm run bench:ingest — decode rate (one core), end-to-end ingest rate (TCP → committed rows) with 1,000
 // simulated Queclink devices, and the raw COPY rate of the same rows into the same table shape.
-// BENCH_DATABASE_URL (default TEST_DATABASE_URL, DATABASE_URL or postgres://postgres@127.0.0.1:5432/test):
-// a database `rastro_bench_ingest` is created on that server.
+// BENCH_DATABASE_URL (else TEST_DATABASE_URL, DATABASE_URL, a PostgreSQL on 127.0.0.1:5432, or an embedded one):
+// a database `rastro_bench_ingest` is created on that server and dropped at the end.
 import { fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,7 +19,19 @@ import { createDatabase } from '../server/ingest/testing/db.ts';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const PER_DEVICE = Number(process.env.BENCH_MESSAGES_PER_DEVICE ?? 200);
 const SERIAL_BASE = 864100000000000;
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const envUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+
+/** The server to run on: the env URL, a local PostgreSQL on 5432, or an embedded one in a temp dir. */
+async function databaseServer(): Promise<{ url: string; stop?: () => Promise<void>; label: string }> {
+  if (envUrl) return { url: envUrl, label: 'variável de ambiente' };
+  const local = 'postgres://postgres@127.0.0.1:5432/postgres';
+  const c = new pg.Client({ connectionString: local, connectionTimeoutMillis: 2000 });
+  try { await c.connect(); await c.end(); return { url: local, label: 'PostgreSQL local :5432' }; } catch { /* none */ }
+  const { startEmbeddedPostgres } = await import('../server/db/embedded.ts');
+  const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'rastro-bench-pg-'));
+  const e = await startEmbeddedPostgres({ dir: join(dir, 'data'), database: 'postgres' });
+  return { url: e.url, stop: e.stop, label: 'PostgreSQL embutido (fsync=off)' };
+}
 const fmt = (n: number) => Math.round(n).toLocaleString('pt-BR');
 
 function decodeBench(): number {
@@ -43,7 +55,9 @@ async function main(): Promise<void> {
   const decodeRate = decodeBench();
   console.log(`decodificação (1 núcleo):        ${fmt(decodeRate)} msg/s`);
 
-  const db = await createDatabase(baseUrl, 'rastro_bench_ingest');
+  const server = await databaseServer();
+  console.log(`banco: ${server.label}`);
+  const db = await createDatabase(server.url, 'rastro_bench_ingest');
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   try {
     await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado)
@@ -123,6 +137,7 @@ async function main(): Promise<void> {
   } finally {
     await pool.end();
     await db.drop();
+    await server.stop?.();
   }
 }
 

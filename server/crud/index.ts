@@ -11,6 +11,7 @@ import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { requirePermission, requireSession, tenant } from '../auth/middleware.ts';
 import { idOf, idsOf } from '../auth/users.ts';
+import { guardGrants, guardTarget } from '../auth/grants.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
@@ -221,6 +222,7 @@ async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unkno
   const validate = compile(`${e.key}:${existing ? 'u' : 'c'}`, existing ? { ...schema, required: reqForUpdate } : schema);
   if (!validate(candidate)) errors.push(...messages(validate.errors ?? [], schema, e).filter((x) => !errors.some((y) => y.field === x.field)));
   if (errors.length) failValidation(errors);
+  await guardGrants(em, e, s, input, existing);
 
   const data: Row = {};
   for (const [k, v] of Object.entries(input)) {
@@ -403,6 +405,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const em = c.get('em');
       const updated = await em.transactional(async (tx) => {
         const row = await findVisible(tx, ent, s, id);
+        guardTarget(ent, s, row);
         const before = plain(ent, row);
         if (action.visibleWhen && !matches(before, action.visibleWhen)) {
           throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
@@ -443,6 +446,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const em = c.get('em');
     const updated = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
+      guardTarget(ent, s, row);
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
       tx.assign(row as never, data as never);
@@ -461,6 +465,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const em = c.get('em');
     const gone = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
+      guardTarget(ent, s, row);
       const before = plain(ent, row);
       const out = serialize(ent, row);
       tx.remove(row as never);

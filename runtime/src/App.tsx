@@ -9,6 +9,7 @@ import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
 import { model, resources, routeTable, type View } from './model';
 import { LoginPage } from './pages/Login';
+import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
 import { Loading } from './crud/GenericForms';
 import { theme } from './theme';
@@ -49,7 +50,10 @@ export function App() {
         {model.entities.map((e) => (
           <Resource key={e.key} name={e.key} recordRepresentation={e.recordRepresentation} options={{ label: e.label.plural }} />
         ))}
-        <CustomRoutes>
+        <CustomRoutes noLayout>
+        <Route path="/alterar_senha/:id" element={<ChangePassword />} />
+      </CustomRoutes>
+      <CustomRoutes>
           <Route
             path="/home"
             element={

@@ -41,6 +41,9 @@ describe('ativo screens (admin)', () => {
   });
 
   it('shows the home counts and the asset list', async () => {
+    await page.goto(`${baseUrl}/`);
+    await page.waitForURL(`${baseUrl}/home`);
+    await page.getByText('Bem-vindo ao Rastro, Administrador').waitFor();
     await expect.poll(() => page.getByTestId('count-ativo').textContent()).toMatch(/^\d+$/);
     await page.goto(LIST);
     await page.locator('h1', { hasText: 'Ativos' }).waitFor();

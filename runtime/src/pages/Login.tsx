@@ -1,6 +1,6 @@
 // /login: user + password against POST /api/auth/login.
 import { useState } from 'react';
-import { Box, Button, Card, CardContent, CircularProgress, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Link, TextField, Typography } from '@mui/material';
 import { useLogin, useNotify } from 'react-admin';
 
 export function LoginPage() {
@@ -9,6 +9,17 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const [recover, setRecover] = useState<string | null>(null);
+  const sendRecover = async () => {
+    try {
+      const body = recover!.includes('@') ? { email: recover } : { login: recover };
+      const { msg } = await fetch('/api/auth/recover', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      notify(msg || 'Se o usuário existir e tiver e-mail cadastrado, enviaremos as instruções para alterar a senha.', { type: 'info', autoHideDuration: 6000 });
+      setRecover(null);
+    } catch (err) {
+      notify((err as Error).message, { type: 'error' });
+    }
+  };
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -37,8 +48,23 @@ export function LoginPage() {
               {busy ? <CircularProgress size={22} color="inherit" /> : 'Entrar'}
             </Button>
           </Box>
+          <Box sx={{ textAlign: 'center', mt: 2 }}>
+            <Link component="button" type="button" variant="body2" onClick={() => setRecover(username)}>
+              Esqueci minha senha
+            </Link>
+          </Box>
         </CardContent>
       </Card>
+      <Dialog open={recover !== null} onClose={() => setRecover(null)} maxWidth="xs" fullWidth>
+        <DialogTitle>Recuperar senha</DialogTitle>
+        <DialogContent>
+          <TextField label="Usuário ou e-mail" fullWidth autoFocus value={recover ?? ''} onChange={(e) => setRecover(e.target.value)} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setRecover(null)}>Fechar</Button>
+          <Button variant="contained" disabled={!recover?.trim()} onClick={() => void sendRecover()}>Confirmar</Button>
+        </DialogActions>
+      </Dialog>
     </Box>
   );
 }

@@ -32,7 +32,7 @@ describe('ativo screens (admin)', () => {
   const descricao = `Caminhão E2E ${plate}`;
 
   beforeAll(async () => {
-    ctx = await browser.newContext({ acceptDownloads: true, locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+    ctx = await browser.newContext({ acceptDownloads: true, locale: 'pt-BR', viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await ctx.newPage();
     await signIn(page, baseUrl, 'admin', adminPassword);
   });
@@ -51,6 +51,13 @@ describe('ativo screens (admin)', () => {
     // seed has 50 assets: first page of 25 plus the page range
     await expect.poll(() => page.locator('tbody tr').count()).toBe(25);
     await page.getByText(/^1-25 de \d+$/).waitFor();
+    // copy a cell to the clipboard
+    const firstPlate = (await page.locator('tbody tr').first().locator('td').nth(1).innerText()).trim();
+    expect(firstPlate).toMatch(/^[A-Z]{3}-?[0-9][A-Z0-9][0-9]{2}$/);
+    await page.locator('tbody tr').first().locator('td').nth(1).hover();
+    await page.locator('tbody tr').first().locator('td').nth(1).getByRole('button', { name: 'Copiar' }).click();
+    await page.getByText('Copiado para a área de transferência!').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstPlate);
   });
 
   it('refuses to save without Placa, then creates the asset', async () => {

@@ -1,7 +1,8 @@
 // GenericCreate / GenericEdit / GenericShow: headless hooks (useGenericCreate, useGenericEdit)
 // driving the shared FormPanel, and a read-only show panel.
 import { useState } from 'react';
-import { Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material';
+import { session } from '../api/session';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
@@ -71,7 +72,22 @@ export function useGenericEdit(entity: EntityMeta) {
       notify('Registro excluído', { type: 'success', autoHideDuration: 3000 });
       toList();
     } catch (e) {
-      notify((e as Error).message, { type: 'error', autoHideDuration: 160000 });
+      // persistent toast with a Copiar button (spec section 8)
+      const info = JSON.stringify({ _id: id, empresaAtiva: session.get()?.empresaAtiva ?? null, tabela: entity.table });
+      notify(
+        <Alert
+          severity="error"
+          variant="filled"
+          action={
+            <Button color="inherit" size="small" onClick={() => void navigator.clipboard?.writeText(info).catch(() => undefined)}>
+              Copiar
+            </Button>
+          }
+        >
+          {(e as Error).message}
+        </Alert>,
+        { autoHideDuration: 160000 },
+      );
     }
   };
   return {

@@ -152,11 +152,20 @@ function CopyCell({ children }: { children: ReactNode }) {
       notify('Erro ao copiar!', { type: 'error', autoHideDuration: 1500 });
     }
   };
+  const [tip, setTip] = useState('');
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minHeight: 24 }}>
-      <Box component="span" ref={ref} sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}>
-        {children}
-      </Box>
+      <Tooltip title={tip} enterDelay={1000} disableInteractive>
+        <Box
+          component="span"
+          ref={ref}
+          // tooltip only when the value is cut
+          onMouseEnter={() => setTip(ref.current && ref.current.scrollWidth > ref.current.clientWidth ? ref.current.innerText : '')}
+          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}
+        >
+          {children}
+        </Box>
+      </Tooltip>
       <IconButton className="rastro-copy" size="small" aria-label="Copiar" onClick={copy} sx={{ opacity: 0, p: 0.25 }}>
         <ContentCopyIcon sx={{ fontSize: 14 }} />
       </IconButton>

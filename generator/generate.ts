@@ -15,7 +15,7 @@ export interface GenerateOptions {
 }
 export interface GenerateResult { model: Model; server: WriteStats; runtime: WriteStats }
 
-export function defaultOptions(root = process.cwd()): Required<Omit<GenerateOptions, 'root'>> {
+export function defaultOptions(root = process.cwd()): Required<Pick<GenerateOptions, 'metadata' | 'outServer' | 'outRuntime'>> {
   return {
     metadata: resolve(root, 'metadata'),
     outServer: resolve(root, 'server/generated'),

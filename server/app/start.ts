@@ -10,6 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
 import { createOrm, migrate } from '../db/orm.ts';
 import { initSecret } from '../auth/tokens.ts';
 import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
+import { attachRealtime, type Realtime } from '../realtime/index.ts';
 
 export interface StartOptions {
   port?: number;
@@ -29,6 +30,7 @@ export interface StartOptions {
 export interface Running {
   url: string; port: number; orm: MikroORM; bundle: Bundle; seed?: SeedResult; log: Logger;
   app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[]; created?: string };
+  realtime: Realtime;
 }
 
 export async function startServer(o: StartOptions = {}): Promise<Running> {
@@ -52,9 +54,12 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
   });
   const actual = (server.address() as AddressInfo).port;
+  // socket.io at /socket_server on the same HTTP server.
+  const realtime = attachRealtime(server as import('node:http').Server, { orm, log });
   return {
-    url: `http://localhost:${actual}`, port: actual, orm, bundle, seed, log, app, migrations,
+    url: `http://localhost:${actual}`, port: actual, orm, bundle, seed, log, app, migrations, realtime,
     close: async () => {
+      await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));
       await orm.close(true);
       await pg?.stop();

@@ -32,9 +32,13 @@ export async function endSession(em: EntityManager, id: number): Promise<void> {
 export async function loadSession(c: Context<AppEnv>): Promise<Session | null> {
   const token = tokenOf(c);
   if (!token) return null;
+  return sessionOfToken(emOf(c), token);
+}
+
+/** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no longer may. */
+export async function sessionOfToken(em: EntityManager, token: string): Promise<Session | null> {
   const sid = await verifySession(token);
   if (!sid) return null;
-  const em = emOf(c);
   const row = (await em.findOne(sessaoName(em), { id: sid } as never, { filters: false })) as Record<string, any> | null;
   const now = new Date();
   if (!row || row.ativa === false || row.dataFim || new Date(row.dataValidoAte) <= now) return null;

@@ -13,6 +13,7 @@ import { entityByKey, ormName, schemaFor } from '../crud/registry.ts';
 import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
 import { sendMail } from './mail.ts';
+import { emitSessionEnded } from '../realtime/events.ts';
 import { endSession, loadSession, requirePermission, requireSession, sessaoName, tenant } from './middleware.ts';
 import { SESSION_HOURS, signSession } from './tokens.ts';
 import {
@@ -170,6 +171,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
       const em = c.get('em');
       await endSession(em, s.id);
       await endHistory(em, s.usuarioId);
+      emitSessionEnded({ sessaoId: s.id, usuarioId: s.usuarioId, motivo: 'logout' });
     }
     return ok(c, null, 'Sessão encerrada');
   });
@@ -291,6 +293,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
     if (row.ativa !== false) {
       await endSession(em, id);
       await endHistory(em, Number(idOf(row.usuario)));
+      emitSessionEnded({ sessaoId: id, usuarioId: Number(idOf(row.usuario)), motivo: 'administrador' });
     }
     return ok(c, null, 'Sessão encerrada');
   });

@@ -12,6 +12,7 @@ import type { AppEnv, Session } from '../app/env.ts';
 import { requirePermission, requireSession, tenant } from '../auth/middleware.ts';
 import { idOf, idsOf } from '../auth/users.ts';
 import { guardGrants, guardTarget } from '../auth/grants.ts';
+import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
@@ -403,7 +404,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const ent = e();
       const id = parseId(c);
       const em = c.get('em');
-      const updated = await em.transactional(async (tx) => {
+      const { row: updated, before, after } = await em.transactional(async (tx) => {
         const row = await findVisible(tx, ent, s, id);
         guardTarget(ent, s, row);
         const before = plain(ent, row);
@@ -412,10 +413,12 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
         }
         tx.assign(row as never, action.set as never);
         await tx.flush();
-        history(tx, ent, s, id, action.name, before, plain(ent, row));
+        const after = plain(ent, row);
+        history(tx, ent, s, id, action.name, before, after);
         await tx.flush();
-        return row;
+        return { row, before, after };
       }).catch((err) => mapDbError(ent, err));
+      emitChange({ entity: ent.key, id, op: action.name, before, after });
       return c.json(serialize(ent, updated));
     });
   }
@@ -435,6 +438,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       await tx.flush();
       return row;
     }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
     return c.json(serialize(ent, created), 201);
   });
 
@@ -444,17 +448,19 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const id = parseId(c);
     const body = await readBody(c);
     const em = c.get('em');
-    const updated = await em.transactional(async (tx) => {
+    const { row: updated, before, after } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
       guardTarget(ent, s, row);
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
       tx.assign(row as never, data as never);
       await tx.flush();
-      history(tx, ent, s, id, 'update', before, plain(ent, row), ent.fields.some((f) => f.type === 'password' && f.name in data));
+      const after = plain(ent, row);
+      history(tx, ent, s, id, 'update', before, after, ent.fields.some((f) => f.type === 'password' && f.name in data));
       await tx.flush();
-      return row;
+      return { row, before, after };
     }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id, op: 'update', before, after });
     return c.json(serialize(ent, updated));
   });
 
@@ -463,7 +469,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const ent = e();
     const id = parseId(c);
     const em = c.get('em');
-    const gone = await em.transactional(async (tx) => {
+    const { out: gone, before } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
       guardTarget(ent, s, row);
       const before = plain(ent, row);
@@ -472,8 +478,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       await tx.flush();
       history(tx, ent, s, id, 'delete', before, null);
       await tx.flush();
-      return out;
+      return { out, before };
     }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id, op: 'delete', before, after: null });
     return c.json(gone);
   });
 

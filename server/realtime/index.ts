@@ -1,0 +1,138 @@
+// Realtime push (spec §4, §7): socket.io at /socket_server on the API's HTTP server, opened with the
+// session token (handshake `auth.token` or `Authorization: Bearer`). Client → server: set_user (user id),
+// join_room (company id). Server → client: permissoes_alteradas, sessao_finalizada (names in .notes/CONTRACT.md).
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Session } from '../app/env.ts';
+import { sessionOfToken } from '../auth/middleware.ts';
+import { idsOf, strings } from '../auth/users.ts';
+import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+import { events, type RowChange, type SessionEnded } from './events.ts';
+
+export const SOCKET_PATH = '/socket_server';
+export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada' } as const;
+export const MSG = {
+  permissoesAlteradas: 'Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.',
+  sessaoFinalizada: 'Sua sessão foi finalizada por um administrador do sistema.',
+  sessaoInvalida: 'Sessão inválida ou expirada. Entre novamente.',
+};
+
+type Ack = (r: { status: number; msg: string }) => void;
+const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
+
+function tokenOf(socket: Socket): string | undefined {
+  const a = socket.handshake.auth as { token?: unknown } | undefined;
+  if (typeof a?.token === 'string' && a.token) return a.token.replace(/^bearer\s+/i, '');
+  const h = socket.handshake.headers.authorization;
+  if (typeof h === 'string' && h.toLowerCase().startsWith('bearer ')) return h.slice(7).trim();
+  return undefined;
+}
+
+export interface Realtime { io: Server; close: () => Promise<void> }
+
+export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger }): Realtime {
+  const io = new Server(http, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    // Same origin by default; CORS_ORIGIN (comma-separated) for a front end served elsewhere.
+    cors: process.env.CORS_ORIGIN ? { origin: process.env.CORS_ORIGIN.split(','), credentials: true } : undefined,
+  });
+  const session = async (token: string): Promise<Session | null> => sessionOfToken(o.orm.em.fork(), token);
+
+  io.use(async (socket, next) => {
+    const token = tokenOf(socket);
+    try {
+      const s = token ? await session(token) : null;
+      if (!s) return next(new Error(MSG.sessaoInvalida));
+      socket.data.token = token;
+      socket.data.session = s;
+      next();
+    } catch (err) {
+      o.log.error({ err }, 'socket: falha ao validar a sessão');
+      next(new Error('Erro interno do servidor'));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const s0 = socket.data.session as Session;
+    void socket.join([room.sessao(s0.id), room.usuario(s0.usuarioId)]);
+    // Each request re-reads the session: it may have ended, or the user's companies changed.
+    const live = async (ack?: Ack): Promise<Session | null> => {
+      const s = await session(socket.data.token).catch(() => null);
+      if (!s) { ack?.({ status: 401, msg: MSG.sessaoInvalida }); socket.disconnect(true); }
+      return s;
+    };
+    socket.on('set_user', async (id: unknown, ack?: Ack) => {
+      const s = await live(ack);
+      if (!s) return;
+      if (Number(id) !== s.usuarioId) return ack?.({ status: 403, msg: 'O usuário informado não é o da sessão' });
+      await socket.join(room.usuario(s.usuarioId));
+      ack?.({ status: 200, msg: 'ok' });
+    });
+    socket.on('join_room', async (id: unknown, ack?: Ack) => {
+      const s = await live(ack);
+      if (!s) return;
+      const empresa = Number(id);
+      if (!Number.isSafeInteger(empresa) || !s.empresas.includes(empresa)) return ack?.({ status: 403, msg: 'Você não tem acesso a esta empresa' });
+      // One active company at a time: leave the previous company room.
+      for (const r of socket.rooms) if (r.startsWith('empresa:') && r !== room.empresa(empresa)) await socket.leave(r);
+      await socket.join(room.empresa(empresa));
+      ack?.({ status: 200, msg: 'ok' });
+    });
+  });
+
+  const permissionsChanged = (usuarioIds: number[]) => {
+    for (const id of new Set(usuarioIds)) io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
+  };
+  const ended = (target: string, payload: Record<string, unknown>) => {
+    io.to(target).emit(PUSH.sessaoFinalizada, { ...payload, msg: MSG.sessaoFinalizada });
+    // Packets are ordered: the client gets the event, then the disconnect.
+    io.in(target).disconnectSockets(false);
+  };
+  const same = (a: unknown, b: unknown, list: (v: unknown) => unknown[]) =>
+    JSON.stringify([...list(a)].map(String).sort()) === JSON.stringify([...list(b)].map(String).sort());
+
+  const onChange = async (c: RowChange) => {
+    try {
+      const b = c.before ?? {}, a = c.after ?? {};
+      if (c.entity === 'usuario') {
+        if (c.op === 'delete' || (b.ativo !== false && a.ativo === false)) return ended(room.usuario(c.id), { usuarioId: c.id, motivo: 'administrador' });
+        if (c.before && c.after && (!same(b.cargos, a.cargos, idsOf) || !same(b.permissoesExtras, a.permissoesExtras, strings) || !same(b.roles, a.roles, strings))) {
+          permissionsChanged([c.id]);
+        }
+        return;
+      }
+      if (c.entity === 'sessao' && c.before && c.after && b.ativa !== false && a.ativa === false) {
+        return ended(room.sessao(c.id), { sessaoId: c.id, motivo: 'administrador' });
+      }
+      // A role (any entity whose key list users hold through a reference list, i.e. cargo) changed.
+      const usuario = entityByKey('usuario');
+      const holder = usuario?.fields.find((f) => f.type === 'referenceList' && f.reference === c.entity);
+      const keysField = getModel().entities.find((e) => e.key === c.entity)?.fields.find((f) => f.optionsFrom === 'permissions');
+      if (!usuario || !holder || !keysField || c.op === 'create') return;
+      if (c.op !== 'delete' && same(b[keysField.name], a[keysField.name], strings)) return;
+      const em = o.orm.em.fork();
+      const rows = (await em.find(ormName(em, usuario), { [holder.name]: { $contains: [c.id] } } as never, { filters: false, fields: ['id'] as never })) as { id: number }[];
+      permissionsChanged(rows.map((r) => Number(r.id)));
+    } catch (err) {
+      o.log.error({ err, change: { entity: c.entity, id: c.id, op: c.op } }, 'socket: falha ao notificar alteração');
+    }
+  };
+  const onSessionEnded = (e: SessionEnded) => {
+    if (e.motivo === 'administrador') ended(room.sessao(e.sessaoId), { sessaoId: e.sessaoId, usuarioId: e.usuarioId, motivo: e.motivo });
+    else io.in(room.sessao(e.sessaoId)).disconnectSockets(false);
+  };
+  events.on('change', onChange);
+  events.on('sessionEnded', onSessionEnded);
+
+  return {
+    io,
+    close: async () => {
+      events.off('change', onChange);
+      events.off('sessionEnded', onSessionEnded);
+      await io.close();
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { parseDocument } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetadataError } from './errors.ts';
 import { generate } from './generate.ts';
+import { indexName } from './emit/entities.ts';
 import { schemaKeywords } from './keywords.ts';
 import type { Model } from './model.ts';
 import { readTree, REPO, tempProject, writeFile, type TempProject } from './test-helpers.ts';
@@ -231,4 +232,21 @@ describe('generator', () => {
     catch (e: any) { out = `${e.stdout}${e.stderr}`; }
     expect(out).toBe('');
   }, 120_000);
+
+  it('declares trigram indexes on search fields and the default-order index; relocates imports', async () => {
+    const p = project();
+    await generate({ metadata: p.metadata, outServer: p.outServer, outRuntime: p.outRuntime, serverSrc: join(REPO, 'server'), runtimeSrc: join(REPO, 'runtime/src') });
+    const ativo = readFileSync(join(p.outServer, 'entities/ativo.ts'), 'utf8');
+    for (const col of ['descricao', 'placa', 'numero_frota']) {
+      expect(ativo).toContain(`create index \\"ativo_${col}_trgm_index\\" on \\"ativo\\" using gin (\\"${col}\\" gin_trgm_ops)`);
+    }
+    expect(ativo).toContain('{ name: "ativo_empresa_id_descricao_id_sort_index", properties: ["empresaId", "descricao", "id"] }');
+    const route = readFileSync(join(p.outServer, 'routes/ativo.ts'), 'utf8');
+    const crud = /from '([^']+)'/.exec(route)![1];
+    expect(readFileSync(join(p.outServer, 'routes', crud), 'utf8')).toContain('export function crudRoutes');
+    expect(indexName('x'.repeat(63))).toBe('x'.repeat(63));
+    const long = indexName(`${'tabela_'.repeat(8)}coluna_trgm_index`);
+    expect(long.length).toBeLessThanOrEqual(63);
+    expect(long).toBe(indexName(`${'tabela_'.repeat(8)}coluna_trgm_index`));
+  });
 });

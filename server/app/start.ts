@@ -28,7 +28,7 @@ export interface StartOptions {
 }
 
 export interface Running {
-  url: string; port: number; orm: MikroORM; bundle: Bundle; seed?: SeedResult; log: Logger;
+  url: string; port: number; orm: MikroORM; databaseUrl: string; bundle: Bundle; seed?: SeedResult; log: Logger;
   app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[]; created?: string };
   realtime: Realtime;
 }
@@ -57,7 +57,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   // socket.io at /socket_server on the same HTTP server.
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log });
   return {
-    url: `http://localhost:${actual}`, port: actual, orm, bundle, seed, log, app, migrations, realtime,
+    url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime,
     close: async () => {
       await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));

@@ -5,5 +5,6 @@ import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
+import ingest from '../ingest/calls.ts';
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, ingest];

@@ -102,7 +102,23 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     expect(list.status).toBe(200);
   });
 
-  it.skipIf(e.scope === 'global')('another tenant\'s rows are invisible and untouchable', async () => {
+  if (e.scope === 'global') {
+    // Global registers are shared by every tenant: visible to a holder of the key, refused without it.
+    it('global rows are shared with key holders and refused without the key', async () => {
+      const id = await make(e.key, own);
+      const list = await gestorA.get(`/api/${e.key}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
+      expect(list.status).toBe(200);
+      expect((await list.json()).map((r: any) => r.id)).toEqual([id]);
+      const semChave = await ts.createUser({ login: `sem.${e.key}`, senha: 'sem-chave-senha-1', ambienteId: own.ambienteId, empresas: [own.empresaId], permissoes: ['tlm.fro.ativo.lista'] });
+      expect(semChave).toBeTruthy();
+      const u = await ts.login(`sem.${e.key}`, 'sem-chave-senha-1');
+      expect((await u.get(`/api/${e.key}`)).status).toBe(403);
+      expect((await u.get(`/api/${e.key}/${id}`)).status).toBe(403);
+    });
+    return;
+  }
+
+  it('another tenant\'s rows are invisible and untouchable', async () => {
     const other = e.scope === 'empresa' ? otherEmpresa : otherAmbiente;
     const id = await make(e.key, other);
     const list = await gestorA.get(`/api/${e.key}?range=[0,999]`);

@@ -1,5 +1,7 @@
 // The whole pipeline: load -> validate -> normalize -> emit -> write.
-import { relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { MetadataError, problem } from './errors.ts';
 import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/index.ts';
 import { loadMetadata } from './load.ts';
 import type { Model } from './model.ts';
@@ -36,6 +38,14 @@ export async function render(metadataDir: string, imports: ImportPaths = DEFAULT
   return { model, ...(await emitAll(model, imports)) };
 }
 
+/** Each screen's component must exist under {runtimeSrc}/screens/ (the generated index imports it). */
+export function checkScreenComponents(model: Model, runtimeSrc: string): void {
+  const problems = (model.screens ?? [])
+    .filter((t) => !existsSync(join(runtimeSrc, 'screens', t.component)))
+    .map((t) => problem(t.file, '/component', `arquivo não encontrado: ${relative(process.cwd(), join(runtimeSrc, 'screens', t.component)).split(sep).join('/')}`));
+  if (problems.length) throw new MetadataError(problems);
+}
+
 const GENERATOR_DIR = import.meta.dirname;
 const rel = (from: string, to: string) => relative(from, to).split(sep).join('/') || '.';
 
@@ -45,5 +55,6 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   if (o.serverSrc) Object.assign(imports, { serverSrc: rel(resolve(o.outServer), resolve(o.serverSrc)), generatorFromServer: rel(resolve(o.outServer), GENERATOR_DIR) });
   if (o.runtimeSrc) Object.assign(imports, { runtimeSrc: rel(resolve(o.outRuntime), resolve(o.runtimeSrc)), generatorFromRuntime: rel(resolve(o.outRuntime), GENERATOR_DIR) });
   const { model, server, runtime } = await render(resolve(o.metadata), imports);
+  checkScreenComponents(model, resolve(o.runtimeSrc ?? dirname(resolve(o.outRuntime))));
   return { model, server: writeTree(resolve(o.outServer), server), runtime: writeTree(resolve(o.outRuntime), runtime) };
 }

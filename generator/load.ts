@@ -1,4 +1,5 @@
-// Reads metadata/: every *.yaml under an area folder is an entity; _menu.yaml holds the menu groups.
+// Reads metadata/: every *.yaml under an area folder is an entity, or a screen when it says `kind: tela`;
+// _menu.yaml holds the menu groups.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
@@ -13,8 +14,11 @@ export interface SourceFile {
 export interface LoadedMetadata {
   dir: string;
   entities: SourceFile[];
+  screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
   menu: SourceFile;
 }
+
+export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
 
 // Folders under metadata/ that hold other data (not entity files).
 export const IGNORED_DIRS = new Set(['catalogos']);
@@ -49,7 +53,7 @@ function readYaml(full: string, file: string): unknown {
 export function loadMetadata(dir: string): LoadedMetadata {
   const root = basename(dir);
   const display = (full: string) => [root, ...relative(dir, full).split(sep)].join('/');
-  const entities = listYaml(dir).map((full) => {
+  const files = listYaml(dir).map((full) => {
     const file = display(full);
     const parts = relative(dir, full).split(sep);
     return { file, area: parts.length > 1 ? parts[0] : '', data: readYaml(full, file) };
@@ -64,5 +68,7 @@ export function loadMetadata(dir: string): LoadedMetadata {
     if (e instanceof MetadataError) throw e;
     throw new MetadataError([problem(menuFile, '', 'arquivo de grupos do menu não encontrado')]);
   }
-  return { dir, entities, menu: { file: menuFile, area: '', data: menuData } };
+  const entities = files.filter((f) => !isScreen(f.data));
+  const screens = files.filter((f) => isScreen(f.data));
+  return { dir, entities, screens, menu: { file: menuFile, area: '', data: menuData } };
 }

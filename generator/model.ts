@@ -84,15 +84,31 @@ export interface EntityMeta {
 
 export interface MenuNode { label: string; route?: string; permission?: string; icon?: string; children?: MenuNode[] }
 
+/** A non-CRUD screen (metadata file with kind: tela): hand-written component, generated route/permissions/menu. */
+export interface ScreenMeta {
+  key: string;             // e.g. rastreamento_ao_vivo
+  file: string;            // metadata file it came from (relative)
+  area: string;            // adm, tlm, cfg ... (the folder)
+  label: string;           // pt-BR title
+  route: string;           // e.g. /tlm/ras/rastreamento_ao_vivo
+  permission: string;      // route name = permission key that opens it, e.g. tlm.ras.rastreamento_ao_vivo
+  permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
+  menu?: { group: string; order: number; icon?: string };
+  component: string;       // module under runtime/src/screens/, e.g. rastreamento/MapaAoVivo.tsx
+  help?: string;
+}
+
 export interface RouteEntry {
   path: string;            // e.g. /tlm/fro/ativo/:id/editar
   name: string;            // route name = permission key, e.g. tlm.fro.ativo.editar
-  entity: string;
-  view: 'list' | 'create' | 'edit' | 'show';
+  entity?: string;         // CRUD routes: the entity key
+  screen?: string;         // screen routes: the screen key (view 'screen')
+  view: 'list' | 'create' | 'edit' | 'show' | 'screen';
 }
 
 export interface Model {
   entities: EntityMeta[];
+  screens: ScreenMeta[];   // non-CRUD screens, sorted by key
   permissions: PermissionMeta[]; // the whole catalogue, sorted by key
   menu: MenuNode[];
   routes: RouteEntry[];

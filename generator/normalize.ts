@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { MetadataError, problem } from './errors.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
-  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, RouteEntry, Scope,
+  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, RouteEntry, Scope, ScreenMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -19,6 +19,10 @@ interface RawEntity {
   search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
   actions?: { name: string; label: string; set: Record<string, unknown>; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
+}
+interface RawScreen {
+  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
+  permissions?: PermissionMeta[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
 }
 interface RawMenu { groups: { name: string; order: number; icon?: string }[] }
 
@@ -176,15 +180,41 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   return entity;
 }
 
-function buildMenu(entities: EntityMeta[], menu: RawMenu): MenuNode[] {
+function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path: string, msg: string) => void): ScreenMeta {
+  const expectedKey = basename(file).replace(/\.ya?ml$/, '');
+  if (raw.key !== expectedKey) err('/key', `deve ser igual ao nome do arquivo (${expectedKey})`);
+  if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
+  const seen = new Set<string>();
+  (raw.permissions ?? []).forEach((p, i) => {
+    if (seen.has(p.key)) err(`/permissions/${i}/key`, `permissão repetida: ${raw.permission}.${p.key}`);
+    seen.add(p.key);
+  });
+  const screen: ScreenMeta = {
+    key: raw.key, file, area, label: raw.label, route: raw.route, permission: raw.permission,
+    permissions: [
+      { key: raw.permission, label: raw.permissionLabel ?? `${raw.label}: Acessar` },
+      ...(raw.permissions ?? []).map((p) => ({ key: `${raw.permission}.${p.key}`, label: `${raw.label}: ${p.label}` })),
+    ],
+    component: raw.component,
+  };
+  if (raw.menu) screen.menu = raw.menu;
+  if (raw.help) screen.help = raw.help;
+  return screen;
+}
+
+function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu): MenuNode[] {
+  const items = [
+    ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` } as MenuNode })),
+    ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, permission: t.permission } as MenuNode })),
+  ];
   return [...menu.groups]
     .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
     .map((g) => {
-      const children = entities
+      const children = items
         .filter((e) => e.menu?.group === g.name)
         .sort((a, b) => a.menu!.order - b.menu!.order || a.key.localeCompare(b.key))
         .map((e) => {
-          const node: MenuNode = { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` };
+          const node: MenuNode = { ...e.node };
           if (e.menu!.icon) node.icon = e.menu!.icon;
           return node;
         });
@@ -196,7 +226,7 @@ function buildMenu(entities: EntityMeta[], menu: RawMenu): MenuNode[] {
     .filter((g) => g.children!.length > 0);
 }
 
-function buildRoutes(entities: EntityMeta[]): RouteEntry[] {
+function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[]): RouteEntry[] {
   const routes: RouteEntry[] = [];
   for (const e of entities) {
     const add = (path: string, name: string, view: RouteEntry['view']) =>
@@ -206,6 +236,7 @@ function buildRoutes(entities: EntityMeta[]): RouteEntry[] {
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
   }
+  for (const t of screens) routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
   return routes;
 }
 
@@ -217,6 +248,12 @@ export function normalize(meta: LoadedMetadata): Model {
     entities.push(normalizeEntity(src.data as RawEntity, src.file, src.area, err));
   }
   entities.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const screens: ScreenMeta[] = [];
+  for (const src of meta.screens ?? []) {
+    const err = (path: string, msg: string) => problems.push(problem(src.file, path, msg));
+    screens.push(normalizeScreen(src.data as RawScreen, src.file, src.area, err));
+  }
+  screens.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
   // Cross-entity checks.
   const byKey = new Map<string, EntityMeta>();
@@ -233,6 +270,24 @@ export function normalize(meta: LoadedMetadata): Model {
   unique('table', (e) => e.table, '/table');
   unique('route', (e) => e.route, '/route');
   unique('permission', (e) => e.permission, '/permission');
+  // Screens share the key, route and permission namespaces with the entities (and their CRUD paths).
+  const taken = new Map<string, string>();
+  for (const e of entities) {
+    taken.set(`key:${e.key}`, e.file);
+    taken.set(`route:${e.route}`, e.file);
+    taken.set(`route:${e.route}/adicionar`, e.file);
+    for (const p of e.permissions) taken.set(`perm:${p.key}`, e.file);
+  }
+  for (const t of screens) {
+    const check = (id: string, path: string, what: string, v: string) => {
+      const other = taken.get(id);
+      if (other) problems.push(problem(t.file, path, `${what} "${v}" já usado em ${other}`));
+      else taken.set(id, t.file);
+    };
+    check(`key:${t.key}`, '/key', 'key', t.key);
+    check(`route:${t.route}`, '/route', 'route', t.route);
+    t.permissions.forEach((p, i) => check(`perm:${p.key}`, i === 0 ? '/permission' : `/permissions/${i - 1}/key`, 'permissão', p.key));
+  }
   for (const e of entities) byKey.set(e.key, e);
   const groups = new Set((meta.menu.data as RawMenu).groups.map((g) => g.name));
   for (const e of entities) {
@@ -246,11 +301,17 @@ export function normalize(meta: LoadedMetadata): Model {
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${meta.menu.file})`));
   }
+  for (const t of screens) {
+    if (t.menu && !groups.has(t.menu.group))
+      problems.push(problem(t.file, '/menu/group', `grupo de menu desconhecido: ${t.menu.group} (veja ${meta.menu.file})`));
+  }
 
-  const permissions = entities.flatMap((e) => e.permissions).sort((a, b) => (a.key < b.key ? -1 : 1));
-  permissions.forEach((p, i) => {
-    if (i > 0 && permissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
+  const entityPermissions = entities.flatMap((e) => e.permissions).sort((a, b) => (a.key < b.key ? -1 : 1));
+  entityPermissions.forEach((p, i) => {
+    if (i > 0 && entityPermissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
   });
   if (problems.length) throw new MetadataError(problems);
-  return { entities, permissions, menu: buildMenu(entities, meta.menu.data as RawMenu), routes: buildRoutes(entities) };
+  // Screen keys were checked against the entities' above.
+  const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
+  return { entities, screens, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
 }

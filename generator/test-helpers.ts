@@ -1,6 +1,7 @@
 // Test helpers: a temp project root (inside the repo so node_modules resolve) with a copy of metadata/.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { loadMetadata } from './load.ts';
 
 export const REPO = resolve(import.meta.dirname, '..');
 
@@ -11,6 +12,11 @@ export function tempProject(): TempProject {
   const root = mkdtempSync(join(REPO, '.tmp', 'gen-'));
   const metadata = join(root, 'metadata');
   cpSync(join(REPO, 'metadata'), metadata, { recursive: true });
+  // Screens (kind: tela) need their component under runtime/src/screens/: a stub per screen.
+  for (const s of loadMetadata(metadata).screens) {
+    const component = (s.data as { component?: string }).component;
+    if (component) writeFile(join(root, 'runtime/src/screens', component), 'export default function Tela() { return null; }\n');
+  }
   return {
     root, metadata,
     outServer: join(root, 'server/generated'),

@@ -11,13 +11,17 @@ import type { LoadedMetadata } from './load.ts';
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const localize = ((localizeModule as any).default ?? localizeModule) as any;
 
-export interface MetadataValidators { entity: ValidateFunction; menu: ValidateFunction }
+export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; menu: ValidateFunction }
 
 export function compileValidators(metadataDir: string): MetadataValidators {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
   const read = (name: string) => JSON.parse(readFileSync(join(metadataDir, '_schema', name), 'utf8'));
-  return { entity: ajv.compile(read('entity.schema.json')), menu: ajv.compile(read('menu.schema.json')) };
+  return {
+    entity: ajv.compile(read('entity.schema.json')),
+    screen: ajv.compile(read('screen.schema.json')),
+    menu: ajv.compile(read('menu.schema.json')),
+  };
 }
 
 function message(e: ErrorObject): string {
@@ -51,6 +55,9 @@ export function validateMetadata(meta: LoadedMetadata, validators = compileValid
   if (!validators.menu(meta.menu.data)) problems.push(...formatErrors(meta.menu.file, validators.menu.errors));
   for (const src of meta.entities) {
     if (!validators.entity(src.data)) problems.push(...formatErrors(src.file, validators.entity.errors));
+  }
+  for (const src of meta.screens ?? []) {
+    if (!validators.screen(src.data)) problems.push(...formatErrors(src.file, validators.screen.errors));
   }
   if (problems.length) throw new MetadataError(problems);
 }

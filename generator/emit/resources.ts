@@ -4,6 +4,12 @@ import type { Model } from '../model.ts';
 import type { ImportPaths } from './index.ts';
 import { HEADER } from './names.ts';
 
+/** Import specifier of a screen component from the runtime output root. */
+export function screenImport(runtimeSrc: string, component: string): string {
+  const base = runtimeSrc.startsWith('.') ? runtimeSrc : `./${runtimeSrc}`;
+  return `${base}/screens/${component}`;
+}
+
 export function emitResources(model: Model, imports: Pick<ImportPaths, 'runtimeSrc' | 'generatorFromRuntime'>): Map<string, string> {
   const files = new Map<string, string>();
   for (const e of model.entities) {
@@ -38,6 +44,13 @@ export function emitResources(model: Model, imports: Pick<ImportPaths, 'runtimeS
     '/** Every resource, loaded on first use (one chunk per entity). */',
     'export const resources: { key: string; route: string; load: () => Promise<ResourceModule> }[] = [',
     ...model.entities.map((e) => `  { key: ${JSON.stringify(e.key)}, route: ${JSON.stringify(e.route)}, load: () => import('./resources/${e.key}.tsx') },`),
+    '];',
+    '',
+    'export interface ScreenModule { default: ComponentType }',
+    '',
+    '/** Every non-CRUD screen (metadata kind: tela): its hand-written component under runtime/src/screens/, loaded on first use. */',
+    'export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[] = [',
+    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component))}) },`),
     '];',
     '',
   ].join('\n'));

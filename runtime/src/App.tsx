@@ -7,7 +7,7 @@ import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
-import { model, resources, routeTable, type View } from './model';
+import { model, resources, routeTable, screens as screenModules, type View } from './model';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
@@ -17,14 +17,19 @@ import { PickersProvider } from './crud/pickers';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
 const loaders = new Map(resources.map((r) => [r.key, r.load]));
+const screenLoaders = new Map(screenModules.map((s) => [s.key, s.load]));
 
 function NotFound() {
   return null;
 }
 
-// One lazy component per (entity, view), created once.
+// One lazy component per (entity, view) and per screen (metadata kind: tela), created once.
 const screens = routeTable().flatMap((rt) => {
-  const load = loaders.get(rt.entity);
+  if (rt.view === 'screen') {
+    const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;
+    return load ? [{ ...rt, Screen: lazy(load) }] : [];
+  }
+  const load = rt.entity ? loaders.get(rt.entity) : undefined;
   if (!load) return [];
   const Screen = lazy(async () => ({ default: ((await load()).default[rt.view as View] ?? NotFound) as ComponentType }));
   return [{ ...rt, Screen }];

@@ -5,6 +5,8 @@ declare module '@rastro/generated' {
   import type { ComponentType } from 'react';
   export type ResourceModule = { default: Partial<Record<'list' | 'create' | 'edit' | 'show', ComponentType>> };
   export const resources: { key: string; route: string; load: () => Promise<ResourceModule> }[];
+  export type ScreenModule = { default: ComponentType };
+  export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[];
 }
 declare module '@rastro/generated/model.json' {
   import type { Model } from '../../generator/model';

@@ -1,11 +1,11 @@
 // Access to the generated model: entities, route table and menu, plus path helpers.
-import { resources } from '@rastro/generated';
+import { resources, screens } from '@rastro/generated';
 import modelJson from '@rastro/generated/model.json';
-import type { EntityMeta, MenuNode, Model, RouteEntry } from '../../generator/model';
+import type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../generator/model';
 
-export type { EntityMeta, MenuNode, Model, RouteEntry };
+export type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta };
 export const model = modelJson as unknown as Model;
-export { resources };
+export { resources, screens };
 
 const byKey = new Map(model.entities.map((e) => [e.key, e]));
 export const entityByKey = (key: string) => byKey.get(key);

@@ -16,11 +16,20 @@ import ListAlt from '@mui/icons-material/ListAlt';
 import Settings from '@mui/icons-material/Settings';
 import Key from '@mui/icons-material/Key';
 import AccountTree from '@mui/icons-material/AccountTree';
+import MapIcon from '@mui/icons-material/Map';
+import MyLocation from '@mui/icons-material/MyLocation';
+import Route from '@mui/icons-material/Route';
+import LocalShipping from '@mui/icons-material/LocalShipping';
+import Videocam from '@mui/icons-material/Videocam';
+import Assessment from '@mui/icons-material/Assessment';
+import Router from '@mui/icons-material/Router';
 
 const icons: Record<string, ReactElement> = {
   DirectionsCar: <DirectionsCar />, Business: <Business />, Warehouse: <Warehouse />, Garage: <Warehouse />, People: <People />,
   Person: <Person />, Badge: <Badge />, Security: <Security />, Public: <Public />, History: <History />, Category: <Category />,
   Factory: <Factory />, Label: <Label />, Settings: <Settings />, Key: <Key />, AccountTree: <AccountTree />,
+  Map: <MapIcon />, MyLocation: <MyLocation />, Route: <Route />, LocalShipping: <LocalShipping />, Videocam: <Videocam />,
+  Assessment: <Assessment />, Router: <Router />,
 };
 
 export const iconFor = (name?: string) => (name && icons[name]) || <ListAlt />;

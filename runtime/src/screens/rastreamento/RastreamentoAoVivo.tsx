@@ -1,0 +1,3 @@
+export default function RastreamentoAoVivo() {
+  return <div>Rastreamento ao vivo</div>;
+}

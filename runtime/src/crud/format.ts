@@ -14,3 +14,15 @@ export function formatDateTime(d: Date | string | null | undefined): string {
   if (Number.isNaN(x.getTime())) return String(d);
   return `${formatDate(x)} ${pad(x.getHours())}:${pad(x.getMinutes())}:${pad(x.getSeconds())}`;
 }
+
+const WEEKDAYS = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'];
+const MONTHS = ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'];
+
+// Timestamp display of spec section 9: weekday, day month year at HH:mm:ss, Portuguese (local time).
+// e.g. 'segunda-feira, 23 de novembro de 2026 às 11:55:22'; 'Sem informação' when missing.
+export function formatTimestamp(d: Date | string | number | null | undefined): string {
+  if (d == null || d === '') return 'Sem informação';
+  const x = d instanceof Date ? d : new Date(d);
+  if (Number.isNaN(x.getTime())) return 'Sem informação';
+  return `${WEEKDAYS[x.getDay()]}, ${x.getDate()} de ${MONTHS[x.getMonth()]} de ${x.getFullYear()} às ${pad(x.getHours())}:${pad(x.getMinutes())}:${pad(x.getSeconds())}`;
+}

@@ -1,0 +1,187 @@
+// Vehicle markers for thousands of devices: supercluster indexes the positions and only the clusters and
+// vehicles inside the current view are DOM markers (reused across refreshes: setLatLng, icon rebuilt only when
+// the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
+import L from 'leaflet';
+import Supercluster from 'supercluster';
+import { ESTADOS, estadoDe, linhasPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
+
+type PointProps = { serial: string; e: Estado };
+type ClusterProps = { l: number; d: number; s: number };
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Zoom from which every vehicle is its own marker. */
+export const CLUSTER_MAX_ZOOM = 16;
+
+function vehicleIcon(r: UltimoEstado, estado: Estado): L.DivIcon {
+  const color = ESTADOS[estado].color;
+  const course = rumo(r.direcao);
+  const label = esc(`${titulo(r)}${r.placa ? ` (${r.placa})` : ''}`);
+  // An arrow pointing to the course (0° = north), or a dot when the course is unknown.
+  const shape = course == null
+    ? `<circle cx="13" cy="13" r="7" fill="${color}" stroke="#fff" stroke-width="2.5"/>`
+    : `<g transform="rotate(${course} 13 13)"><path d="M13 2 L21 22 L13 17.5 L5 22 Z" fill="${color}" stroke="#fff" stroke-width="2" stroke-linejoin="round"/></g>`;
+  return L.divIcon({
+    className: 'rastro-veiculo',
+    html: `<svg width="26" height="26" viewBox="0 0 26 26" role="img" aria-label="${label}" data-serial="${esc(r.serial)}" data-estado="${estado}"><title>${label}</title>${shape}</svg>`,
+    iconSize: [26, 26],
+    iconAnchor: [13, 13],
+    popupAnchor: [0, -12],
+  });
+}
+
+function clusterIcon(count: number, p: ClusterProps): L.DivIcon {
+  const size = count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56;
+  const total = p.l + p.d + p.s || 1;
+  const a = (p.l / total) * 360;
+  const b = a + (p.d / total) * 360;
+  const ring = `conic-gradient(${ESTADOS.ligada.color} 0 ${a}deg, ${ESTADOS.desligada.color} ${a}deg ${b}deg, ${ESTADOS.sem_comunicacao.color} ${b}deg 360deg)`;
+  const text = count >= 10000 ? `${Math.round(count / 1000)}k` : String(count);
+  return L.divIcon({
+    className: 'rastro-cluster',
+    html: `<div style="width:${size}px;height:${size}px;border-radius:50%;background:${ring};display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.35)">`
+      + `<div style="width:${size - 10}px;height:${size - 10}px;border-radius:50%;background:#fff;display:flex;align-items:center;justify-content:center;font:600 12px/1 Roboto,Arial,sans-serif;color:#263238" aria-label="${count} veículos">${text}</div></div>`,
+    iconSize: [size, size],
+    iconAnchor: [size / 2, size / 2],
+  });
+}
+
+export function popupHtml(r: UltimoEstado): string {
+  const estado = estadoDe(r);
+  const rows = linhasPopup(r).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  return `<div class="rastro-popup" data-serial="${esc(r.serial)}"><div class="rastro-popup-titulo">${esc(titulo(r))}</div>`
+    + `<div class="rastro-popup-estado" style="color:${ESTADOS[estado].color}">${ESTADOS[estado].label}</div><table>${rows}</table></div>`;
+}
+
+interface Shown { marker: L.Marker; sig: string }
+
+export class VehicleLayer {
+  private index = new Supercluster<PointProps, ClusterProps>({
+    radius: 60, maxZoom: CLUSTER_MAX_ZOOM, minPoints: 3,
+    map: (p) => ({ l: p.e === 'ligada' ? 1 : 0, d: p.e === 'desligada' ? 1 : 0, s: p.e === 'sem_comunicacao' ? 1 : 0 }),
+    reduce: (acc, p) => { acc.l += p.l; acc.d += p.d; acc.s += p.s; },
+  });
+  private bySerial = new Map<string, UltimoEstado>();
+  private shown = new Map<string, Shown>();
+  private group = L.layerGroup();
+  private popup = L.popup({ autoPan: true, closeButton: true, maxWidth: 320 });
+  private popupSerial: string | null = null;
+  private pendingPopup: string | null = null;
+  private readonly onMove = () => this.render();
+
+  constructor(private map: L.Map) {
+    this.group.addTo(map);
+    map.on('moveend', this.onMove);
+    this.popup.on('remove', () => { this.popupSerial = null; });
+  }
+
+  destroy(): void {
+    this.map.off('moveend', this.onMove);
+    this.map.closePopup(this.popup);
+    this.group.remove();
+    this.shown.clear();
+  }
+
+  /** New data: re-index and redraw the view (markers are reused). */
+  setData(rows: UltimoEstado[], now = Date.now()): void {
+    this.bySerial = new Map(rows.map((r) => [r.serial, r]));
+    this.index.load(rows.map((r) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [r.longitude!, r.latitude!] },
+      properties: { serial: r.serial, e: estadoDe(r, now) },
+    })));
+    this.render(now);
+    if (this.popupSerial) {
+      // Keep the open popup current without panning the map under the user.
+      const r = this.bySerial.get(this.popupSerial);
+      const html = r && popupHtml(r);
+      const ll = this.popup.getLatLng();
+      if (r && (html !== this.popup.getContent() || !ll || ll.lat !== r.latitude || ll.lng !== r.longitude)) {
+        this.popup.options.autoPan = false;
+        this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(html!);
+        this.popup.options.autoPan = true;
+      }
+    }
+  }
+
+  bounds(): L.LatLngBounds | null {
+    if (!this.bySerial.size) return null;
+    return L.latLngBounds([...this.bySerial.values()].map((r) => [r.latitude!, r.longitude!] as [number, number]));
+  }
+
+  /** Centres the map on a vehicle, close enough for it to be its own marker, and opens its popup. */
+  focus(serial: string): void {
+    const r = this.bySerial.get(serial);
+    if (!r) return;
+    this.pendingPopup = serial;
+    const zoom = Math.max(this.map.getZoom(), CLUSTER_MAX_ZOOM + 1);
+    const target = L.latLng(r.latitude!, r.longitude!);
+    if (this.map.getZoom() === zoom && this.map.getCenter().distanceTo(target) < 1) this.render();
+    else this.map.setView(target, zoom, { animate: false });
+  }
+
+  openPopup(serial: string): void {
+    const r = this.bySerial.get(serial);
+    if (!r) return;
+    this.popupSerial = serial;
+    this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(popupHtml(r)).openOn(this.map);
+  }
+
+  get markerCount(): number { return this.shown.size; }
+
+  render(now = Date.now()): void {
+    const b = this.map.getBounds().pad(0.25);
+    const zoom = Math.round(this.map.getZoom());
+    const features = this.index.getClusters([b.getWest(), Math.max(b.getSouth(), -85), b.getEast(), Math.min(b.getNorth(), 85)], zoom);
+    const keep = new Set<string>();
+    for (const f of features) {
+      const [lng, lat] = f.geometry.coordinates;
+      const p = f.properties as Partial<Supercluster.ClusterProperties & ClusterProps & PointProps>;
+      if (p.cluster) {
+        const key = `c:${p.cluster_id}`;
+        const sig = `${p.point_count}:${p.l}:${p.d}:${p.s}`;
+        keep.add(key);
+        const cur = this.shown.get(key);
+        if (cur) {
+          cur.marker.setLatLng([lat, lng]);
+          if (cur.sig !== sig) { cur.marker.setIcon(clusterIcon(p.point_count!, p as ClusterProps)); cur.sig = sig; }
+        } else {
+          const id = p.cluster_id!;
+          const marker = L.marker([lat, lng], { icon: clusterIcon(p.point_count!, p as ClusterProps), keyboard: false });
+          marker.on('click', () => {
+            const z = Math.min(this.index.getClusterExpansionZoom(id), CLUSTER_MAX_ZOOM + 1);
+            this.map.setView(marker.getLatLng(), z);
+          });
+          marker.addTo(this.group);
+          this.shown.set(key, { marker, sig });
+        }
+        continue;
+      }
+      const r = this.bySerial.get(p.serial!);
+      if (!r) continue;
+      const key = `p:${r.serial}`;
+      const estado = estadoDe(r, now);
+      const sig = `${estado}:${rumo(r.direcao)}:${r.placa}:${r.ativoDescricao}`;
+      keep.add(key);
+      const cur = this.shown.get(key);
+      if (cur) {
+        const ll = cur.marker.getLatLng();
+        if (ll.lat !== r.latitude || ll.lng !== r.longitude) cur.marker.setLatLng([r.latitude!, r.longitude!]);
+        if (cur.sig !== sig) { cur.marker.setIcon(vehicleIcon(r, estado)); cur.sig = sig; }
+      } else {
+        const marker = L.marker([r.latitude!, r.longitude!], { icon: vehicleIcon(r, estado), title: '', riseOnHover: true });
+        marker.on('click', () => this.openPopup(r.serial));
+        marker.addTo(this.group);
+        this.shown.set(key, { marker, sig });
+      }
+    }
+    for (const [key, s] of this.shown) {
+      if (!keep.has(key)) { s.marker.remove(); this.shown.delete(key); }
+    }
+    if (this.pendingPopup) {
+      const serial = this.pendingPopup;
+      this.pendingPopup = null;
+      this.openPopup(serial);
+    }
+  }
+}

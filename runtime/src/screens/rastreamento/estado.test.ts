@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimestamp } from '../../crud/format';
+import { comPosicao, contagem, estadoDe, filtrar, linhasPopup, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
+
+const now = Date.parse('2026-11-23T15:00:00Z');
+const row = (p: Partial<UltimoEstado>): UltimoEstado => ({
+  serial: '864000000000001', ativoId: 1, ativoDescricao: 'Caminhão Baú', placa: 'ABC-1D23', fixTime: null,
+  latitude: -23.5, longitude: -46.6, velocidade: 42.4, direcao: 93, ignicao: true,
+  ultimaComunicacao: new Date(now - 60_000).toISOString(), ...p,
+});
+
+describe('live tracking state', () => {
+  it('classifies ignição ligada / desligada / sem comunicação', () => {
+    expect(estadoDe(row({}), now)).toBe('ligada');
+    expect(estadoDe(row({ ignicao: false }), now)).toBe('desligada');
+    expect(estadoDe(row({ ignicao: null }), now)).toBe('desligada');
+    expect(estadoDe(row({ ultimaComunicacao: new Date(now - SEM_COMUNICACAO_MS - 1).toISOString() }), now)).toBe('sem_comunicacao');
+    expect(estadoDe(row({ ultimaComunicacao: null }), now)).toBe('sem_comunicacao');
+    expect(contagem([row({}), row({ ignicao: false }), row({ ultimaComunicacao: null })], now)).toEqual({ ligada: 1, desligada: 1, sem_comunicacao: 1 });
+  });
+
+  it('keeps only rows with a usable position', () => {
+    const rows = [row({}), row({ latitude: null }), row({ latitude: 0, longitude: 0 }), row({ latitude: 95 })];
+    expect(comPosicao(rows)).toHaveLength(1);
+  });
+
+  it('searches description, plate (with or without dash) and serial, ignoring case and accents', () => {
+    const rows = [row({}), row({ serial: '2', ativoDescricao: 'Van', placa: 'XYZ9A99' })];
+    expect(filtrar(rows, 'caminhao').map((r) => r.serial)).toEqual(['864000000000001']);
+    expect(filtrar(rows, 'abc1d').map((r) => r.serial)).toEqual(['864000000000001']);
+    expect(filtrar(rows, 'xyz-9a').map((r) => r.serial)).toEqual(['2']);
+    expect(filtrar(rows, '0000001')).toHaveLength(1);
+    expect(filtrar(rows, '  ')).toHaveLength(2);
+  });
+
+  it('popup lines and course buckets', () => {
+    const lines = Object.fromEntries(linhasPopup(row({ ultimaComunicacao: null, velocidade: null, ignicao: null })));
+    expect(lines).toEqual({ Placa: 'ABC-1D23', Velocidade: 'Sem informação', Ignição: 'Sem informação', 'Última comunicação': 'Sem informação' });
+    expect(Object.fromEntries(linhasPopup(row({ ignicao: false })))).toMatchObject({ Velocidade: '42 km/h', Ignição: 'Desligada' });
+    expect([rumo(93), rumo(356), rumo(null)]).toEqual([90, 0, null]);
+  });
+
+  it('formats timestamps as weekday, day month year at HH:mm:ss in Portuguese', () => {
+    expect(formatTimestamp(new Date(2026, 10, 23, 9, 5, 7))).toBe('segunda-feira, 23 de novembro de 2026 às 09:05:07');
+    expect(formatTimestamp(new Date(2024, 2, 2, 23, 59, 0))).toBe('sábado, 2 de março de 2024 às 23:59:00');
+    expect(formatTimestamp(null)).toBe('Sem informação');
+    expect(formatTimestamp('')).toBe('Sem informação');
+    expect(formatTimestamp('não é data')).toBe('Sem informação');
+  });
+});

@@ -1,0 +1,83 @@
+// Live tracking data: the rows of GET /api/rastreamento/ultimo_estado, their state (ignição ligada,
+// desligada, sem comunicação), search and the popup text. Pure functions (unit-tested).
+import { formatTimestamp } from '../../crud/format';
+
+export interface UltimoEstado {
+  serial: string;
+  ativoId: number | null;
+  ativoDescricao: string | null;
+  placa: string | null;
+  fixTime: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  velocidade: number | null;
+  direcao: number | null;
+  ignicao: boolean | null;
+  ultimaComunicacao: string | null;
+  valido?: boolean | null;
+  modelo?: string | null;
+}
+
+export type Estado = 'ligada' | 'desligada' | 'sem_comunicacao';
+
+/** No report for this long → 'sem comunicação'. */
+export const SEM_COMUNICACAO_MS = 30 * 60 * 1000;
+
+export const ESTADOS: Record<Estado, { label: string; color: string }> = {
+  ligada: { label: 'Ignição ligada', color: '#2e7d32' },
+  desligada: { label: 'Ignição desligada', color: '#c62828' },
+  sem_comunicacao: { label: 'Sem comunicação', color: '#757575' },
+};
+
+export function estadoDe(v: Pick<UltimoEstado, 'ignicao' | 'ultimaComunicacao'>, now = Date.now()): Estado {
+  const t = v.ultimaComunicacao ? Date.parse(v.ultimaComunicacao) : NaN;
+  if (!Number.isFinite(t) || now - t > SEM_COMUNICACAO_MS) return 'sem_comunicacao';
+  return v.ignicao ? 'ligada' : 'desligada';
+}
+
+/** Rows with a usable position (the map can only show those). */
+export function comPosicao(rows: UltimoEstado[]): UltimoEstado[] {
+  return rows.filter((r) => typeof r.latitude === 'number' && typeof r.longitude === 'number'
+    && Number.isFinite(r.latitude) && Number.isFinite(r.longitude)
+    && Math.abs(r.latitude) <= 90 && Math.abs(r.longitude) <= 180 && !(r.latitude === 0 && r.longitude === 0));
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+/** Case- and accent-insensitive substring search on descrição, placa and serial (placa also without '-'). */
+export function filtrar(rows: UltimoEstado[], q: string): UltimoEstado[] {
+  const t = fold(q.trim());
+  if (!t) return rows;
+  const tPlate = t.replace(/-/g, '');
+  return rows.filter((r) => fold(r.ativoDescricao ?? '').includes(t) || fold(r.serial).includes(t)
+    || (!!r.placa && fold(r.placa).replace(/-/g, '').includes(tPlate)));
+}
+
+export const titulo = (r: UltimoEstado) => r.ativoDescricao ?? `Equipamento ${r.serial}`;
+
+export function velocidadeTexto(v: number | null | undefined): string {
+  return v == null || !Number.isFinite(v) ? 'Sem informação' : `${Math.round(v)} km/h`;
+}
+
+export function ignicaoTexto(v: boolean | null | undefined): string {
+  return v == null ? 'Sem informação' : v ? 'Ligada' : 'Desligada';
+}
+
+/** Label/value lines of the marker popup. */
+export function linhasPopup(r: UltimoEstado): [string, string][] {
+  return [
+    ['Placa', r.placa || 'Sem informação'],
+    ['Velocidade', velocidadeTexto(r.velocidade)],
+    ['Ignição', ignicaoTexto(r.ignicao)],
+    ['Última comunicação', formatTimestamp(r.ultimaComunicacao)],
+  ];
+}
+
+export function contagem(rows: UltimoEstado[], now = Date.now()): Record<Estado, number> {
+  const c: Record<Estado, number> = { ligada: 0, desligada: 0, sem_comunicacao: 0 };
+  for (const r of rows) c[estadoDe(r, now)]++;
+  return c;
+}
+
+/** Course rounded to 10° steps: the marker icon is rebuilt only when the bucket changes. */
+export const rumo = (d: number | null | undefined) => (d == null || !Number.isFinite(d) ? null : (Math.round(d / 10) * 10) % 360);

@@ -26,6 +26,9 @@ export default defineConfig({
   },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
-    proxy: { '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: true } },
+    proxy: {
+      '/api': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: true },
+      '/socket_server': { target: process.env.API_URL ?? 'http://localhost:3000', changeOrigin: true, ws: true },
+    },
   },
 });

@@ -14,6 +14,7 @@ import { Guard } from './routing/Guard';
 import { Loading } from './crud/GenericForms';
 import { theme } from './theme';
 import { PickersProvider } from './crud/pickers';
+import { RealtimePush } from './layout/Realtime';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
 const loaders = new Map(resources.map((r) => [r.key, r.load]));
@@ -82,6 +83,7 @@ export function App() {
           ))}
         </CustomRoutes>
       </Admin>
+      <RealtimePush />
     </PickersProvider>
   );
 }

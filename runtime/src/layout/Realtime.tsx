@@ -1,0 +1,108 @@
+// Server push (spec §4, §8) over socket.io at /socket_server (.notes/CONTRACT.md, "Realtime socket"):
+// opened with the session token, then set_user and join_room (again on each company switch).
+//  - permissoes_alteradas → dialog 'Permissões Alteradas', the app reloads after 5 s;
+//  - sessao_finalizada   → dialog 'Sessão terminada', then the token is removed and /login opens after 2 s.
+// Mounted beside <Admin> so a redirect inside react-admin cannot take the dialog away.
+import { useEffect, useRef, useState } from 'react';
+import { createTheme, Dialog, DialogContent, DialogContentText, DialogTitle, ThemeProvider } from '@mui/material';
+import type { Socket } from 'socket.io-client';
+import { resetPermissions } from '../api/authProvider';
+import { clearToken, getToken } from '../api/cookie';
+import { setUnauthorizedHandler } from '../api/http';
+import { session } from '../api/session';
+import { theme } from '../theme';
+import { useSession } from './CompanyPicker';
+
+export const SOCKET_PATH = '/socket_server';
+export const RELOAD_AFTER_MS = 5000;
+export const LOGOUT_AFTER_MS = 2000;
+
+export const PUSH_TEXT = {
+  permissoes: {
+    title: 'Permissões Alteradas',
+    text: 'Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.',
+  },
+  sessao: { title: 'Sessão terminada', text: 'Sua sessão foi finalizada por um administrador do sistema.' },
+} as const;
+
+type Push = keyof typeof PUSH_TEXT;
+
+// Hooks for tests and special hosts.
+export const pushActions = {
+  reload: () => window.location.reload(),
+  toLogin: () => window.location.assign('/login'),
+};
+
+const muiTheme = createTheme(theme as never);
+
+export function RealtimePush() {
+  const user = useSession();
+  const token = user ? getToken() : null;
+  const [push, setPush] = useState<Push | null>(null);
+  const socketRef = useRef<Socket | null>(null);
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (!userId || !token) return;
+    let cancelled = false;
+    let socket: Socket | undefined;
+    void import('socket.io-client').then(({ io }) => {
+      if (cancelled) return;
+      socket = io(window.location.origin, { path: SOCKET_PATH, auth: { token }, reconnectionDelayMax: 30_000 });
+      socketRef.current = socket;
+      socket.on('connect', () => {
+        socket!.emit('set_user', userId);
+        const empresa = session.get()?.empresaAtiva;
+        if (empresa != null) socket!.emit('join_room', empresa);
+      });
+      socket.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
+      socket.on('sessao_finalizada', () => {
+        // Requests failing with 401 meanwhile must not skip the dialog.
+        setUnauthorizedHandler(() => undefined);
+        setPush('sessao');
+      });
+    }).catch(() => undefined);
+    return () => {
+      cancelled = true;
+      socket?.disconnect();
+      if (socketRef.current === socket) socketRef.current = null;
+    };
+  }, [userId, token]);
+
+  // Company switch: move to the new company's room.
+  const empresa = user?.empresaAtiva;
+  useEffect(() => {
+    const s = socketRef.current;
+    if (s?.connected && empresa != null) s.emit('join_room', empresa);
+  }, [empresa]);
+
+  useEffect(() => {
+    if (push === 'permissoes') {
+      const t = setTimeout(() => pushActions.reload(), RELOAD_AFTER_MS);
+      return () => clearTimeout(t);
+    }
+    if (push === 'sessao') {
+      const t = setTimeout(() => {
+        socketRef.current?.disconnect();
+        clearToken();
+        resetPermissions();
+        session.set(null);
+        pushActions.toLogin();
+      }, LOGOUT_AFTER_MS);
+      return () => clearTimeout(t);
+    }
+  }, [push]);
+
+  if (!push) return null;
+  const { title, text } = PUSH_TEXT[push];
+  return (
+    <ThemeProvider theme={muiTheme}>
+      <Dialog open disableEscapeKeyDown aria-labelledby="push-title" aria-describedby="push-text">
+        <DialogTitle id="push-title">{title}</DialogTitle>
+        <DialogContent>
+          <DialogContentText id="push-text">{text}</DialogContentText>
+        </DialogContent>
+      </Dialog>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,90 @@
+// Server push over socket.io (/socket_server): an administrator changes a signed-in user's permissions
+// (dialog 'Permissões Alteradas', reload after 5 s), then ends their session (dialog 'Sessão terminada',
+// token removed, /login after 2 s).
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const LOGIN = `rt.${Date.now().toString(36)}`;
+const SENHA = 'Tempo-real-2024!';
+
+let adminToken = '';
+let empresa = 0;
+async function admin(method: string, path: string, body?: unknown) {
+  const r = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', companyId: String(empresa) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json();
+  expect(r.status, JSON.stringify(json)).toBeLessThan(300);
+  return json;
+}
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let userId = 0;
+
+beforeAll(async () => {
+  const r = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: adminPassword }) });
+  const p = (await r.json()).payload;
+  adminToken = p.token;
+  empresa = p.user?.empresaAtiva ?? (await admin('GET', '/api/auth/get_session')).payload.user.empresaAtiva;
+  const cargos = (await admin('GET', '/api/cargo')) as { id: number; descricao: string }[];
+  const leitura = cargos.find((c) => /leitura/i.test(c.descricao)) ?? cargos[cargos.length - 1]!;
+  const u = await admin('POST', '/api/usuario', { nome: 'Usuário Tempo Real', login: LOGIN, senha: SENHA, empresas: [empresa], empresaAtiva: empresa, cargos: [leitura.id] });
+  userId = u.id;
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  page = await ctx.newPage();
+});
+afterAll(async () => {
+  await ctx?.close();
+  await browser?.close();
+});
+
+// Resolves once the page's socket.io connection has upgraded to a websocket.
+function socketOpened(p: Page) {
+  return p.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/socket_server'), timeout: 20_000 });
+}
+
+describe('server push dialogs', () => {
+  it("shows 'Permissões Alteradas' and reloads after 5 s when an administrator changes the user's permissions", async () => {
+    const opened = socketOpened(page);
+    await signIn(page, baseUrl, LOGIN, SENHA);
+    await opened;
+    await page.waitForTimeout(500); // set_user / join_room answered
+    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
+    await admin('PUT', `/api/usuario/${userId}`, { permissoesExtras: ['tlm.ras.rastreamento_ao_vivo'] });
+    const dialog = page.getByRole('dialog', { name: 'Permissões Alteradas' });
+    await dialog.waitFor({ timeout: 10_000 });
+    const shownAt = Date.now();
+    expect(await dialog.innerText()).toContain('Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.');
+    await reloaded;
+    expect(Date.now() - shownAt).toBeGreaterThan(4000);
+    await page.waitForURL(`${baseUrl}/home`);
+    await expect.poll(() => page.getByRole('dialog', { name: 'Permissões Alteradas' }).count()).toBe(0);
+    // the new key is in force after the reload
+    await expect.poll(() => page.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).count()).toBe(1);
+  });
+
+  it("shows 'Sessão terminada', removes the token and goes to /login after 2 s when an administrator ends the session", async () => {
+    const opened = socketOpened(page);
+    await page.reload();
+    await opened;
+    await page.waitForTimeout(500);
+    const sessoes = (await admin('GET', `/api/sessao?filter=${encodeURIComponent(JSON.stringify({ usuario: userId, ativa: true }))}`)) as { id: number }[];
+    expect(sessoes).toHaveLength(1);
+    await admin('POST', `/api/adm/sessao/elimina/${sessoes[0]!.id}`, {});
+    const dialog = page.getByRole('dialog', { name: 'Sessão terminada' });
+    await dialog.waitFor({ timeout: 10_000 });
+    const shownAt = Date.now();
+    expect(await dialog.innerText()).toContain('Sua sessão foi finalizada por um administrador do sistema.');
+    await page.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(1500);
+    expect((await ctx.cookies()).find((c) => c.name === 'rastro_token')?.value ?? '').toBe('');
+  });
+});

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { migrateTelemetria, startGateway, type GatewayOptions, type GatewayPorts } from './index.ts';
 import { log } from './log.ts';
 
-export interface ClusterHandle { workers: number; stop(): Promise<void> }
+export interface ClusterHandle { workers: number; /** Process ids of the workers. */ pids: number[]; stop(): Promise<void> }
 
 /** In the primary: migrate, fork `workers` processes running this module's worker entry. */
 export async function startGatewayCluster(o: { databaseUrl: string; ports: GatewayPorts; host?: string; workers?: number; env?: Record<string, string> }): Promise<ClusterHandle> {
@@ -31,6 +31,7 @@ export async function startGatewayCluster(o: { databaseUrl: string; ports: Gatew
   log.info({ workers: n }, 'gateway em cluster iniciado');
   return {
     workers: n,
+    pids: list.map((w) => w.process.pid!),
     async stop() {
       await Promise.all(list.map((w) => new Promise<void>((r) => { w.once('exit', () => r()); w.send({ stop: true }); setTimeout(() => { w.kill(); r(); }, 8000).unref(); })));
     },

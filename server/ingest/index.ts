@@ -81,9 +81,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
   const writer = new BatchWriter(pool, metrics, {
     ...opts.writer,
-    onCommitted: (batch) => {
-      opts.writer?.onCommitted?.(batch);
-      if (batch.some((m) => m.result.ack)) void commands.handleAcks(batch);
+    onAcksCommitted: (acks) => {
+      opts.writer?.onAcksCommitted?.(acks);
+      void commands.handleAcks(acks);
     },
   });
   const ev = { onLink: (l: import('./types.ts').Link) => commands.attach(l), onLinkClosed: (l: import('./types.ts').Link) => commands.detach(l) };

@@ -11,7 +11,7 @@ import { DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
-import { rawOf, type DeviceInfo, type IngestMessage } from './types.ts';
+import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
 
 export interface WriterOptions {
   maxBatch?: number;      // messages per transaction
@@ -20,11 +20,13 @@ export interface WriterOptions {
   maxQueued?: number;     // above this, links are paused (backpressure)
   retryMinMs?: number;
   retryMaxMs?: number;
-  onCommitted?: (batch: IngestMessage[]) => void;
+  /** After COMMIT, with the batch's messages that acknowledge a command (result.ack). */
+  onAcksCommitted?: (acks: IngestMessage[]) => void;
 }
 
-/** Columns of telemetria.posicao written by the gateway (COPY order). */
-export const POSICAO_COLS = ['serial', 'fix_time', 'tipo', 'received_at', 'empresa_id', 'ativo_id', 'motorista_id', 'lat', 'lon',
+/** Columns of telemetria.posicao written by the gateway (COPY order): the device's columns first, so that a
+ * message's row text can be made when it is queued and the device's company/asset put in front per batch. */
+export const POSICAO_COLS = ['empresa_id', 'ativo_id', 'motorista_id', 'serial', 'fix_time', 'tipo', 'received_at', 'lat', 'lon',
   'speed', 'course', 'altitude', 'valid', 'satellites', 'hdop', 'ignition', 'buffered', 'attributes'] as const;
 
 // Positions: COPY into a per-session staging table, then one INSERT ... ON CONFLICT DO NOTHING.
@@ -51,16 +53,6 @@ export function copyText(v: unknown): string {
       return /[\\\t\n\r]/.test(t) ? t.replace(/[\\\t\n\r]/g, (c) => COPY_ESC[c]!) : t;
     }
   }
-}
-
-/** Rows as COPY text lines. */
-export function copyLines(rows: Record<string, unknown>[], cols: readonly string[]): string {
-  let out = '';
-  for (const r of rows) {
-    for (let i = 0; i < cols.length; i++) out += (i ? '\t' : '') + copyText(r[cols[i]!]);
-    out += '\n';
-  }
-  return out;
 }
 
 const SQL_EVENTO = `
@@ -130,13 +122,36 @@ export function isTransient(err: unknown): boolean {
 export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat']);
 
 const DAY = 86_400_000;
+/** Milliseconds of an ISO-8601 UTC time; the decoders' "YYYY-MM-DDTHH:MM:SS.sssZ" by arithmetic, others by Date.parse. */
+export function isoMs(t: string): number {
+  if (t.length === 24 && t.charCodeAt(4) === 45 && t.charCodeAt(7) === 45 && t.charCodeAt(10) === 84 && t.charCodeAt(13) === 58
+    && t.charCodeAt(16) === 58 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
+    const y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2), h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2), ms = digits(t, 20, 3);
+    // Out-of-range fields (month 13, hour 24, 31 February...) are left to Date.parse, which knows its own rules.
+    if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59 && ms >= 0) {
+      return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+    }
+  }
+  return Date.parse(t);
+}
+/** Decimal digits t[i, i + n) as a number; -1 if one is not a digit. */
+function digits(t: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = t.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
 /** A fix time the device clock could really have produced: not in the future, not over 5 years old (GPS week rollover). */
-function plausible(fixTime: string, received: Date): boolean {
-  const t = Date.parse(fixTime);
-  return t <= received.getTime() + DAY && t >= received.getTime() - 5 * 366 * DAY;
+function plausible(fixMs: number, receivedMs: number): boolean {
+  return fixMs <= receivedMs + DAY && fixMs >= receivedMs - 5 * 366 * DAY;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** A number (or nothing) in COPY text. */
+const copyNum = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '\\N');
 
 function ignitionOf(r: DecodeResult): boolean | null {
   const a = r.attributes;
@@ -148,98 +163,262 @@ function ignitionOf(r: DecodeResult): boolean | null {
   return null;
 }
 
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+/**
+ * A message as the writer keeps it until COMMIT. Built once when the message is queued, so that the decoded
+ * object graph (attributes, positions, field strings) dies young instead of surviving in the queue:
+ * the position rows are already COPY text (without the device columns, which are resolved per batch),
+ * the attributes already JSON, and only what the latest state, the events and the replies need is kept.
+ */
+export interface Prepared {
+  link: Link;
+  raw: string | Buffer;
+  done: ((ok: boolean) => void) | undefined;
+  /** The original message, kept only when it acknowledges a command (see WriterOptions.onAcksCommitted). */
+  ack: IngestMessage | null;
+  reply: string | Buffer | undefined;
+  deviceId: string;
+  protocol: string;
+  type: string;
+  model: string | null;
+  received: string;
+  /** COPY lines of the plausible positions, columns POSICAO_COLS after the device columns; null when none. */
+  rows: Buffer | null;
+  positions: number;
+  implausible: number;
+  /** Months (YYYY-MM) of the plausible positions. */
+  months: string | string[] | null;
+  /** Latest plausible position (by fix time). */
+  fixTime: string | null;
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  course: number | null;
+  altitude: number | null;
+  valid: boolean | null;
+  ignition: boolean | null;
+  battery: number | null;
+  power: number | null;
+  /** Events to store (report kinds that are not events left out); null when none. */
+  events: DecodeResult['events'] | null;
+  sentTime: string | null;
+  /** The attributes as JSON; null when there are none; ROWS when they are to be read from the rows' last column. */
+  attributes: string | null;
+}
+
+/** Text of a prepared message's frame (ASCII as is, binary as hex), computed only when needed. */
+export function preparedRaw(p: Prepared): string {
+  if (typeof p.raw === 'string') return p.raw;
+  return (p.raw = rawOf({ raw: p.raw } as IngestMessage));
+}
+
+let lastDate: Date | null = null, lastIso = '';
+/**
+ * One string per device id: the decoders' ids are slices of the whole frame text, which they would keep alive
+ * while the message waits in the queue; the interned copy also keeps its hash for the batch's map lookups.
+ */
+const ids = new Map<string, string>();
+function intern(id: string): string {
+  const known = ids.get(id);
+  if (known !== undefined) return known;
+  if (ids.size >= 200_000) ids.clear();
+  const copy = Buffer.from(id, 'utf8').toString('utf8'); // a flat string of its own
+  ids.set(copy, copy);
+  return copy;
+}
+
+/** Folds a decoded message into what the writer keeps (see Prepared). */
+export function prepare(m: IngestMessage): Prepared {
+  const r = m.result;
+  if (m.receivedAt !== lastDate) { lastDate = m.receivedAt; lastIso = lastDate.toISOString(); }
+  const received = lastIso, receivedMs = lastDate.getTime();
+  const ign = ignitionOf(r);
+  const attributes = hasKeys(r.attributes) ? JSON.stringify(r.attributes) : null;
+  const p: Prepared = {
+    link: m.link, raw: m.raw, done: m.done, ack: r.ack ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
+    type: r.type, model: r.model ?? null, received, rows: null, positions: 0, implausible: 0, months: null,
+    fixTime: null, lat: null, lon: null, speed: null, course: null, altitude: null, valid: null, ignition: ign,
+    battery: num(r.attributes.batteryLevel) ?? num(r.attributes.battery),
+    power: num(r.attributes.externalPowerSupplyVoltage) ?? num(r.attributes.power),
+    events: null, sentTime: r.sentTime ?? null, attributes,
+  };
+  if (r.positions.length) {
+    // serial, fix_time, tipo, received_at | lat ... | ignition, buffered, attributes (device columns go in front per batch)
+    const pre = `${copyText(r.deviceId)}\t`;
+    const mid = `\t${copyText(r.type)}\t${received}\t`;
+    const post = `\t${ign === null ? '\\N' : ign ? 't' : 'f'}\t${r.buffered ? 't' : 'f'}\t${attributes === null ? '\\N' : copyJson(attributes)}\n`;
+    let text = '';
+    for (const pos of r.positions) {
+      const ms = isoMs(pos.fixTime);
+      if (!plausible(ms, receivedMs)) { p.implausible++; continue; }
+      text += pre + copyText(pos.fixTime) + mid + copyNum(pos.latitude) + '\t' + copyNum(pos.longitude) + '\t' + copyNum(pos.speedKmh) + '\t'
+        + copyNum(pos.course) + '\t' + copyNum(pos.altitude) + '\t' + (pos.valid ? 't' : 'f') + '\t' + copyNum(pos.satellites) + '\t'
+        + copyNum(pos.hdop) + post;
+      p.positions++;
+      const month = pos.fixTime.slice(0, 7);
+      if (p.months === null) p.months = month;
+      else if (typeof p.months === 'string') { if (p.months !== month) p.months = [p.months, month]; }
+      else if (!p.months.includes(month)) p.months.push(month);
+      if (p.fixTime === null || pos.fixTime >= p.fixTime) {
+        p.fixTime = pos.fixTime; p.lat = pos.latitude; p.lon = pos.longitude; p.speed = num(pos.speedKmh);
+        p.course = num(pos.course); p.altitude = num(pos.altitude); p.valid = pos.valid;
+      }
+    }
+    if (p.positions) {
+      p.rows = Buffer.from(text);
+      // The attributes are in the rows already (last column): read back from there when needed (see attributesOf).
+      if (attributes !== null) p.attributes = ROWS;
+    }
+  }
+  for (const e of r.events) {
+    if (NON_EVENT_KEYS.has(e.key)) continue;
+    (p.events ??= []).push(e);
+  }
+  return p;
+}
+
+/** Marks Prepared.attributes as "the last column of the rows". */
+const ROWS = '\u0000rows';
+
+/** The attributes JSON of a prepared message (see prepare). */
+function attributesOf(m: Prepared): string | null {
+  if (m.attributes !== ROWS) return m.attributes;
+  const rows = m.rows!;
+  const end = rows.length - 1; // the final '\n'
+  const start = rows.lastIndexOf(9, end) + 1;
+  const j = rows.toString('utf8', start, end);
+  return j.indexOf('\\') < 0 ? j : j.replace(/\\\\/g, '\\');
+}
+
+/** JSON text as a COPY value: JSON.stringify never emits raw tabs/newlines; only backslashes need doubling. */
+function copyJson(j: string): string {
+  return j.indexOf('\\') < 0 ? j : j.replace(/\\/g, '\\\\');
+}
+
+/** JSON of a row object with a pre-serialized `attributes` JSON (or null) spliced in. */
+function withAttributes(row: Record<string, unknown>, attributes: string | null): string {
+  const j = JSON.stringify(row);
+  return `${j.slice(0, -1)}${j.length > 2 ? ',' : ''}"attributes":${attributes ?? 'null'}}`;
+}
+
 /** Rows of one batch; positions already as COPY text (POSICAO_COLS order). */
 export interface BatchRows {
-  posicaoCopy: string;
+  posicao: Buffer;
   posicaoCount: number;
   implausible: number; // positions dropped for an impossible fix time
-  eventos: Record<string, unknown>[];
-  ultimos: Record<string, unknown>[];
+  eventos: string;     // JSON array (json_to_recordset)
+  eventoCount: number;
+  ultimos: string;     // JSON array
+  ultimoCount: number;
   pendentes: Record<string, unknown>[];
   mensagensPendentes: Record<string, unknown>[];
   touches: { id: number; t: string }[];
   months: Set<string>;
 }
 
-export function buildRows(batch: IngestMessage[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
-  const out: BatchRows = { posicaoCopy: '', posicaoCount: 0, implausible: 0, eventos: [], ultimos: [], pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
-  let lastDate: Date | null = null, lastIso = '';
-  const ultimo = new Map<string, Record<string, unknown>>();
+interface Ultimo {
+  serial: string; empresa_id: number; ativo_id: number | null; motorista_id: number | null; protocolo: string;
+  modelo: string | null; fix_time: string | null; lat: number | null; lon: number | null; speed: number | null;
+  course: number | null; altitude: number | null; valid: boolean | null; ignition: boolean | null; battery: number | null;
+  power: number | null; ultimo_tipo: string; ultimo_evento: string | null; ultima_comunicacao: string;
+}
+
+export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
+  const out: BatchRows = { posicao: EMPTY, posicaoCount: 0, implausible: 0, eventos: '', eventoCount: 0, ultimos: '', ultimoCount: 0,
+    pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
+  const ultimo = new Map<string, { u: Ultimo; last: Prepared | null }>();
   const pend = new Map<string, Record<string, unknown>>();
+  const prefixes = new Map<DeviceInfo, Buffer>();
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  let eventos = '';
   for (const m of batch) {
-    const r = m.result;
-    if (m.receivedAt !== lastDate) { lastDate = m.receivedAt; lastIso = lastDate.toISOString(); }
-    const received = lastIso;
-    const dev = devices.get(r.deviceId) ?? null;
+    const received = m.received;
+    const dev = devices.get(m.deviceId) ?? null;
     if (!dev) {
-      const p = pend.get(r.deviceId);
-      if (p) { p.quantidade = (p.quantidade as number) + 1; p.ultima = received; p.bruta = rawOf(m); p.protocolo = r.protocol; }
-      else pend.set(r.deviceId, { serial: r.deviceId, protocolo: r.protocol, primeira: received, ultima: received, quantidade: 1, bruta: rawOf(m) });
-      out.mensagensPendentes.push({ serial: r.deviceId, protocolo: r.protocol, received_at: received, tipo: r.type, raw: rawOf(m) });
+      const raw = preparedRaw(m);
+      const p = pend.get(m.deviceId);
+      if (p) { p.quantidade = (p.quantidade as number) + 1; p.ultima = received; p.bruta = raw; p.protocolo = m.protocol; }
+      else pend.set(m.deviceId, { serial: m.deviceId, protocolo: m.protocol, primeira: received, ultima: received, quantidade: 1, bruta: raw });
+      out.mensagensPendentes.push({ serial: m.deviceId, protocolo: m.protocol, received_at: received, tipo: m.type, raw });
       continue;
     }
-    const ign = ignitionOf(r);
-    const attrs = Object.keys(r.attributes).length ? r.attributes : null;
-    const base = { serial: r.deviceId, empresa_id: dev.empresaId, ativo_id: dev.ativoId, motorista_id: dev.motoristaId };
-    let last: DecodeResult['positions'][number] | undefined;
-    const positions = r.positions.length ? r.positions.filter((p) => plausible(p.fixTime, m.receivedAt)) : r.positions;
-    out.implausible += r.positions.length - positions.length;
-    if (positions.length) {
-      // serial, fix_time, tipo, received_at, empresa_id, ativo_id, motorista_id | lat ... | ignition, buffered, attributes
-      const pre = `${copyText(r.deviceId)}\t`;
-      const mid = `\t${copyText(r.type)}\t${received}\t${copyText(dev.empresaId)}\t${copyText(dev.ativoId)}\t${copyText(dev.motoristaId)}\t`;
-      const post = `\t${copyText(ign)}\t${r.buffered ? 't' : 'f'}\t${attrs ? copyText(attrs) : '\\N'}\n`;
-      for (const p of positions) {
-        out.posicaoCopy += pre + copyText(p.fixTime) + mid + copyText(num(p.latitude)) + '\t' + copyText(num(p.longitude)) + '\t'
-          + copyText(num(p.speedKmh)) + '\t' + copyText(num(p.course)) + '\t' + copyText(num(p.altitude)) + '\t'
-          + (p.valid ? 't' : 'f') + '\t' + copyText(num(p.satellites)) + '\t' + copyText(num(p.hdop)) + post;
-        out.posicaoCount++;
+    out.implausible += m.implausible;
+    if (m.rows) {
+      // Device columns (empresa_id, ativo_id, motorista_id) in front of every line.
+      let prefix = prefixes.get(dev);
+      if (!prefix) {
+        prefix = Buffer.from(`${copyNum(dev.empresaId)}\t${copyNum(dev.ativoId)}\t${copyNum(dev.motoristaId)}\t`);
+        prefixes.set(dev, prefix);
+      }
+      const rows = m.rows;
+      if (m.positions === 1) { parts.push(prefix, rows); bytes += prefix.length + rows.length; }
+      else {
+        for (let s = 0; s < rows.length;) {
+          const e = rows.indexOf(10, s) + 1;
+          parts.push(prefix, rows.subarray(s, e));
+          bytes += prefix.length + e - s;
+          s = e;
+        }
+      }
+      out.posicaoCount += m.positions;
+      if (typeof m.months === 'string') out.months.add(m.months);
+      else if (m.months) for (const k of m.months) out.months.add(k);
+    }
+    if (m.events) {
+      const evTime = m.fixTime ?? m.sentTime ?? received;
+      for (const e of m.events) {
+        eventos += (eventos ? ',' : '') + withAttributes({
+          serial: m.deviceId, empresa_id: dev.empresaId, ativo_id: dev.ativoId, motorista_id: dev.motoristaId, fix_time: evTime,
+          code: e.code, key: e.key, description: e.description ?? '', received_at: received, lat: m.lat, lon: m.lon, speed: m.speed,
+        }, attributesOf(m));
+        out.eventoCount++;
       }
     }
-    for (const p of positions) {
-      out.months.add(p.fixTime.slice(0, 7));
-      if (!last || p.fixTime >= last.fixTime) last = p;
-    }
-    const evTime = last?.fixTime ?? r.sentTime ?? received;
-    const events = r.events.filter((e) => !NON_EVENT_KEYS.has(e.key));
-    for (const e of events) {
-      out.eventos.push({
-        ...base, fix_time: evTime, code: e.code, key: e.key, description: e.description ?? '', received_at: received,
-        lat: last?.latitude ?? null, lon: last?.longitude ?? null, speed: last ? num(last.speedKmh) : null, attributes: attrs,
-      });
-    }
     // Latest state: merge the batch's messages of the same device.
-    const u = ultimo.get(r.deviceId) ?? { ...base, protocolo: r.protocol, modelo: r.model ?? dev.modelo, fix_time: null,
-      lat: null, lon: null, speed: null, course: null, altitude: null, valid: null, ignition: null, battery: null,
-      power: null, ultimo_tipo: r.type, ultimo_evento: null, ultima_comunicacao: received, attributes: null };
-    if (last && (u.fix_time === null || last.fixTime >= (u.fix_time as string))) {
-      Object.assign(u, { fix_time: last.fixTime, lat: last.latitude, lon: last.longitude, speed: num(last.speedKmh),
-        course: num(last.course), altitude: num(last.altitude), valid: last.valid });
+    let x = ultimo.get(m.deviceId);
+    if (!x) {
+      x = { u: { serial: m.deviceId, empresa_id: dev.empresaId, ativo_id: dev.ativoId, motorista_id: dev.motoristaId, protocolo: m.protocol,
+        modelo: m.model ?? dev.modelo, fix_time: null, lat: null, lon: null, speed: null, course: null, altitude: null, valid: null,
+        ignition: null, battery: null, power: null, ultimo_tipo: m.type, ultimo_evento: null, ultima_comunicacao: received }, last: null };
+      ultimo.set(m.deviceId, x);
     }
-    if (ign !== null) u.ignition = ign;
-    const bat = num(r.attributes.batteryLevel) ?? num(r.attributes.battery);
-    if (bat !== null) u.battery = bat;
-    const pw = num(r.attributes.externalPowerSupplyVoltage) ?? num(r.attributes.power);
-    if (pw !== null) u.power = pw;
-    if (r.model) u.modelo = r.model;
-    u.ultimo_tipo = r.type;
-    if (events.length) u.ultimo_evento = events[events.length - 1].key;
-    if (received > (u.ultima_comunicacao as string)) u.ultima_comunicacao = received;
-    if (attrs) u.attributes = attrs; // newest message's attributes; SQL merges them over the stored ones
-    ultimo.set(r.deviceId, u);
+    const u = x.u;
+    if (m.fixTime !== null && (u.fix_time === null || m.fixTime >= u.fix_time)) {
+      u.fix_time = m.fixTime; u.lat = m.lat; u.lon = m.lon; u.speed = m.speed; u.course = m.course; u.altitude = m.altitude; u.valid = m.valid;
+    }
+    if (m.ignition !== null) u.ignition = m.ignition;
+    if (m.battery !== null) u.battery = m.battery;
+    if (m.power !== null) u.power = m.power;
+    if (m.model) u.modelo = m.model;
+    u.ultimo_tipo = m.type;
+    if (m.events) u.ultimo_evento = m.events[m.events.length - 1]!.key;
+    if (received > u.ultima_comunicacao) u.ultima_comunicacao = received;
+    if (m.attributes !== null) x.last = m; // newest message's attributes; SQL merges them over the stored ones
   }
-  out.ultimos = [...ultimo.values()];
+  if (parts.length) out.posicao = Buffer.concat(parts, bytes);
+  out.eventos = `[${eventos}]`;
+  let ultimos = '';
+  for (const { u, last } of ultimo.values()) {
+    ultimos += (ultimos ? ',' : '') + withAttributes(u as unknown as Record<string, unknown>, last && attributesOf(last));
+    out.ultimoCount++;
+    const dev = devices.get(u.serial);
+    if (dev && touch(dev.serial)) out.touches.push({ id: dev.equipamentoId, t: u.ultima_comunicacao });
+  }
+  out.ultimos = `[${ultimos}]`;
   out.pendentes = [...pend.values()];
-  for (const u of out.ultimos) {
-    const dev = devices.get(u.serial as string);
-    if (dev && touch(dev.serial)) out.touches.push({ id: dev.equipamentoId, t: u.ultima_comunicacao as string });
-  }
   return out;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export class BatchWriter {
   readonly directory: DeviceDirectory;
-  private queue: IngestMessage[] = [];
+  private queue: Prepared[] = [];
   private inFlight = 0;         // batches being written
   private inFlightMsgs = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -250,7 +429,7 @@ export class BatchWriter {
   private staged = new WeakSet<object>(); // pooled clients that have the staging table
   private idleWaiters: (() => void)[] = [];
   private pausables = new Set<{ pause?(): void; resume?(): void }>();
-  readonly opts: Required<Omit<WriterOptions, 'onCommitted'>> & Pick<WriterOptions, 'onCommitted'>;
+  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted'>> & Pick<WriterOptions, 'onAcksCommitted'>;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
     const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
@@ -271,7 +450,7 @@ export class BatchWriter {
   }
 
   enqueue(m: IngestMessage): void {
-    this.queue.push(m);
+    this.queue.push(prepare(m));
     this.metrics.queued = this.queued;
     if (!this.paused && this.queued >= this.opts.maxQueued) {
       this.paused = true;
@@ -327,7 +506,7 @@ export class BatchWriter {
   }
 
   /** Writes; a permanent (data) error splits the batch to isolate and drop the bad message(s). */
-  private async writeWithBisect(batch: IngestMessage[]): Promise<void> {
+  private async writeWithBisect(batch: Prepared[]): Promise<void> {
     try {
       await this.write(batch);
       this.committed(batch);
@@ -335,8 +514,8 @@ export class BatchWriter {
       if (isTransient(err)) throw err;
       if (batch.length === 1) {
         this.metrics.rejectedMessages++;
-        log.error({ err: (err as Error).message, serial: batch[0].result.deviceId, raw: rawOf(batch[0]).slice(0, 300) }, 'mensagem rejeitada pelo banco');
-        batch[0].done?.(false);
+        log.error({ err: (err as Error).message, serial: batch[0]!.deviceId, raw: preparedRaw(batch[0]!).slice(0, 300) }, 'mensagem rejeitada pelo banco');
+        batch[0]!.done?.(false);
         return;
       }
       const half = batch.length >> 1;
@@ -345,8 +524,8 @@ export class BatchWriter {
     }
   }
 
-  private async write(batch: IngestMessage[]): Promise<void> {
-    const devices = await this.directory.resolve(batch.map((m) => m.result.deviceId));
+  private async write(batch: Prepared[]): Promise<void> {
+    const devices = await this.directory.resolve(batch.map((m) => m.deviceId));
     const rows = buildRows(batch, devices, (s) => this.directory.shouldTouch(s));
     const client = await this.pool.connect();
     let broken = false;
@@ -360,7 +539,7 @@ export class BatchWriter {
       if (rows.posicaoCount) {
         // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous
         // commit) aborts it: then COPY into the staging table + INSERT ... ON CONFLICT DO NOTHING.
-        const data = Buffer.from(rows.posicaoCopy);
+        const data = rows.posicao;
         await client.query('SAVEPOINT direto');
         try {
           await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_DIRECT)));
@@ -374,8 +553,8 @@ export class BatchWriter {
           await client.query(SQL_POSICAO);
         }
       }
-      if (rows.eventos.length) await client.query(SQL_EVENTO, [JSON.stringify(rows.eventos)]);
-      if (rows.ultimos.length) await client.query(SQL_ULTIMO, [JSON.stringify(rows.ultimos)]);
+      if (rows.eventoCount) await client.query(SQL_EVENTO, [rows.eventos]);
+      if (rows.ultimoCount) await client.query(SQL_ULTIMO, [rows.ultimos]);
       if (rows.pendentes.length) {
         await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]);
         await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);
@@ -384,7 +563,7 @@ export class BatchWriter {
       await client.query('COMMIT');
       this.metrics.positions += rows.posicaoCount;
       this.metrics.implausiblePositions += rows.implausible;
-      this.metrics.events += rows.eventos.length;
+      this.metrics.events += rows.eventoCount;
       this.metrics.pendingMessages += rows.mensagensPendentes.length;
       this.metrics.batches++;
     } catch (err) {
@@ -397,22 +576,27 @@ export class BatchWriter {
   }
 
   /** After COMMIT: replies to the devices (one write per link), then callbacks. */
-  private committed(batch: IngestMessage[]): void {
-    const out = new Map<IngestMessage['link'], (string | Buffer)[]>();
+  private committed(batch: Prepared[]): void {
+    const out = new Map<Link, (string | Buffer)[]>();
+    let acks: IngestMessage[] | null = null;
     for (const m of batch) {
-      const reply = m.result.reply;
+      const reply = m.reply;
       if (reply !== undefined && m.link.alive) {
-        if (!m.link.stream) { if (m.link.send(reply)) this.metrics.acksSent++; continue; }
-        const l = out.get(m.link);
-        if (l) l.push(reply); else out.set(m.link, [reply]);
+        if (!m.link.stream) { if (m.link.send(reply)) this.metrics.acksSent++; }
+        else {
+          const l = out.get(m.link);
+          if (l) l.push(reply); else out.set(m.link, [reply]);
+        }
       }
+      if (m.ack) (acks ??= []).push(m.ack);
     }
     for (const m of batch) m.done?.(true);
     for (const [link, replies] of out) {
-      const data = replies.every((r) => typeof r === 'string') ? (replies as string[]).join('') : Buffer.concat(replies.map((r) => (typeof r === 'string' ? Buffer.from(r, 'latin1') : r)));
+      const data = replies.length === 1 ? replies[0]! : replies.every((r) => typeof r === 'string') ? (replies as string[]).join('')
+        : Buffer.concat(replies.map((r) => (typeof r === 'string' ? Buffer.from(r, 'latin1') : r)));
       if (link.send(data)) this.metrics.acksSent += replies.length;
     }
-    this.opts.onCommitted?.(batch);
+    if (acks) this.opts.onAcksCommitted?.(acks);
   }
 
   private notifyIdle(): void {

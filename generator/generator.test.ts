@@ -169,7 +169,7 @@ describe('generator', () => {
     const sql = await orm.schema.getCreateSchemaSQL();
     expect(sql).toContain('create table "veiculo_teste"');
     expect(sql).toContain('"garagens" integer[] null');
-    expect(sql).toContain('alter table "veiculo_teste" add constraint "veiculo_teste_id_garagem_foreign" foreign key ("id_garagem") references "garagem" ("id") on delete set null;');
+    expect(sql).toContain('alter table "veiculo_teste" add constraint "veiculo_teste_id_garagem_foreign" foreign key ("id_garagem") references "garagem" ("id") on delete no action;');
     await orm.close();
   });
 

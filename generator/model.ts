@@ -30,6 +30,7 @@ export interface FieldMeta {
   items?: 'string' | 'integer';  // json only: the value is an array of this type
   optionsFrom?: 'permissions';   // json string list whose choices are the permission catalogue
   reference?: string;      // entity key, for reference / referenceList
+  onDelete?: 'restrict' | 'setNull' | 'cascade'; // reference: deleting the referenced row (default restrict → 409 'em uso')
   help?: string;
   default?: unknown;
   readOnly: boolean;       // shown, never written by clients (e.g. estaLogado)

@@ -47,7 +47,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'help', 'default'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'default'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;

@@ -23,7 +23,10 @@ function property(e: EntityMeta, f: FieldMeta): string {
   switch (f.type) {
     case 'reference':
       opts.push(`kind: 'm:1'`, `entity: () => ${pascal(f.reference!)}`, col);
-      if (nullable) opts.push(`deleteRule: 'set null'`);
+      // Default: a row in use cannot be deleted (the API answers 409 'em uso'); setNull needs a nullable column.
+      if (f.onDelete === 'cascade') opts.push(`deleteRule: 'cascade'`);
+      else if (f.onDelete === 'setNull' && nullable) opts.push(`deleteRule: 'set null'`);
+      else opts.push(`deleteRule: 'no action'`);
       break;
     case 'referenceList':
       opts.push(`type: new ArrayType<number>((i) => Number(i))`, `columnType: 'integer[]'`, col);

@@ -154,6 +154,16 @@ describe('write', () => {
     expect(await count('ativo')).toBe(before);
   });
 
+  it('refuses to delete a record in use (409 em uso) and keeps it and its users', async () => {
+    const ativo = (await (await admin.get('/api/ativo?range=[0,99]')).json()).find((a: any) => a.idGaragem);
+    expect(ativo.idGaragem).toBeGreaterThan(0);
+    const res = await admin.del(`/api/garagem/${ativo.idGaragem}`);
+    expect(res.status).toBe(409);
+    expect((await res.json()).msg).toBe('Este registro está em uso por outros cadastros e não pode ser excluído ou alterado');
+    expect(await count('garagem', `id = ${Number(ativo.idGaragem)}`)).toBe(1);
+    expect((await (await admin.get(`/api/ativo/${ativo.id}`)).json()).idGaragem).toBe(ativo.idGaragem);
+  });
+
   it('hashes passwords with argon2id and never returns them', async () => {
     const res = await admin.post('/api/usuario', { nome: 'Novo', login: 'novo.usuario', senha: 'senha-forte-1', empresas: [admin.empresaAtiva] });
     expect(res.status).toBe(201);

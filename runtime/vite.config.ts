@@ -4,6 +4,10 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// node_modules/{pkg}/ for any of the packages (scoped names allowed).
+const nm = (...pkgs: string[]) =>
+  new RegExp(`node_modules[\\\\/](${pkgs.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('/', '[\\\\/]')).join('|')})[\\\\/]`);
 const generated = fileURLToPath(new URL('./src/generated', import.meta.url));
 const fixtures = fileURLToPath(new URL('./src/fixtures', import.meta.url));
 
@@ -22,7 +26,25 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
-    chunkSizeWarningLimit: 2000,
+    chunkSizeWarningLimit: 800,
+    // Vendor chunks (cached across releases, loaded in parallel); leaflet and rjsf stay out of the first load
+    // because only lazy screens import them. A group also takes the dependencies of what it matches, so the
+    // groups of the first load come first (priority) and keep their shared dependencies.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'vendor-react', test: nm('react', 'react-dom', 'scheduler', 'react-router', 'react-router-dom', 'cookie', 'set-cookie-parser'), priority: 50 },
+            { name: 'vendor-leaflet', test: nm('leaflet', 'react-leaflet', '@react-leaflet', 'supercluster', 'kdbush'), priority: 30 },
+            { name: 'vendor-rjsf', test: nm('@rjsf', 'ajv', 'ajv-formats', 'ajv-i18n', 'fast-uri', 'json-schema-traverse', 'json-schema-merge-allof', 'compute-lcm', 'compute-gcd', 'jsonpointer', 'markdown-to-jsx'), priority: 20 },
+            { name: 'vendor-mui-icons', test: nm('@mui/icons-material'), priority: 44 },
+            { name: 'vendor-mui', test: nm('@mui/material', '@mui/system', '@mui/utils', '@mui/styled-engine', '@mui/private-theming', '@mui/types', '@mui/core-downloads-tracker', '@emotion', '@popperjs', 'react-transition-group', 'stylis', 'clsx', 'prop-types', 'react-is', 'hoist-non-react-statics'), priority: 45 },
+            { name: 'vendor-socket', test: nm('socket.io-client', 'engine.io-client', 'socket.io-parser', 'engine.io-parser', '@socket.io'), priority: 35 },
+            { name: 'vendor-react-admin', test: nm('react-admin', 'ra-core', 'ra-ui-materialui', 'ra-data-simple-rest', 'ra-i18n-polyglot', 'ra-language-portuguese', 'ra-language-english', '@tanstack', 'react-hook-form', 'lodash', 'node-polyglot', 'query-string', 'react-error-boundary', 'react-dropzone', 'inflection', 'jsonexport', 'dompurify', 'date-fns'), priority: 40 },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),

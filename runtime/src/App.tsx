@@ -11,9 +11,9 @@ import { model, resources, routeTable, screens as screenModules, type View } fro
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
-import { Loading } from './crud/GenericForms';
+import { Loading } from './crud/Loading';
 import { theme } from './theme';
-import { PickersProvider } from './crud/pickers';
+import { PickersProvider } from './crud/PickersProvider';
 import { RealtimePush } from './layout/Realtime';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));

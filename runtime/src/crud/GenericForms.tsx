@@ -16,17 +16,12 @@ import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { FieldValue } from './FieldValue';
 import { fieldErrorsOf } from './errors';
+import { Loading } from './Loading';
 
 export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
 
 
-export function Loading() {
-  return (
-    <Box sx={{ p: 4, textAlign: 'center' }}>
-      <Typography color="text.secondary">Aguarde montando dados...</Typography>
-    </Box>
-  );
-}
+export { Loading };
 
 export function useGenericCreate(entity: EntityMeta) {
   const navigate = useNavigate();

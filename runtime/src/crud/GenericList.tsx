@@ -30,6 +30,7 @@ import type { GenericProps } from './GenericForms';
 import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { useColumnChoices } from './useColumnChoices';
+import { ListHeader } from './ListHeader';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -308,6 +309,7 @@ export function GenericList({ entity }: GenericProps) {
             rowClick={(id) => l.rowPath(id as string | number)}
             bulkActionButtons={false}
             empty={<Empty />}
+            header={<ListHeader onMove={l.columns.move} />}
             sx={{
               '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50' },
               '& .RaDatagrid-row:hover .rastro-copy': { opacity: 0.7 },

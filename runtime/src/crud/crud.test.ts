@@ -90,7 +90,8 @@ describe('column chooser', () => {
   it('start from defaults or the saved choice, never with zero columns', () => {
     expect(initialChoices(entity).filter((c) => c.selected).map((c) => c.key)).toEqual(['descricao', 'placa']);
     const saved = [{ key: 'descricao', label: 'Descrição', selected: false }, { key: 'ano', label: 'Ano', selected: true }];
-    expect(initialChoices(entity, saved).filter((c) => c.selected).map((c) => c.key)).toEqual(['placa', 'ano']);
+    // saved order first (the user's column order); columns missing from the saved list come after
+    expect(initialChoices(entity, saved).filter((c) => c.selected).map((c) => c.key)).toEqual(['ano', 'placa']);
     const one = toggleChoice(initialChoices(entity), 'placa');
     expect(toggleChoice(one, 'descricao')).toBe(one); // the last column stays
   });

@@ -16,13 +16,7 @@ export const DATE_FORMAT = 'DD-MM-YYYY';
 export const DATETIME_FORMAT = 'DD-MM-YYYY HH:mm';
 export const TIME_FORMAT = 'HH:mm';
 
-export function PickersProvider({ children }: { children: ReactNode }) {
-  return (
-    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale="pt-br" localeText={ptBR.components.MuiLocalizationProvider.defaultProps.localeText}>
-      {children}
-    </LocalizationProvider>
-  );
-}
+export { PickersProvider } from './PickersProvider';
 
 const field = (p: WidgetProps) => ({
   textField: {

@@ -7,11 +7,28 @@ import { session, type ColumnChoice } from '../api/session';
 
 export const SAVE_DEBOUNCE_MS = 1000;
 
+// Saved order first (the user's column order), then columns added to the metadata since, in metadata order.
 export function initialChoices(entity: EntityMeta, saved?: ColumnChoice[]): ColumnChoice[] {
   const byKey = new Map((saved ?? []).map((c) => [c.key, c]));
-  const list = entity.columns.map((c) => ({ key: c.source, label: c.label, selected: byKey.get(c.source)?.selected ?? c.default }));
+  const rank = new Map((saved ?? []).map((c, i) => [c.key, i]));
+  const n = saved?.length ?? 0;
+  const list = entity.columns
+    .map((c, i) => ({ key: c.source, label: c.label, selected: byKey.get(c.source)?.selected ?? c.default, i }))
+    .sort((a, b) => (rank.get(a.key) ?? n + a.i) - (rank.get(b.key) ?? n + b.i))
+    .map(({ i: _, ...c }) => c);
   if (!list.some((c) => c.selected) && list.length) list[0].selected = true;
   return list;
+}
+
+// Dragging column `from` onto column `to`: it takes `to`'s place (the others shift).
+export function moveChoice(list: ColumnChoice[], from: string, to: string): ColumnChoice[] {
+  const i = list.findIndex((c) => c.key === from);
+  const j = list.findIndex((c) => c.key === to);
+  if (i < 0 || j < 0 || i === j) return list;
+  const next = [...list];
+  const [moved] = next.splice(i, 1);
+  next.splice(j, 0, moved);
+  return next;
 }
 
 // Toggling never leaves zero columns selected.
@@ -45,5 +62,9 @@ export function useColumnChoices(entity: EntityMeta) {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const selected = useMemo(() => choices.filter((c) => c.selected).map((c) => c.key), [choices]);
-  return { choices, selected, toggle: (key: string) => update(toggleChoice(choices, key)) };
+  return {
+    choices, selected,
+    toggle: (key: string) => update(toggleChoice(choices, key)),
+    move: (from: string, to: string) => update(moveChoice(choices, from, to)),
+  };
 }

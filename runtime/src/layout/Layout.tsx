@@ -5,6 +5,7 @@ import { useLocation } from 'react-router-dom';
 import { CompanyPicker } from './CompanyPicker';
 import { Inactivity } from './Inactivity';
 import { Menu } from './Menu';
+import { fullHeight } from './zoom';
 
 // The previous route is stored on each navigation (spec section 6).
 let previous: string | null = null;
@@ -44,7 +45,11 @@ function RastroAppBar() {
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <RaLayout appBar={RastroAppBar} menu={Menu} sx={{ '& .RaLayout-content': { p: { xs: 1, sm: 2.5 } } }}>
+    <RaLayout appBar={RastroAppBar} menu={Menu} sx={{
+      minHeight: fullHeight(), // window zoom (layout/zoom.ts): 100vh is zoomed too
+      '& .RaSidebar-fixed': { height: `${fullHeight('3em')} !important` },
+      '& .RaLayout-content': { p: { xs: 1, sm: 2.5 } },
+    }}>
       <TrackRoute />
       <Inactivity />
       {children}

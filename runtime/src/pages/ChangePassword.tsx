@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useNavigate, useParams } from 'react-router-dom';
 import { call } from '../api/http';
+import { fullHeight } from '../layout/zoom';
 
 export function ChangePassword() {
   const { id = '' } = useParams();
@@ -34,7 +35,7 @@ export function ChangePassword() {
     }
   };
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #063447 0%, #0b4f6c 55%, #3d7a96 100%)' }}>
+    <Box sx={{ minHeight: fullHeight(), display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #063447 0%, #0b4f6c 55%, #3d7a96 100%)' }}>
       <Card sx={{ width: 400, maxWidth: '92vw' }}>
         <CardContent sx={{ p: 4 }}>
           <Typography variant="h5" sx={{ fontWeight: 700, color: 'primary.main', mb: 2 }}>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Box, Button, Card, CardContent, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Link, TextField, Typography } from '@mui/material';
 import { useLogin, useNotify } from 'react-admin';
+import { fullHeight } from '../layout/zoom';
 
 export function LoginPage() {
   const login = useLogin();
@@ -32,7 +33,7 @@ export function LoginPage() {
     }
   };
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #063447 0%, #0b4f6c 55%, #3d7a96 100%)' }}>
+    <Box sx={{ minHeight: fullHeight(), display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg, #063447 0%, #0b4f6c 55%, #3d7a96 100%)' }}>
       <Card sx={{ width: 380, maxWidth: '92vw' }}>
         <CardContent sx={{ p: 4 }}>
           <Typography variant="h4" sx={{ fontWeight: 700, color: 'primary.main', textAlign: 'center' }}>

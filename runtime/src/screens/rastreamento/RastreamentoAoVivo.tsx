@@ -11,6 +11,7 @@ import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { call } from '../../api/http';
 import { useSession } from '../../layout/CompanyPicker';
+import { fullHeight } from '../../layout/zoom';
 import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTexto, type Estado, type UltimoEstado } from './estado';
 import { VehicleLayer } from './VehicleLayer';
 
@@ -153,7 +154,7 @@ export default function RastreamentoAoVivo() {
   };
 
   return (
-    <Box sx={{ display: 'flex', gap: 1.5, height: { xs: 'calc(100vh - 72px)', sm: 'calc(100vh - 88px)' }, minHeight: 420 }}>
+    <Box sx={{ display: 'flex', gap: 1.5, height: { xs: fullHeight('72px'), sm: fullHeight('88px') }, minHeight: 420 }}>
       <Title title="Rastreamento ao vivo" />
       <Paper variant="outlined" sx={{ width: 320, flex: 'none', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
         <Box sx={{ p: 1.5, pb: 1, borderBottom: '1px solid', borderColor: 'divider', display: 'flex', flexDirection: 'column', gap: 1 }}>

@@ -88,3 +88,29 @@ describe('rastreamento ao vivo (admin)', () => {
     expect(cells['Última comunicação']).toMatch(TIMESTAMP);
   });
 });
+
+describe('rastreamento ao vivo (cargo holder)', () => {
+  it('opens for a user whose cargo holds tlm.ras.rastreamento_ao_vivo, with nothing else', async () => {
+    const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+    const empresa = (await api<{ user: { empresaAtiva: number } }>('/api/auth/get_session')).user.empresaAtiva;
+    const post = async (path: string, body: unknown) => {
+      const r = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', companyId: String(empresa) }, body: JSON.stringify(body) });
+      expect(r.status).toBeLessThan(300);
+      return r.json();
+    };
+    const suffix = Date.now().toString(36);
+    const cargo = await post('/api/cargo', { descricao: `Monitoramento ${suffix}`, permissoes: ['tlm.ras.rastreamento_ao_vivo'] });
+    await post('/api/usuario', { nome: 'Monitor', login: `monitor.${suffix}`, senha: 'Monitor-2024!', empresas: [empresa], empresaAtiva: empresa, cargos: [cargo.id] });
+    const c2 = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 1000 } });
+    try {
+      const p2 = await c2.newPage();
+      await signIn(p2, baseUrl, `monitor.${suffix}`, 'Monitor-2024!');
+      await p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
+      await p2.waitForURL(MAP);
+      await expect.poll(() => p2.getByTestId('total-veiculos').textContent(), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
+      expect(await p2.getByRole('menuitem', { name: 'Ativos' }).count()).toBe(0);
+    } finally {
+      await c2.close();
+    }
+  });
+});

@@ -179,7 +179,10 @@ describe('named calls', () => {
     const leitor = await ts.login(LEITOR.login, LEITOR.senha);
     const perms = (await (await leitor.get('/api/usuario/permissoes')).json()).payload;
     expect(perms.length).toBeGreaterThan(0);
-    expect(perms.every((p: string) => p.endsWith('.lista') || p.endsWith('.visualizar'))).toBe(true);
+    const screenKeys = new Set(ts.model.screens.map((s) => s.permission));
+    expect(perms.every((p: string) => p.endsWith('.lista') || p.endsWith('.visualizar') || screenKeys.has(p))).toBe(true);
+    expect(perms).toContain('tlm.ras.rastreamento_ao_vivo');
+    expect(perms).not.toContain('tlm.fro.ativo.adicionar');
 
     const ui = { '/tlm/fro/ativo': [{ key: 'placa', label: 'Placa', selected: true }] };
     expect((await leitor.put('/api/usuario', { _id: leitor.user.id, ui })).status).toBe(200);

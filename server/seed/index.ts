@@ -12,7 +12,9 @@ type Row = Record<string, any>;
 export interface SeedResult { seeded: boolean; adminPassword?: string; leitorPassword?: string; ids?: Record<string, number[]> }
 
 export function readOnlyPermissions(model: Model): string[] {
-  return model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
+  // Viewing keys of the registers, plus the key that opens each screen (maps, libraries: read-only by nature).
+  const keys = model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
+  return [...new Set([...keys, ...(model.screens ?? []).map((s) => s.permission)])].sort();
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

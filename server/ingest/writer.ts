@@ -2,8 +2,6 @@
 // devices, writes positions/events/latest state/pending list in ONE transaction, and only after COMMIT
 // sends the replies (acks). On database errors the batch is retried with backoff (nothing acked, nothing
 // lost); ON CONFLICT DO NOTHING makes a retry of an already committed batch harmless.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
@@ -442,6 +440,10 @@ export class BatchWriter {
 
   get queued(): number { return this.queue.length + this.inFlightMsgs; }
 
+  private get resumeAt(): number {
+    return Math.max(this.opts.maxQueued / 2, this.opts.maxQueued - this.opts.maxBatch);
+  }
+
   /** Links register here so they can be paused when the queue is full. */
   register(l: { pause?(): void; resume?(): void }): () => void {
     this.pausables.add(l);
@@ -497,7 +499,9 @@ export class BatchWriter {
       this.inFlight--;
       this.inFlightMsgs -= batch.length;
       this.metrics.queued = this.queued;
-      if (this.paused && this.queued < this.opts.maxQueued / 2) {
+      // Resume as soon as one batch's worth fits again: short reading bursts keep this process's event loop
+      // free to answer the database (a long burst of decoding would leave PostgreSQL idle meanwhile).
+      if (this.paused && this.queued <= this.resumeAt) {
         this.paused = false;
         for (const l of this.pausables) l.resume?.();
       }
@@ -535,32 +539,17 @@ export class BatchWriter {
         await client.query('SELECT telemetria.garante_particao(t) FROM unnest($1::timestamptz[]) t', [newMonths.map((k) => `${k}-01T00:00:00Z`)]);
         for (const k of newMonths) this.knownMonths.add(k);
       }
-      await client.query('BEGIN');
-      if (rows.posicaoCount) {
-        // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous
-        // commit) aborts it: then COPY into the staging table + INSERT ... ON CONFLICT DO NOTHING.
-        const data = rows.posicao;
-        await client.query('SAVEPOINT direto');
-        try {
-          await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_DIRECT)));
-          await client.query('RELEASE SAVEPOINT direto');
-          this.metrics.directCopies++;
-        } catch (err) {
-          if ((err as { code?: string }).code !== '23505') throw err;
-          await client.query('ROLLBACK TO SAVEPOINT direto');
-          if (!this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
-          await pipeline(Readable.from([data]), client.query(copyFrom(SQL_COPY_POSICAO)));
-          await client.query(SQL_POSICAO);
-        }
+      // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous commit)
+      // fails it: then once more with COPY into the staging table + INSERT ... ON CONFLICT DO NOTHING.
+      let direct = true;
+      try {
+        await this.transaction(client, rows, false);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '23505') throw err;
+        direct = false;
+        await this.transaction(client, rows, true);
       }
-      if (rows.eventoCount) await client.query(SQL_EVENTO, [rows.eventos]);
-      if (rows.ultimoCount) await client.query(SQL_ULTIMO, [rows.ultimos]);
-      if (rows.pendentes.length) {
-        await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]);
-        await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);
-      }
-      if (rows.touches.length) await client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]);
-      await client.query('COMMIT');
+      if (direct && rows.posicaoCount) this.metrics.directCopies++;
       this.metrics.positions += rows.posicaoCount;
       this.metrics.implausiblePositions += rows.implausible;
       this.metrics.events += rows.eventoCount;
@@ -573,6 +562,46 @@ export class BatchWriter {
     } finally {
       client.release(broken ? true : undefined);
     }
+  }
+
+  /**
+   * One transaction with every statement of the batch sent at once (pipelined: node-postgres sends the next queued
+   * query as soon as the previous one is answered, without waiting for this process's event loop, which is busy
+   * decoding). After a failed statement PostgreSQL ignores the rest and the final COMMIT rolls back: the first real
+   * error is thrown, and a COMMIT that did not commit is an error too.
+   */
+  private async transaction(client: pg.PoolClient, rows: BatchRows, staging: boolean): Promise<void> {
+    const steps: Promise<unknown>[] = [client.query('BEGIN')];
+    if (rows.posicaoCount) {
+      if (staging && !this.staged.has(client)) { steps.push(client.query(SQL_STAGING)); this.staged.add(client); }
+      const copy = client.query(copyFrom(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT));
+      steps.push(new Promise<void>((resolve, reject) => { copy.on('finish', resolve); copy.on('error', reject); }));
+      copy.end(rows.posicao); // buffered until the server asks for the data
+      if (staging) steps.push(client.query(SQL_POSICAO));
+    }
+    if (rows.eventoCount) steps.push(client.query(SQL_EVENTO, [rows.eventos]));
+    if (rows.ultimoCount) steps.push(client.query(SQL_ULTIMO, [rows.ultimos]));
+    if (rows.pendentes.length) {
+      steps.push(client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]));
+      steps.push(client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]));
+    }
+    if (rows.touches.length) steps.push(client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]));
+    const commit = client.query('COMMIT');
+    steps.push(commit);
+    const settled = await Promise.allSettled(steps);
+    let first: unknown, any: unknown;
+    for (const r of settled) {
+      if (r.status !== 'rejected') continue;
+      any ??= r.reason;
+      // 25P02: "current transaction is aborted" — a consequence, not the cause.
+      if ((r.reason as { code?: string })?.code !== '25P02') { first = r.reason; break; }
+    }
+    if (first ?? any) {
+      if (staging) this.staged.delete(client); // the CREATE may have been rolled back with the rest
+      throw first ?? any;
+    }
+    const tag = ((await commit) as pg.QueryResult).command;
+    if (tag !== 'COMMIT') throw Object.assign(new Error(`transação não confirmada (${tag})`), { code: '40000' });
   }
 
   /** After COMMIT: replies to the devices (one write per link), then callbacks. */

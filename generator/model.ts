@@ -94,6 +94,7 @@ export interface ScreenMeta {
   route: string;           // e.g. /tlm/ras/rastreamento_ao_vivo
   permission: string;      // route name = permission key that opens it, e.g. tlm.ras.rastreamento_ao_vivo
   permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
+  subroutes?: string[];    // child paths below route, same component and permission (e.g. ':tecnology/:model/eventos')
   menu?: { group: string; order: number; icon?: string };
   component: string;       // module under runtime/src/screens/, e.g. rastreamento/MapaAoVivo.tsx
   help?: string;

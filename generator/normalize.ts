@@ -22,7 +22,7 @@ interface RawEntity {
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
-  permissions?: PermissionMeta[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
+  permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
 }
 interface RawMenu { groups: { name: string; order: number; icon?: string }[] }
 
@@ -197,6 +197,7 @@ function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path:
     ],
     component: raw.component,
   };
+  if (raw.subroutes?.length) screen.subroutes = raw.subroutes;
   if (raw.menu) screen.menu = raw.menu;
   if (raw.help) screen.help = raw.help;
   return screen;
@@ -236,7 +237,10 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[]): RouteEntry[
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
   }
-  for (const t of screens) routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
+  for (const t of screens) {
+    routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
+    for (const sub of t.subroutes ?? []) routes.push({ path: `${t.route}/${sub}`, name: t.permission, screen: t.key, view: 'screen' });
+  }
   return routes;
 }
 
@@ -286,6 +290,7 @@ export function normalize(meta: LoadedMetadata): Model {
     };
     check(`key:${t.key}`, '/key', 'key', t.key);
     check(`route:${t.route}`, '/route', 'route', t.route);
+    (t.subroutes ?? []).forEach((sub, i) => check(`route:${t.route}/${sub}`, `/subroutes/${i}`, 'route', `${t.route}/${sub}`));
     t.permissions.forEach((p, i) => check(`perm:${p.key}`, i === 0 ? '/permission' : `/permissions/${i - 1}/key`, 'permissão', p.key));
   }
   for (const e of entities) byKey.set(e.key, e);

@@ -5,6 +5,7 @@ import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
+import biblioteca from './biblioteca.ts';
 import ingest from '../ingest/calls.ts';
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, ingest];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, ingest, biblioteca];

@@ -1,0 +1,155 @@
+// Library screens (metadata kind: tela with subroutes): /adm/bib/biblioteca_de_eventos (technology → model →
+// Eventos / Parâmetros, the URL following each choice) and /tlm/cfg/biblioteca (three tabs), both reading the
+// catalogues of metadata/catalogos through GET /api/biblioteca/... Texts are checked against the YAML files.
+// E2E_SHOTS=dir saves screenshots of both screens there.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parse } from 'yaml';
+import { launch, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const EVENTOS = `${baseUrl}/adm/bib/biblioteca_de_eventos`;
+const TLM = `${baseUrl}/tlm/cfg/biblioteca`;
+const T = { timeout: 15_000 };
+
+interface Entry { event: string; message?: string; description: string; undescribed?: boolean; unit: { short: string; full: string } }
+const yaml = (name: string): Entry[] => parse(readFileSync(join(import.meta.dirname, '../../metadata/catalogos', `${name}.yaml`), 'utf8')).entries;
+const GTIGN = yaml('queclink-eventos').find((e) => e.message === 'GTIGN')!;
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+
+async function shot(name: string) {
+  const dir = process.env.E2E_SHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 1000 } });
+  page = await ctx.newPage();
+  await signIn(page, baseUrl, 'admin', adminPassword);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await browser?.close();
+});
+
+const rows = () => page.locator('tbody tr');
+const column = async (label: string) => {
+  const i = (await page.locator('thead th').allInnerTexts()).map((s) => s.trim()).indexOf(label);
+  return rows().evaluateAll((trs, i) => trs.map((r) => (r.querySelectorAll('td')[i] as HTMLElement | undefined)?.innerText.trim() ?? ''), i);
+};
+
+describe('/adm/bib/biblioteca_de_eventos', () => {
+  it('shows the gv58cg events with the GTIGN row from the catalogue', async () => {
+    await page.goto(`${EVENTOS}/queclink/gv58cg/eventos`);
+    const row = rows().filter({ has: page.getByText(GTIGN.event, { exact: true }) });
+    await row.waitFor(T);
+    expect(await row.innerText()).toContain(GTIGN.description);
+    expect(await row.innerText()).toContain('GTIGN');
+    expect((await page.getByRole('tab', { selected: true }).innerText()).toLowerCase()).toBe(`eventos (${yaml('queclink-eventos').length})`);
+    expect(await page.getByRole('combobox', { name: 'Tecnologia' }).innerText()).toBe('Queclink @Track');
+    expect(await page.getByRole('combobox', { name: 'Modelo' }).innerText()).toBe('GV58CG');
+    expect(await page.locator('thead th').allInnerTexts()).toEqual(expect.arrayContaining(['Evento', 'Código', 'Descrição', 'Subtítulo', 'Tipo', 'Unidade']));
+    expect(await rows().count()).toBe(25);
+    await shot('biblioteca_de_eventos-gv58cg-eventos');
+  });
+
+  it('searches, and says so when nothing matches', async () => {
+    await page.getByRole('textbox', { name: 'Pesquisar' }).fill('ignição ligada');
+    await expect.poll(() => column('Evento'), T).toEqual([GTIGN.event]);
+    await page.getByRole('textbox', { name: 'Pesquisar' }).fill('nada disso existe');
+    await page.getByText('Nenhum item foi encontrado').waitFor(T);
+    await page.getByRole('textbox', { name: 'Pesquisar' }).fill('');
+    await expect.poll(() => rows().count(), T).toBe(25);
+  });
+
+  it('sorts by a column and offers the page sizes of the spec', async () => {
+    await page.locator('thead th', { hasText: 'Evento' }).getByRole('button').click();
+    const sorted = [...yaml('queclink-eventos').map((e) => e.event)].sort((a, b) => a.localeCompare(b, 'pt-BR', { sensitivity: 'base', numeric: true })).slice(0, 25);
+    await expect.poll(() => column('Evento'), T).toEqual(sorted);
+    await page.getByRole('combobox', { name: /por página/i }).click();
+    expect(await page.getByRole('option').allInnerTexts()).toEqual(['25', '50', '100', '250', '500', '1000']);
+    await page.keyboard.press('Escape');
+  });
+
+  it('the Parâmetros tab follows the URL; units show the short form with the full one as tooltip', async () => {
+    await page.getByRole('tab', { name: /Parâmetros/ }).click();
+    await page.waitForURL(`${EVENTOS}/queclink/gv58cg/parametros`);
+    const p = yaml('queclink-parametros').find((e) => e.event === 'externalPowerSupplyVoltage')!;
+    const row = rows().filter({ hasText: p.description });
+    await row.waitFor(T);
+    const unit = row.locator('[data-unit]');
+    expect(await unit.innerText()).toBe(p.unit.short);
+    await unit.hover();
+    await expect.poll(() => page.getByRole('tooltip').innerText(), T).toBe(p.unit.full);
+  });
+
+  it('walks technology → model by the selects; a single-model technology opens its events; undescribed entries show a chip', async () => {
+    await page.goto(EVENTOS);
+    await page.getByText('Selecione a tecnologia e o modelo do equipamento.').waitFor(T);
+    await page.getByRole('combobox', { name: 'Tecnologia' }).click();
+    await page.getByRole('option', { name: 'Queclink @Track' }).click();
+    await page.waitForURL(`${EVENTOS}/queclink`);
+    await page.getByRole('combobox', { name: 'Modelo' }).click();
+    await page.getByRole('option', { name: 'GV350CEU' }).click();
+    await page.waitForURL(`${EVENTOS}/queclink/gv350ceu/eventos`);
+    await rows().filter({ hasText: GTIGN.description }).waitFor(T);
+
+    await page.goto(`${EVENTOS}/legacy`);
+    await page.waitForURL(`${EVENTOS}/legacy/legacy/eventos`);
+    await rows().first().waitFor(T);
+    const first = yaml('legacy-eventos')[0]!;
+    expect(first.undescribed).toBe(true);
+    const row = rows().filter({ has: page.getByText(first.event, { exact: true }) });
+    expect(await row.getByText('Sem descrição').count()).toBe(1);
+    const semDescricao = yaml('legacy-eventos').filter((e) => e.undescribed).length;
+    await page.getByLabel('Somente sem descrição').click();
+    await expect.poll(() => page.getByLabel('Somente sem descrição').isChecked(), T).toBe(true);
+    await expect.poll(() => page.getByTestId('biblioteca-total').innerText(), T).toMatch(new RegExp(`^${semDescricao} itens`));
+    await shot('biblioteca_de_eventos-legacy-sem-descricao');
+  });
+
+  it('answers an unknown technology in pt-BR', async () => {
+    await page.goto(`${EVENTOS}/nokia`);
+    await page.getByText('Tecnologia desconhecida: nokia').waitFor(T);
+  });
+});
+
+describe('/tlm/cfg/biblioteca', () => {
+  it('opens the event library tab and switches to the peripherals and parameters', async () => {
+    await page.goto(TLM);
+    await page.waitForURL(`${TLM}/biblioteca_do_evento`);
+    await rows().filter({ hasText: GTIGN.description }).waitFor(T);
+    expect(await page.locator('thead th').allInnerTexts()).toEqual(expect.arrayContaining(['Origem', 'Evento', 'Código', 'Risco']));
+    await shot('biblioteca-do-evento');
+
+    await page.getByRole('tab', { name: /Biblioteca de periférico/ }).click();
+    await page.waitForURL(`${TLM}/biblioteca_de_periferico`);
+    await page.getByRole('textbox', { name: 'Pesquisar' }).fill('combustível');
+    await rows().filter({ hasText: 'Nível de combustível' }).first().waitFor(T);
+
+    await page.getByRole('tab', { name: /Biblioteca de parâmetros/ }).click();
+    await page.waitForURL(`${TLM}/biblioteca_de_parametros`);
+    await rows().filter({ hasText: 'Duração da viagem' }).or(rows().first()).first().waitFor(T);
+    await page.getByRole('combobox', { name: 'Origem' }).click();
+    await page.getByRole('option', { name: 'Viagem' }).click();
+    await expect.poll(() => column('Evento'), T).toEqual(yaml('viagem-parametros').map((e) => e.event));
+    await shot('biblioteca-de-parametros-viagem');
+  });
+
+  it('both screens are menu entries', async () => {
+    await page.goto(`${baseUrl}/home`);
+    await page.getByRole('menuitem', { name: 'Biblioteca de eventos' }).click();
+    await page.waitForURL(EVENTOS);
+    await page.getByRole('menuitem', { name: 'Biblioteca', exact: true }).click();
+    await page.waitForURL(`${TLM}/biblioteca_do_evento`);
+  });
+});

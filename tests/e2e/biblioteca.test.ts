@@ -90,6 +90,7 @@ describe('/adm/bib/biblioteca_de_eventos', () => {
     expect(await unit.innerText()).toBe(p.unit.short);
     await unit.hover();
     await expect.poll(() => page.getByRole('tooltip').innerText(), T).toBe(p.unit.full);
+    await shot('biblioteca_de_eventos-gv58cg-parametros');
   });
 
   it('walks technology → model by the selects; a single-model technology opens its events; undescribed entries show a chip', async () => {

@@ -16,6 +16,7 @@
 // gateway, last repetition).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -84,7 +85,7 @@ function decodeBench(): number[] {
   return rates;
 }
 
-interface Rep { msgs: number; rows: number; e2eS: number; copyRows: number; copyS: number; gwCpu: number; pgCpu: number; copyPgCpu: number; loadCpu: number; batches: number }
+interface Rep { load: number; msgs: number; rows: number; e2eS: number; copyRows: number; copyS: number; gwCpu: number; pgCpu: number; copyPgCpu: number; loadCpu: number; batches: number }
 
 async function main(): Promise<void> {
   console.log(`Benchmark de ingestão — ${DEVICES} equipamentos × ${PER_DEVICE} mensagens, ${REPS} repetições (+ aquecimento)`);
@@ -184,7 +185,7 @@ async function main(): Promise<void> {
       const copyRows = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao_copia')).rows[0].n);
       const msgs = Number(done.acks);
       if (rows !== done.withPosition) console.log(`  (atenção: ${rows} posições gravadas, esperadas ${done.withPosition})`);
-      return { msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (gw?.metrics.batches ?? 0) - batches0 };
+      return { load: loadavg()[0]!, msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (gw?.metrics.batches ?? 0) - batches0 };
     };
     const w = await pass(WARMUP, false);
     console.log(`aquecimento: ${fmt(w.msgs)} mensagens, ${fmt(w.msgs / w.e2eS)} msg/s`);
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
       const e2eRows = x.rows / x.e2eS, copyRate = x.copyRows / x.copyS;
       console.log(`${String(r + 1).padStart(3)}  ${fmt(x.msgs / x.e2eS).padStart(8)} msg/s  ${fmt(e2eRows).padStart(9)}  ${fmt(copyRate).padStart(9)}/s  ${fix(e2eRows / copyRate).padStart(5)}   `
         + `${fix(1e6 * x.gwCpu / x.msgs, 1).padStart(15)}  ${fix(1e6 * x.pgCpu / x.msgs, 1).padStart(8)} | ${fix(1e6 * x.copyPgCpu / x.copyRows, 1).padStart(6)}`
-        + `   (${fmt(x.msgs)} msgs em ${fix(x.e2eS)} s, ${x.batches || '?'} lotes; carga ${fix(x.loadCpu)} s CPU)`);
+        + `   (${fmt(x.msgs)} msgs em ${fix(x.e2eS)} s, ${x.batches || '?'} lotes; gerador ${fix(x.loadCpu)} s CPU; carga média da máquina ${fix(x.load, 1)})`);
     }
     load.kill();
     await gw?.stop();
@@ -212,6 +213,8 @@ async function main(): Promise<void> {
     console.log(`  COPY bruto das mesmas linhas:  ${fmt(copy)} linhas/s`);
     console.log(`  razão ponta a ponta / COPY:    ${fix(ratio)}  (posições/s ÷ linhas/s, por repetição)`);
     console.log(`  CPU por mensagem: gateway ${fix(median(reps.map((x) => 1e6 * x.gwCpu / x.msgs)), 1)} µs, postgres ${fix(median(reps.map((x) => 1e6 * x.pgCpu / x.msgs)), 1)} µs; COPY bruto: postgres ${fix(median(reps.map((x) => 1e6 * x.copyPgCpu / x.copyRows)), 1)} µs/linha`);
+    const busy = Math.max(...reps.map((x) => x.load));
+    if (busy > 3) console.log(`  (atenção: máquina ocupada por outros processos — carga média até ${fix(busy, 1)}; as taxas variam, a CPU por mensagem menos)`);
     console.log(`meta: ≥ 20.000 msg/s ponta a ponta e razão ≥ 0,5 → ${e2e >= 20_000 && ratio >= 0.5 ? 'atingida' : 'NÃO atingida'}`);
   } finally {
     await pool.end();

@@ -9,6 +9,8 @@ const DOLLAR = 0x24;
 
 /** 1: a header starts at i; 0: the bytes so far could still become one (buffer ends); -1: not a header. */
 function headerAt(buf: Buffer, i: number): 1 | 0 | -1 {
+  // Fast path: a whole "+RESP:" (most frames) at i.
+  if (i + 6 <= buf.length && buf[i] === PLUS && buf[i + 1] === 0x52 && buf[i + 2] === 0x45 && buf[i + 3] === 0x53 && buf[i + 4] === 0x50 && buf[i + 5] === 0x3a) return 1;
   let partial = false;
   for (const h of HEADERS) {
     const n = Math.min(h.length, buf.length - i);
@@ -27,6 +29,8 @@ function nextHeader(buf: Buffer, from: number): number {
   }
   return -1;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 const isSpace = (b: number) => b === 0x0d || b === 0x0a || b === 0x20 || b === 0x00;
 
@@ -56,10 +60,10 @@ export function frame(buffer: Buffer, maxFrame = MAX_FRAME): FrameResult {
       break; // incomplete: keep in rest
     }
     if (end + 1 - start > maxFrame) { skip(end + 1); continue; }
-    frames.push(Buffer.from(buffer.subarray(start, end + 1)));
+    frames.push(buffer.subarray(start, end + 1)); // a view, no copy: the frames share the caller's buffer
     pos = end + 1;
   }
   // Leading line breaks between frames are not garbage and need not be kept.
   while (pos < buffer.length && isSpace(buffer[pos]!)) pos++;
-  return { frames, rest: Buffer.from(buffer.subarray(pos)), garbage };
+  return { frames, rest: pos === buffer.length ? EMPTY : Buffer.from(buffer.subarray(pos)), garbage };
 }

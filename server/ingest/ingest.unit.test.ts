@@ -7,7 +7,7 @@ import { rawText } from './listeners.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
-import { copyText, isTransient } from './writer.ts';
+import { buildRows, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
 
 describe('OsmAnd', () => {
   it('decodes the Traccar Client query (speed in knots → km/h)', () => {
@@ -103,5 +103,41 @@ describe('tiny test protocol framing', () => {
       }
       expect(got).toEqual(frames);
     }));
+  });
+});
+
+describe('writer rows', () => {
+  it('reads decoder times by arithmetic and anything else like Date.parse', () => {
+    for (const t of ['2026-11-23T12:34:56.789Z', '2024-02-29T23:59:59.000Z', '2023-02-31T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-11-23T12:34:56Z', 'x']) {
+      expect(isoMs(t)).toEqual(Date.parse(t));
+    }
+  });
+
+  it('folds a message into COPY lines with the device columns in front, drops impossible fix times', () => {
+    const receivedAt = new Date('2026-11-23T12:00:00.000Z');
+    const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };
+    const p = prepare({ link, raw: 'raw', receivedAt, result: {
+      protocol: 'x', deviceId: '860000000000009', type: 'FRI', reply: '+A$', attributes: { ignition: true, note: 'a\\b' },
+      events: [{ code: 'SOS', key: 'panic', description: 'Pânico' }],
+      positions: [
+        { fixTime: '2026-11-23T11:59:00.000Z', latitude: -23.5, longitude: -46.6, speedKmh: 10, course: 90, valid: true, satellites: 9 },
+        { fixTime: '2090-01-01T00:00:00.000Z', latitude: 1, longitude: 1, speedKmh: 0, course: 0, valid: true },
+        { fixTime: '2026-11-23T11:59:30.000Z', latitude: -23.6, longitude: -46.7, speedKmh: 12, course: 91, altitude: 700, valid: false, hdop: 1.2 },
+      ] } });
+    const dev = { equipamentoId: 1, serial: '860000000000009', empresaId: 3, ativoId: 7, motoristaId: null, modelo: null, tecnologia: null };
+    const rows = buildRows([p], new Map([[dev.serial, dev]]), () => true);
+    expect(rows.posicaoCount).toBe(2);
+    expect(rows.implausible).toBe(1);
+    const lines = rows.posicao.toString().trimEnd().split('\n').map((l) => Object.fromEntries(l.split('\t').map((v, i) => [POSICAO_COLS[i], v])));
+    expect(lines[0]).toMatchObject({ empresa_id: '3', ativo_id: '7', motorista_id: '\\N', serial: dev.serial, fix_time: '2026-11-23T11:59:00.000Z', tipo: 'FRI',
+      received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',
+      attributes: '{"ignition":true,"note":"a\\\\\\\\b"}' });
+    expect(lines[1]).toMatchObject({ empresa_id: '3', fix_time: '2026-11-23T11:59:30.000Z', altitude: '700', valid: 'f', hdop: '1.2' });
+    const [u] = JSON.parse(rows.ultimos);
+    expect(u).toMatchObject({ serial: dev.serial, empresa_id: 3, ativo_id: 7, fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, ignition: true,
+      ultimo_evento: 'panic', attributes: { ignition: true, note: 'a\\b' } });
+    const [e] = JSON.parse(rows.eventos);
+    expect(e).toMatchObject({ key: 'panic', fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, attributes: { note: 'a\\b' } });
+    expect([...rows.months]).toEqual(['2026-11']);
   });
 });

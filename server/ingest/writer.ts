@@ -432,7 +432,7 @@ export class BatchWriter {
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
     const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
     this.opts = {
-      maxBatch: env('INGEST_MAX_BATCH', 2000), maxInFlight: env('INGEST_MAX_IN_FLIGHT', 2), lingerMs: env('INGEST_LINGER_MS', 10),
+      maxBatch: env('INGEST_MAX_BATCH', 4000), maxInFlight: env('INGEST_MAX_IN_FLIGHT', 2), lingerMs: env('INGEST_LINGER_MS', 10),
       maxQueued: env('INGEST_MAX_QUEUED', 20_000), retryMinMs: 100, retryMaxMs: 5000, ...opts,
     };
     this.directory = directory ?? new DeviceDirectory(pool);

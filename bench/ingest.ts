@@ -12,7 +12,7 @@
 // BENCH_DATABASE_URL (else TEST_DATABASE_URL, DATABASE_URL, a PostgreSQL on 127.0.0.1:5432, or an embedded one):
 // a database `rastro_bench_ingest` is created on that server and dropped at the end.
 // BENCH_DEVICES (1000), BENCH_MESSAGES_PER_DEVICE (200), BENCH_REPS (3), BENCH_WARMUP (30 messages per device),
-// BENCH_WORKERS (gateway processes; default GATEWAY_WORKERS or 1), BENCH_PROFILE=file.cpuprofile (in-process
+// BENCH_WORKERS (gateway processes; default as `npm run gateway`: GATEWAY_WORKERS, else 2 on 2+ cores), BENCH_PROFILE=file.cpuprofile (in-process
 // gateway, last repetition).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { queclinkDecoder } from '../protocol/queclink/index.ts';
 import { isDecodeError } from '../protocol/types.ts';
-import { startGatewayCluster } from '../server/ingest/cluster.ts';
+import { defaultWorkers, startGatewayCluster } from '../server/ingest/cluster.ts';
 import { startGateway } from '../server/ingest/index.ts';
 import { QueclinkVehicle } from '../server/ingest/simulator.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
@@ -33,7 +33,7 @@ const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const PER_DEVICE = Number(process.env.BENCH_MESSAGES_PER_DEVICE ?? 200);
 const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 3));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
-const WORKERS = Number(process.env.BENCH_WORKERS ?? process.env.GATEWAY_WORKERS ?? 1);
+const WORKERS = process.env.BENCH_WORKERS ? Number(process.env.BENCH_WORKERS) : defaultWorkers();
 const SERIAL_BASE = 864100000000000;
 const envUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 

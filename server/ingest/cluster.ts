@@ -7,6 +7,18 @@ import pg from 'pg';
 import { migrateTelemetria, startGateway, type GatewayOptions, type GatewayPorts } from './index.ts';
 import { log } from './log.ts';
 
+/**
+ * Gateway processes when GATEWAY_WORKERS is not set: 2 on a machine with 2 or more cores. Measured on the 2-core
+ * reference machine (npm run bench:ingest): two event loops keep PostgreSQL busy while the other decodes, which
+ * one process cannot (its loop answers the database only between reading bursts). Not more by default: the
+ * database needs the other cores.
+ */
+export function defaultWorkers(): number {
+  const env = process.env.GATEWAY_WORKERS;
+  if (env !== undefined && env !== '') return Math.max(1, Number(env) || 1);
+  return Math.min(2, Math.max(1, os.availableParallelism()));
+}
+
 export interface ClusterHandle { workers: number; /** Process ids of the workers. */ pids: number[]; stop(): Promise<void> }
 
 /** In the primary: migrate, fork `workers` processes running this module's worker entry. */

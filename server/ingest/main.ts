@@ -1,9 +1,9 @@
 // npm run gateway — the device gateway alone (scale-out). DATABASE_URL, or the embedded PostgreSQL under ./data.
 // Ports: QUECLINK_TCP_PORT/QUECLINK_UDP_PORT (5001), LEGACY_TCP_PORT/LEGACY_UDP_PORT (5002), OSMAND_HTTP_PORT (5055);
-// "off" disables one. GATEWAY_HOST (0.0.0.0). GATEWAY_WORKERS (1): processes sharing the TCP ports.
+// "off" disables one. GATEWAY_HOST (0.0.0.0). GATEWAY_WORKERS (2 on 2+ cores): processes sharing the TCP ports.
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
-import { startGatewayCluster } from './cluster.ts';
+import { defaultWorkers, startGatewayCluster } from './cluster.ts';
 import { portsFromEnv, startGateway } from './index.ts';
 import { log } from './log.ts';
 
@@ -15,8 +15,8 @@ async function main(): Promise<void> {
     databaseUrl = pg.url;
     stopPg = pg.stop;
   }
-  // GATEWAY_WORKERS=N (N > 1): N processes share the TCP ports (node:cluster).
-  const workers = Number(process.env.GATEWAY_WORKERS ?? 1);
+  // GATEWAY_WORKERS=N (N > 1): N processes share the TCP ports (node:cluster); default 2 on 2+ cores.
+  const workers = defaultWorkers();
   const cl = workers > 1 ? await startGatewayCluster({ databaseUrl, ports: portsFromEnv(), host: process.env.GATEWAY_HOST, workers }) : null;
   const gw = cl ? null : await startGateway({ databaseUrl, ports: portsFromEnv() });
   if (gw) setInterval(() => log.info({ metrics: gw.metrics }, 'métricas do gateway'), 60_000).unref();

@@ -120,7 +120,7 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
         <Divider />
         <CardContent sx={{ px: 3, pt: 2.5 }}>
           <Form
-            schema={schema as any}
+            schema={form.schema as any}
             uiSchema={form.uiSchema}
             formData={form.data}
             validator={validator}

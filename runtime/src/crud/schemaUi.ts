@@ -10,14 +10,15 @@ export function writableFields(entity: EntityMeta, schema: JSONSchema7): FieldMe
   return entity.fields.filter((f) => f.name in props);
 }
 
-export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7): UiSchema {
+// `creating`: the add form (a password field's help about keeping the current password does not apply).
+export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { creating?: boolean } = {}): UiSchema {
   const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
   const order = entity.form.sections.flatMap((s) => s.fields).filter((n) => n in (schema.properties ?? {}));
   ui['ui:order'] = [...order, '*'];
   for (const f of writableFields(entity, schema)) {
     const u: Record<string, unknown> = {};
     const prop = (schema.properties?.[f.name] ?? {}) as JSONSchema7 & Record<string, unknown>;
-    if (f.help && !prop.description) u['ui:help'] = f.help;
+    if (f.help && !prop.description && !(opts.creating && f.type === 'password')) u['ui:help'] = f.help;
     const items = prop.items as (JSONSchema7 & Record<string, unknown>) | undefined;
     if (items && Array.isArray(items.enum)) {
       // array of fixed values (e.g. roles): chips select with the enum labels
@@ -68,6 +69,18 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7): UiSchema
     ui[f.name] = u;
   }
   return ui;
+}
+
+// The schema without the descriptions of password fields (the add form: there is no current password to keep).
+export function withoutPasswordHelp(entity: EntityMeta, schema: JSONSchema7): JSONSchema7 {
+  const names = entity.fields.filter((f) => f.type === 'password').map((f) => f.name).filter((n) => (schema.properties?.[n] as JSONSchema7 | undefined)?.description);
+  if (!names.length) return schema;
+  const properties = { ...schema.properties };
+  for (const n of names) {
+    const { description: _omit, ...rest } = properties[n] as JSONSchema7;
+    properties[n] = rest;
+  }
+  return { ...schema, properties };
 }
 
 // ajv errors -> the spec's pt-BR messages (required: 'O campo {label} é obrigatório').

@@ -4,7 +4,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
-import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData } from './schemaUi';
+import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData, withoutPasswordHelp } from './schemaUi';
 
 function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined {
   if (!a) return b;
@@ -19,7 +19,10 @@ function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined 
 const stable = (o: unknown) => JSON.stringify(o, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== '').sort()) : v));
 
 export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: Record<string, unknown>) {
-  const uiSchema = useMemo(() => buildUiSchema(entity, schema), [entity, schema]);
+  const creating = !record;
+  const uiSchema = useMemo(() => buildUiSchema(entity, schema, { creating }), [entity, schema, creating]);
+  // the form's schema: on the add form, a password's description ('Deixe em branco para manter a senha atual.') does not apply
+  const formSchema = useMemo(() => (creating ? withoutPasswordHelp(entity, schema) : schema), [entity, schema, creating]);
   const transformErrors = useMemo(() => makeTransformErrors(entity, schema), [entity, schema]);
   const initial = useMemo(() => toFormData(record, schema), [record, schema]);
   const [data, setData] = useState<Record<string, unknown>>(initial);
@@ -62,6 +65,7 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
 
   return {
     data,
+    schema: formSchema,
     uiSchema,
     transformErrors,
     extraErrors,

@@ -1,10 +1,12 @@
 // rjsf widgets in react-admin's Material UI look: reference autocomplete, reference chips,
 // enum select ('Nenhum resultado'), upper-case, time and JSON inputs.
 import { useEffect, useMemo, useState } from 'react';
-import { Autocomplete, Chip, TextField } from '@mui/material';
+import { Autocomplete, TextField } from '@mui/material';
 import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
-import { entityByKey } from '../model';
+import { entityByKey, model } from '../model';
+import { MultiSelect } from './MultiSelect';
+import { permissionOptions } from './pickOptions';
 import type { FieldMeta } from '../../../generator/model';
 import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 
@@ -32,13 +34,13 @@ function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
 
 type Rec = { id: number | string; [k: string]: unknown };
 
-function useReferenceOptions(reference: string | undefined, input: string, ids: (string | number)[]) {
+function useReferenceOptions(reference: string | undefined, input: string, ids: (string | number)[], perPage = 50) {
   const target = reference ? entityByKey(reference) : undefined;
   const rep = target?.recordRepresentation ?? 'descricao';
   const q = useDebounced(input, 300);
   const { data = [], isPending } = useGetList<Rec>(
     reference ?? 'none',
-    { pagination: { page: 1, perPage: 50 }, sort: { field: rep, order: 'ASC' }, filter: q ? { q } : {} },
+    { pagination: { page: 1, perPage }, sort: { field: rep, order: 'ASC' }, filter: q ? { q } : {} },
     { enabled: !!reference },
   );
   const { data: selected = [] } = useGetMany<Rec>(reference ?? 'none', { ids }, { enabled: !!reference && ids.length > 0 });
@@ -82,39 +84,24 @@ export function ReferenceWidget(props: WidgetProps) {
 }
 
 export function ReferenceListWidget(props: WidgetProps) {
-  const { id, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [] } = props;
+  const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [] } = props;
   const value: (string | number)[] = Array.isArray(props.value) ? props.value : [];
   const f = fieldOf(props);
-  const [input, setInput] = useState('');
-  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, value);
-  const current = value.map((v) => options.find((o) => String(o.id) === String(v)) ?? { id: v });
+  // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles)
+  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, '', value, 1000);
+  const pick = useMemo(() => options.map((o) => ({ value: o.id, label: lbl(o) })), [options]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
-    <Autocomplete
+    <MultiSelect
       id={id}
-      multiple
-      options={options}
-      value={current}
-      loading={isPending}
+      label={label}
+      value={value}
+      options={pick}
+      loading={isPending && !options.length}
+      required={required}
       disabled={disabled || readonly}
-      getOptionLabel={(o) => lbl(o as Rec)}
-      isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-      filterOptions={(o) => o}
-      noOptionsText={NO_OPTIONS}
-      onInputChange={(_, v, reason) => reason === 'input' && setInput(v)}
-      onChange={(_, v) => onChange(v.map((r) => r.id))}
+      error={rawErrors.length > 0}
+      onChange={(v) => onChange(v)}
       onBlur={() => onBlur(id, value)}
-      onFocus={() => onFocus(id, value)}
-      renderValue={(vals, getItemProps) =>
-        vals.length >= 50 ? (
-          <Chip size="small" label={`${vals.length} selecionados`} />
-        ) : (
-          vals.map((o, index) => {
-            const { key, ...rest } = getItemProps({ index });
-            return <Chip key={key} size="small" label={lbl(o as Rec)} {...rest} />;
-          })
-        )
-      }
-      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
     />
   );
 }
@@ -143,36 +130,25 @@ export function EnumSelectWidget(props: WidgetProps) {
 }
 
 export function EnumMultiWidget(props: WidgetProps) {
-  const { id, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], options } = props;
-  const opts = ((options as any).options as { value: string; label: string }[] | undefined) ?? [];
+  const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [], options, schema } = props;
   const value: string[] = Array.isArray(props.value) ? props.value : [];
-  const current = value.map((v) => opts.find((o) => o.value === v) ?? { value: v, label: v });
+  const pick = useMemo(() => {
+    const opts = ((options as any).options as { value: string; label: string }[] | undefined) ?? [];
+    // the permission catalogue: grouped by area and register
+    if ((schema as any)['x-optionsFrom'] === 'permissions') return permissionOptions(opts.map((o) => o.value), opts.map((o) => o.label), model);
+    return opts.map((o) => ({ value: o.value, label: o.label }));
+  }, [options, schema]);
   return (
-    <Autocomplete
+    <MultiSelect
       id={id}
-      multiple
-      options={opts}
-      value={current}
+      label={label}
+      value={value}
+      options={pick}
+      required={required}
       disabled={disabled || readonly}
-      getOptionLabel={(o) => o.label}
-      isOptionEqualToValue={(a, b) => a.value === b.value}
-      filterOptions={filterOptions}
-      noOptionsText={NO_OPTIONS}
-      disableCloseOnSelect
-      onChange={(_, v) => onChange(v.map((o) => o.value))}
+      error={rawErrors.length > 0}
+      onChange={(v) => onChange(v.map(String))}
       onBlur={() => onBlur(id, value)}
-      onFocus={() => onFocus(id, value)}
-      renderValue={(vals, getItemProps) =>
-        vals.length >= 50 ? (
-          <Chip size="small" label={`${vals.length} selecionados`} />
-        ) : (
-          vals.map((o, index) => {
-            const { key, ...rest } = getItemProps({ index });
-            return <Chip key={key} size="small" label={o.label} {...rest} />;
-          })
-        )
-      }
-      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
     />
   );
 }

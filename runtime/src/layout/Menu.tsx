@@ -2,9 +2,11 @@
 import { ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
 import { Menu as RaMenu, useSidebarState } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import type { MenuNode } from '../../../generator/model';
 import { useCan } from '../crud/useCan';
 import { model } from '../model';
+import { activeRoute } from './activeRoute';
 import { iconFor } from './icons';
 
 export function visibleMenu(nodes: MenuNode[], can: (k: string) => boolean): MenuNode[] {
@@ -13,7 +15,20 @@ export function visibleMenu(nodes: MenuNode[], can: (k: string) => boolean): Men
     .filter((n) => (n.children ? n.children.length > 0 : !!n.route && (!n.permission || can(n.permission))));
 }
 
-function Items({ nodes, depth }: { nodes: MenuNode[]; depth: number }) {
+const routesOf = (nodes: MenuNode[]): string[] => nodes.flatMap((n) => (n.children ? routesOf(n.children) : n.route ? [n.route] : []));
+
+
+// react-admin marks every entry whose route prefixes the path; only the best match stays marked.
+const active = {
+  fontWeight: 600,
+  bgcolor: 'action.selected',
+  '& .RaMenuItemLink-icon': { color: 'primary.main' },
+};
+const notActive = {
+  '&.RaMenuItemLink-active': { color: 'text.secondary', '& .RaMenuItemLink-icon': { color: 'text.secondary' } },
+};
+
+function Items({ nodes, depth, current }: { nodes: MenuNode[]; depth: number; current?: string }) {
   const [open] = useSidebarState();
   return (
     <>
@@ -25,10 +40,10 @@ function Items({ nodes, depth }: { nodes: MenuNode[]; depth: number }) {
                 {n.label}
               </ListSubheader>
             )}
-            <Items nodes={n.children} depth={depth + 1} />
+            <Items nodes={n.children} depth={depth + 1} current={current} />
           </div>
         ) : (
-          <RaMenu.Item key={n.route} to={n.route!} primaryText={n.label} leftIcon={iconFor(n.icon)} />
+          <RaMenu.Item key={n.route} to={n.route!} primaryText={n.label} leftIcon={iconFor(n.icon)} sx={n.route === current ? active : notActive} aria-current={n.route === current ? 'page' : undefined} />
         ),
       )}
     </>
@@ -37,10 +52,13 @@ function Items({ nodes, depth }: { nodes: MenuNode[]; depth: number }) {
 
 export function Menu() {
   const { can } = useCan();
+  const { pathname } = useLocation();
+  const nodes = visibleMenu(model.menu, can);
+  const current = activeRoute(pathname, ['/home', ...routesOf(nodes)]);
   return (
     <RaMenu>
-      <RaMenu.Item to="/home" primaryText="Início" leftIcon={<HomeIcon />} />
-      <Items nodes={visibleMenu(model.menu, can)} depth={0} />
+      <RaMenu.Item to="/home" primaryText="Início" leftIcon={<HomeIcon />} sx={current === '/home' ? active : notActive} aria-current={current === '/home' ? 'page' : undefined} />
+      <Items nodes={nodes} depth={0} current={current} />
     </RaMenu>
   );
 }

@@ -68,13 +68,35 @@ export function portsFromEnv(): GatewayPorts {
   };
 }
 
+/**
+ * A pool that survives the database going away: node-postgres emits 'error' on a client whose server ends the
+ * connection (shutdown, restart, network cut) even while a query is running or the client is checked out, and an
+ * 'error' event without a listener kills the process. Every client gets a permanent listener (the failed query
+ * rejects on its own; the writer/dispatcher retry), and the pool's own idle-client errors are logged. Broken
+ * clients are discarded (release(err) / pool's idle handler), so the next checkout opens a fresh connection.
+ */
+export function hardenPool(pool: pg.Pool): pg.Pool {
+  let lastLog = 0;
+  const warn = (err: Error, msg: string) => {
+    const now = Date.now();
+    if (now - lastLog < 1000) return; // one line per second at most while the database is down
+    lastLog = now;
+    log.warn({ err: err.message, code: (err as { code?: string }).code }, msg);
+  };
+  pool.on('error', (err) => warn(err, 'conexão ociosa do banco perdida'));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => warn(err, 'conexão do banco perdida'));
+  });
+  return pool;
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const host = opts.host ?? process.env.GATEWAY_HOST ?? '0.0.0.0';
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl, max: opts.poolSize ?? 4,
     connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
   });
-  pool.on('error', (err) => log.warn({ err: err.message }, 'conexão ociosa do banco perdida'));
+  hardenPool(pool);
   if (opts.migrate !== false) await migrateTelemetria(pool);
   const metrics = newMetrics();
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
@@ -131,7 +153,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   commands.start();
   // Partitions a couple of months ahead, refreshed daily.
   const partTimer = setInterval(() => {
-    void pool.connect().then(async (c) => { try { await ensurePartitionsAround(c, new Date(), 2); } finally { c.release(); } })
+    void pool.connect().then(async (c) => {
+      let broken: Error | undefined;
+      try { await ensurePartitionsAround(c, new Date(), 2); } catch (err) { broken = err as Error; throw err; } finally { c.release(broken); }
+    })
       .catch((err) => log.warn({ err: err.message }, 'falha ao criar partições'));
   }, 24 * 3600_000);
   partTimer.unref();

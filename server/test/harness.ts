@@ -66,7 +66,7 @@ export interface TestServer extends Running {
 }
 
 export async function startTestServer(o: Partial<StartOptions> = {}): Promise<TestServer> {
-  const databaseUrl = await createDatabase();
+  const databaseUrl = o.databaseUrl ?? await createDatabase();
   const migrationsDir = migrationsCopy();
   const r = await startServer({
     port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(migrationsDir, 'data'),

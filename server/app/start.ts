@@ -7,7 +7,8 @@ import pino, { type Logger } from 'pino';
 import { createApp, type AppOptions } from './index.ts';
 import { loadBundle, type Bundle } from './bundle.ts';
 import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
-import { createOrm, migrate } from '../db/orm.ts';
+import { createOrm } from '../db/orm.ts';
+import { migrate } from '../db/migration-tools.ts';
 import { initSecret } from '../auth/tokens.ts';
 import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
@@ -29,7 +30,7 @@ export interface StartOptions {
 
 export interface Running {
   url: string; port: number; orm: MikroORM; databaseUrl: string; bundle: Bundle; seed?: SeedResult; log: Logger;
-  app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[]; created?: string };
+  app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[] };
   realtime: Realtime;
 }
 
@@ -46,7 +47,14 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   initSecret(dataDir);
   const bundle = o.bundle ?? (await loadBundle(o.generatedDir));
   const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath ?? process.env.MIGRATIONS_PATH, logger: log });
-  const migrations = await migrate(orm, log);
+  let migrations: { applied: string[] };
+  try {
+    migrations = await migrate(orm, log);
+  } catch (e) {
+    await orm.close(true).catch(() => undefined);
+    await pg?.stop().catch(() => undefined);
+    throw e;
+  }
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
   const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth });
   const port = o.port ?? Number(process.env.PORT ?? 3000);

@@ -1,4 +1,5 @@
-// MikroORM bootstrap: connection, migrations applied on start, automatic migration on metadata drift.
+// MikroORM bootstrap: connection and migration settings. Migrations are written only by
+// `npm run migration:create` and applied at start (server/db/migration-tools.ts); never generated at start.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EntitySchema } from '@mikro-orm/core';
@@ -18,6 +19,8 @@ export interface OrmOptions {
   logger?: Logger;
   debug?: boolean;
   poolMax?: number;
+  /** Let the migrator generate DROP TABLE / DROP COLUMN (migration:create --allow-drop only). */
+  allowDrop?: boolean;
 }
 
 export async function createOrm(o: OrmOptions): Promise<MikroORM> {
@@ -41,26 +44,11 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
       transactional: true,
       allOrNothing: true,
       silent: true,
+      // The snapshot is what `migration:create` wrote and was reviewed; applying migrations never rewrites it.
+      snapshotOnMigrate: false,
+      // MikroORM's defaults drop tables and columns; only an explicit --allow-drop may.
+      safe: !o.allowDrop,
+      dropTables: !!o.allowDrop,
     },
   });
-}
-
-/** Applies pending migrations; when the entities differ from the snapshot, writes a new migration and applies it. */
-export async function migrate(orm: MikroORM, log?: Logger): Promise<{ applied: string[]; created?: string }> {
-  const migrator = orm.migrator;
-  // Quick-search trigram indexes need pg_trgm before any migration (also declared in the migration
-  // that first used it; automatic migrations of new YAML files rely on this).
-  await orm.em.getConnection().execute('create extension if not exists pg_trgm').catch((err) => {
-    log?.warn({ err: String(err) }, 'não foi possível criar a extensão pg_trgm (busca rápida sem índice trigram)');
-  });
-  const applied = (await migrator.up()).map((m) => m.name);
-  const res = await migrator.create();
-  let created: string | undefined;
-  if (res.fileName) {
-    created = res.fileName;
-    log?.info({ migration: res.fileName }, 'metadados alterados: migração criada automaticamente');
-    applied.push(...(await migrator.up()).map((m) => m.name));
-  }
-  if (applied.length) log?.info({ applied }, 'migrações aplicadas');
-  return { applied, created };
 }

@@ -1,14 +1,17 @@
 // Whole chain from one YAML file (issue 2 §2): a test entity added to a copy of metadata/ gets its
-// table (automatic migration into a temp migrations copy), CRUD API, permission keys, /api/meta entry,
-// and the runtime resource module, route table and menu entries — with no code written.
+// table (through the configurator's flow: migration:create into a temp copy of the migrations, then start),
+// CRUD API, permission keys, /api/meta entry, and the runtime resource module, route table and menu entries.
+// The app itself never improvises a migration.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.ts';
 import type { MenuNode, RouteEntry } from '../../generator/model.ts';
+import { loadBundle } from '../app/bundle.ts';
+import { createMigration, type CreateResult } from '../db/migration-tools.ts';
 import { MIGRATIONS_DIR } from '../db/orm.ts';
-import { ADMIN, json, startTestServer, type Api, type TestServer } from './harness.ts';
+import { ADMIN, json, migrationsCopy, startTestServer, type Api, type TestServer } from './harness.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const root = path.join(import.meta.dirname, '.tmp', `chain-${crypto.randomBytes(4).toString('hex')}`);
@@ -46,6 +49,8 @@ search: [apelido]
 
 let ts: TestServer;
 let admin: Api;
+let created: CreateResult;
+let migrationsDir: string;
 const committedMigrations = fs.readdirSync(MIGRATIONS_DIR).sort();
 
 beforeAll(async () => {
@@ -56,21 +61,27 @@ beforeAll(async () => {
     metadata: path.join(root, 'metadata'), outServer, outRuntime,
     serverSrc: path.join(REPO, 'server'), runtimeSrc: path.join(REPO, 'runtime/src'),
   });
-  ts = await startTestServer({ generatedDir: outServer });
+  migrationsDir = migrationsCopy();
+  created = await createMigration({ entities: (await loadBundle(outServer)).entities, migrationsPath: migrationsDir, name: 'teste_veiculo' });
+  ts = await startTestServer({ generatedDir: outServer, migrationsPath: migrationsDir });
   admin = await ts.login(ADMIN.login, ADMIN.senha);
 });
 afterAll(async () => {
   await ts?.stop();
   fs.rmSync(root, { recursive: true, force: true });
+  if (migrationsDir) fs.rmSync(migrationsDir, { recursive: true, force: true });
 });
 
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 
 describe('a new YAML file', () => {
-  it('gets its table through an automatic migration written to the temp copy only', async () => {
-    expect(ts.migrations.created).toMatch(/^Migration\d+/);
-    const created = fs.readFileSync(path.join(ts.migrationsDir, ts.migrations.created!), 'utf8');
-    expect(created).toContain('teste_veiculo');
+  it('gets its table through the migration created for it (temp copy only), applied at start', async () => {
+    expect(created.fileName).toMatch(/^Migration\d{14}_teste_veiculo\.ts$/);
+    const code = fs.readFileSync(created.path!, 'utf8');
+    expect(code).toContain('create table "teste_veiculo"');
+    expect(created.sql.filter((s) => !s.includes('teste_veiculo'))).toEqual([]);
+    const names = (fs: string[]) => fs.filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
+    expect(ts.migrations.applied).toEqual([...names(committedMigrations), ...names([created.fileName!])]);
     expect(fs.readdirSync(MIGRATIONS_DIR).sort()).toEqual(committedMigrations);
     const cols = await ts.orm.em.getConnection().execute(
       `select column_name, is_nullable from information_schema.columns where table_schema = 'public' and table_name = 'teste_veiculo' order by column_name`);

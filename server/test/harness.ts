@@ -1,4 +1,4 @@
-// Integration-test harness: a fresh database per test file (migrations applied), the real app on a
+// Integration-test harness: a fresh database per test file (committed migrations applied), the real app on a
 // random port over real HTTP, and helpers to sign in and call the API.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -28,7 +28,8 @@ export async function createDatabase(): Promise<string> {
   return u.toString();
 }
 
-/** Copy of server/migrations under server/test/.tmp, so automatic migrations never touch the repo. */
+/** Copy of server/migrations under server/test/.tmp (inside the repo, so migration files resolve their imports),
+ * for tests that create migrations; the app never writes migrations itself. */
 export function migrationsCopy(): string {
   const dir = path.resolve(path.dirname(MIGRATIONS_DIR), 'test/.tmp', `mig-${crypto.randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -67,13 +68,16 @@ export interface TestServer extends Running {
 
 export async function startTestServer(o: Partial<StartOptions> = {}): Promise<TestServer> {
   const databaseUrl = o.databaseUrl ?? await createDatabase();
-  const migrationsDir = migrationsCopy();
+  // Only the committed migrations (or the test's own folder) are applied.
+  const migrationsDir = o.migrationsPath ?? MIGRATIONS_DIR;
+  const tmpDir = path.resolve(path.dirname(MIGRATIONS_DIR), 'test/.tmp', `srv-${crypto.randomBytes(4).toString('hex')}`);
+  fs.mkdirSync(tmpDir, { recursive: true });
   const r = await startServer({
-    port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(migrationsDir, 'data'),
+    port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(tmpDir, 'data'),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha }, distDir: path.join(migrationsDir, 'no-dist'),
+    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha }, distDir: path.join(tmpDir, 'no-dist'),
     ...o,
-  });
+  }).catch((e) => { fs.rmSync(tmpDir, { recursive: true, force: true }); throw e; });
   const base = r.url.replace('localhost', '127.0.0.1');
   const doFetch = (p: string, init?: RequestInit) => fetch(base + p, init);
   const as = (token: string, empresaAtiva: number, user?: any): Api => {
@@ -114,7 +118,7 @@ export async function startTestServer(o: Partial<StartOptions> = {}): Promise<Te
     },
     stop: async () => {
       await r.close();
-      fs.rmSync(migrationsDir, { recursive: true, force: true });
+      fs.rmSync(tmpDir, { recursive: true, force: true });
     },
   };
   return ts;

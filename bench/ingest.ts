@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   try {
     await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado)
       SELECT 1 + (g % 5), ($1::bigint + g)::text, 'gv58cg', 'queclink', true FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
+    await pool.query(`INSERT INTO ativo (id, empresa_id) SELECT 1000 + g, 1 + (g % 5) FROM generate_series(0, $1 - 1) g`, [DEVICES]);
     await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio)
       SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day' FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
 

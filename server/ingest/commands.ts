@@ -1,5 +1,8 @@
 // Commands to devices (fila_processamento): sent while the device is connected, marked 'enviado' +
 // processing, then 'concluido'/'erro' on the device's acknowledgement. Cancelled rows are never sent.
+// A command belongs to its company: it reaches the device only when the serial's ONE registration (equipamento)
+// is of that company and older than the command (a command queued for a previous registration of the serial is
+// not for the current one). Checked when the command is picked and again in the UPDATE that marks it sent.
 import type pg from 'pg';
 import { CommandValidationError, type CommandParamValue, type CommandType, type Decoder } from '../../protocol/types.ts';
 import { log } from './log.ts';
@@ -8,6 +11,18 @@ import { rawOf, type IngestMessage, type Link } from './types.ts';
 
 const COMMAND_TYPES = new Set<CommandType>(['reboot', 'sync', 'readConfig', 'writeConfig', 'engineBlock', 'engineUnblock', 'output']);
 const MAX_ATTEMPTS = 3;
+
+// The serial's only registration, active, of the command's company, created before the command.
+const LEGIT = `(SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) = 1
+  AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
+              AND e.created_at <= f.created_at)`;
+
+/** Why a pending command of a connected serial is not for the registered device (status 'erro', resposta). */
+export const REFUSED = {
+  conflito: 'Serial registrado em mais de uma empresa: comando não enviado',
+  outraEmpresa: 'Equipamento não registrado nesta empresa: comando não enviado',
+  anterior: 'Comando criado antes do registro atual do equipamento: não enviado',
+} as const;
 
 export interface DispatcherOptions { pollMs?: number; ackTimeoutMs?: number }
 
@@ -49,11 +64,21 @@ export class CommandDispatcher {
          WHERE status = 'enviado' AND enviado_em < now() - make_interval(secs => $1)`, [timeoutS, MAX_ATTEMPTS]);
       const serials = [...this.links.keys()];
       if (!serials.length) return;
+      // Pending commands of the connected serials that are not for the serial's registration: refused for good.
+      await this.pool.query(
+        `UPDATE fila_processamento f SET status = 'erro', processing = false, updated_at = now(),
+           resposta = CASE
+             WHEN (SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) > 1 THEN $2
+             WHEN EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id) THEN $4
+             ELSE $3 END
+          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
+            AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.ativado)
+            AND NOT (${LEGIT})`, [serials, REFUSED.conflito, REFUSED.outraEmpresa, REFUSED.anterior]);
       const { rows } = await this.pool.query(
         `SELECT f.id, f.serial, f.event, f.value, e.modelo
            FROM fila_processamento f
            JOIN equipamento e ON e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
-          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
+          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[]) AND ${LEGIT}
           ORDER BY f.id LIMIT 200`, [serials]);
       for (const row of rows) await this.send(row);
     } catch (err) {
@@ -86,8 +111,9 @@ export class CommandDispatcher {
     const r = await this.pool.query(
       `UPDATE fila_processamento SET status = 'enviado', processing = true, enviado_em = now(),
          tentativas = tentativas + 1, updated_at = now()
-       WHERE id = $1 AND status = 'pendente' AND NOT processing RETURNING id`, [row.id]);
-    if (!r.rowCount) return; // cancelled meanwhile
+       WHERE id = $1 AND status = 'pendente' AND NOT processing
+         AND EXISTS (SELECT 1 FROM fila_processamento f WHERE f.id = $1 AND ${LEGIT}) RETURNING id`, [row.id]);
+    if (!r.rowCount) return; // cancelled meanwhile, or the registration changed
     if (link.send(bytes)) {
       this.metrics.commandsSent++;
       log.info({ serial: row.serial, id: row.id, event: row.event }, 'comando enviado ao equipamento');
@@ -104,7 +130,8 @@ export class CommandDispatcher {
       try {
         const r = await this.pool.query(
           `UPDATE fila_processamento SET status = $3, processing = false, concluido_em = now(), resposta = $4, updated_at = now()
-            WHERE serial = $1 AND status = 'enviado' AND (id & 65535) = $2 RETURNING id`,
+            WHERE serial = $1 AND status = 'enviado' AND (id & 65535) = $2
+              AND id IN (SELECT f.id FROM fila_processamento f WHERE f.serial = $1 AND ${LEGIT}) RETURNING id`,
           [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', rawOf(m).slice(0, 1000)]);
         if (r.rowCount) this.metrics.commandsDone++;
       } catch (err) {

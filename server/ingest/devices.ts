@@ -1,27 +1,44 @@
 // serial → registered device (equipamento + current equipamento_ativo link), with a small TTL cache.
+// A serial resolves to its ONE registration. The database keeps serials unique across the platform; should two
+// rows with the same serial exist anyway (inserted around the API), the serial resolves to nobody: its traffic
+// goes to the pending list and no company gets it (never "the newest registration").
 import type pg from 'pg';
+import { log } from './log.ts';
 import type { DeviceInfo } from './types.ts';
 
+// The asset link counts only when link and asset belong to the device's company.
 const LOOKUP = `
-SELECT e.id, e.serial, e.empresa_id, e.modelo, e.tecnologia, l.ativo_id
+SELECT e.id, e.serial, e.empresa_id, e.modelo, e.tecnologia, e.ativado, l.ativo_id,
+       count(*) OVER (PARTITION BY e.serial)::int AS registros
   FROM equipamento e
   LEFT JOIN LATERAL (
     SELECT ea.ativo_id FROM equipamento_ativo ea
      WHERE ea.serial = e.serial AND ea.empresa_id = e.empresa_id
        AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())
+       AND EXISTS (SELECT 1 FROM ativo a WHERE a.id = ea.ativo_id AND a.empresa_id = e.empresa_id)
      ORDER BY ea.data_inicio DESC LIMIT 1) l ON true
- WHERE e.serial = ANY($1::text[]) AND e.ativado
- ORDER BY e.id`;
+ WHERE e.serial = ANY($1::text[])`;
 
-interface Entry { info: DeviceInfo | null; at: number }
+/** Protocols a registration's tecnologia must match (other protocol names, e.g. test ones, are not checked). */
+const TECNOLOGIAS = new Set(['queclink', 'legacy', 'osmand']);
+
+/** True when a message of this protocol may be attributed to this device (tecnologia of the registration). */
+export function protocolAllowed(dev: DeviceInfo, protocol: string): boolean {
+  const t = dev.tecnologia;
+  if (!t || !TECNOLOGIAS.has(t) || !TECNOLOGIAS.has(protocol)) return true;
+  return t === protocol;
+}
+
+interface Entry { info: DeviceInfo | null; conflict: boolean; at: number }
 
 export class DeviceDirectory {
   private cache = new Map<string, Entry>();
   private lastSeenWrite = new Map<string, number>();
+  private lastConflictLog = new Map<string, number>();
 
   constructor(private pool: pg.Pool, private ttlMs = 30_000, private negativeTtlMs = 10_000) {}
 
-  /** Resolves many serials with at most one query; null = unknown or deactivated. */
+  /** Resolves many serials with at most one query; null = unknown, deactivated or registered more than once. */
   async resolve(serials: Iterable<string>): Promise<Map<string, DeviceInfo | null>> {
     const now = Date.now();
     const out = new Map<string, DeviceInfo | null>();
@@ -34,18 +51,25 @@ export class DeviceDirectory {
     }
     if (missing.length) {
       const { rows } = await this.pool.query(LOOKUP, [missing]);
-      const found = new Map<string, DeviceInfo>();
+      const found = new Map<string, { info: DeviceInfo | null; conflict: boolean }>();
       for (const r of rows) {
-        // Same serial in two companies: the most recent row wins (ordered by id).
+        if (r.registros > 1) {
+          found.set(r.serial, { info: null, conflict: true });
+          this.logConflict(r.serial, r.registros, now);
+          continue;
+        }
         found.set(r.serial, {
-          equipamentoId: r.id, serial: r.serial, empresaId: r.empresa_id, ativoId: r.ativo_id ?? null,
-          motoristaId: null, modelo: r.modelo ?? null, tecnologia: r.tecnologia ?? null,
+          conflict: false,
+          info: r.ativado ? {
+            equipamentoId: r.id, serial: r.serial, empresaId: r.empresa_id, ativoId: r.ativo_id ?? null,
+            motoristaId: null, modelo: r.modelo ?? null, tecnologia: r.tecnologia ?? null,
+          } : null,
         });
       }
       for (const s of missing) {
-        const info = found.get(s) ?? null;
-        this.cache.set(s, { info, at: now });
-        out.set(s, info);
+        const f = found.get(s);
+        this.cache.set(s, { info: f?.info ?? null, conflict: f?.conflict ?? false, at: now });
+        out.set(s, f?.info ?? null);
       }
     }
     return out;
@@ -53,6 +77,11 @@ export class DeviceDirectory {
 
   get(serial: string): DeviceInfo | null | undefined {
     return this.cache.get(serial)?.info;
+  }
+
+  /** The serial is registered more than once (as of the last lookup): nobody gets its traffic. */
+  isConflict(serial: string): boolean {
+    return this.cache.get(serial)?.conflict ?? false;
   }
 
   invalidate(serial?: string): void {
@@ -67,5 +96,12 @@ export class DeviceDirectory {
     if (now - last < intervalMs) return false;
     this.lastSeenWrite.set(serial, now);
     return true;
+  }
+
+  private logConflict(serial: string, n: number, now: number): void {
+    if (now - (this.lastConflictLog.get(serial) ?? 0) < 60_000) return;
+    if (this.lastConflictLog.size > 10_000) this.lastConflictLog.clear();
+    this.lastConflictLog.set(serial, now);
+    log.error({ serial, registros: n }, 'serial registrado mais de uma vez: mensagens não atribuídas a nenhuma empresa');
   }
 }

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Decoder } from '../../protocol/types.ts';
 import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
-import { startTcp, startUdp, tcpSockets } from './listeners.ts';
+import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
@@ -14,6 +14,7 @@ import { startOsmandHttp } from './osmand.ts';
 import { BatchWriter, type WriterOptions } from './writer.ts';
 
 export { migrateTelemetria } from './migrate.ts';
+export type { ConnectionLimits } from './listeners.ts';
 export type { GatewayMetrics } from './metrics.ts';
 
 /** Listening ports; undefined/null = disabled, 0 = any free port. */
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   commands?: DispatcherOptions;
   poolSize?: number;
   migrate?: boolean;
+  /** Device connection limits; default limitsFromEnv(). */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface Gateway {
@@ -65,6 +68,28 @@ export function portsFromEnv(): GatewayPorts {
     legacyTcp: envPort('LEGACY_TCP_PORT', 5002),
     legacyUdp: envPort('LEGACY_UDP_PORT', 5002),
     osmandHttp: envPort('OSMAND_HTTP_PORT', 5055),
+  };
+}
+
+const envNumber = (name: string, def: number): number => {
+  const v = process.env[name];
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} inválido: ${v}`);
+  return n;
+};
+
+/**
+ * Connection limits from env. GATEWAY_IDLE_TIMEOUT_S (2400 = 40 min): longer than the 30-minute heartbeat assumed
+ * for parked devices (Queclink +RESP:GTHBD every 30 min); GATEWAY_FIRST_MESSAGE_TIMEOUT_S (120): a connection that
+ * sends no valid message is closed; GATEWAY_MAX_CONN_PER_IP (200): open connections per remote address (devices
+ * behind one carrier NAT share an address: raise it or set 0 = no cap). 0 disables each.
+ */
+export function limitsFromEnv(): ConnectionLimits {
+  return {
+    idleTimeoutMs: envNumber('GATEWAY_IDLE_TIMEOUT_S', 2400) * 1000,
+    firstMessageTimeoutMs: envNumber('GATEWAY_FIRST_MESSAGE_TIMEOUT_S', 120) * 1000,
+    maxPerAddress: envNumber('GATEWAY_MAX_CONN_PER_IP', 200),
   };
 }
 
@@ -99,6 +124,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   hardenPool(pool);
   if (opts.migrate !== false) await migrateTelemetria(pool);
   const metrics = newMetrics();
+  const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
+  const limiter = new AddressLimiter(limits.maxPerAddress, metrics);
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
   const writer = new BatchWriter(pool, metrics, {
@@ -128,7 +155,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         continue;
       }
       if (tcpPort != null) {
-        const s = await startTcp(tcpPort, host, dec, writer, metrics, ev);
+        const s = await startTcp(tcpPort, host, dec, writer, metrics, ev, limits, limiter);
         tcp.push(s);
         ports[`${proto}Tcp`] = (s.address() as net.AddressInfo).port;
       }
@@ -139,7 +166,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       }
     }
     if (p.osmandHttp != null) {
-      const s = await startOsmandHttp(p.osmandHttp, host, writer, metrics);
+      const s = await startOsmandHttp(p.osmandHttp, host, writer, metrics, { directory: writer.directory, limiter });
       httpServers.push(s);
       ports.osmandHttp = (s.address() as net.AddressInfo).port;
     }
@@ -151,6 +178,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     throw err;
   }
   commands.start();
+  writer.startMaintenance();
   // Partitions a couple of months ahead, refreshed daily.
   const partTimer = setInterval(() => {
     void pool.connect().then(async (c) => {

@@ -21,6 +21,46 @@ export interface LinkEvents {
 const MAX_PENDING_BYTES = 64 * 1024; // a partial frame larger than this is garbage
 let linkSeq = 0;
 
+/** Limits of device connections (see limitsFromEnv in index.ts). 0 disables a limit. */
+export interface ConnectionLimits {
+  /** A TCP socket silent (nothing received or sent) this long is closed. */
+  idleTimeoutMs: number;
+  /** A TCP socket that has not identified itself (no valid message) this long after connecting is closed. */
+  firstMessageTimeoutMs: number;
+  /** Open connections per remote address, over all the gateway's TCP/HTTP ports. */
+  maxPerAddress: number;
+}
+
+/** Counts open connections per remote address; shared by every listener of one gateway. */
+export class AddressLimiter {
+  private open = new Map<string, number>();
+  private lastLog = 0;
+  constructor(readonly max: number, private metrics: GatewayMetrics) {}
+
+  /** Takes a slot for this address; false (and counted) when it is over the cap. */
+  acquire(addr: string): boolean {
+    const n = this.open.get(addr) ?? 0;
+    if (this.max > 0 && n >= this.max) {
+      this.metrics.rejectedConnections++;
+      const now = Date.now();
+      if (now - this.lastLog >= 10_000) {
+        this.lastLog = now;
+        log.warn({ address: addr, max: this.max, rejected: this.metrics.rejectedConnections }, 'limite de conexões por endereço atingido: conexão recusada');
+      }
+      return false;
+    }
+    this.open.set(addr, n + 1);
+    return true;
+  }
+
+  release(addr: string): void {
+    const n = (this.open.get(addr) ?? 0) - 1;
+    if (n > 0) this.open.set(addr, n); else this.open.delete(addr);
+  }
+
+  count(addr: string): number { return this.open.get(addr) ?? 0; }
+}
+
 /** Text to keep for a frame (pending list, logs): ASCII protocols as is, binary as hex. */
 export function rawText(frame: Buffer): string {
   for (let i = 0; i < frame.length; i++) {
@@ -61,9 +101,12 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
 /** Device sockets of each TCP server (destroyed on stop). */
 export const tcpSockets = new WeakMap<net.Server, Set<net.Socket>>();
 
-export function startTcp(port: number, host: string, decoder: Decoder, sink: IngestSink, metrics: GatewayMetrics, ev: LinkEvents): Promise<net.Server> {
+export function startTcp(port: number, host: string, decoder: Decoder, sink: IngestSink, metrics: GatewayMetrics, ev: LinkEvents,
+                         limits?: ConnectionLimits, limiter?: AddressLimiter): Promise<net.Server> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
+    const addr = socket.remoteAddress ?? '';
+    if (limiter && !limiter.acquire(addr)) { socket.destroy(); return; }
     sockets.add(socket);
     metrics.connections++;
     socket.setNoDelay(true);
@@ -80,6 +123,25 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
       resume: () => socket.resume(),
     };
     const unregister = sink.register(link);
+    if (limits?.idleTimeoutMs) {
+      socket.setTimeout(limits.idleTimeoutMs);
+      socket.on('timeout', () => {
+        metrics.idleTimeouts++;
+        log.info({ link: link.id, serial: link.serial, address: addr }, 'conexão ociosa encerrada');
+        socket.destroy();
+      });
+    }
+    let firstTimer: NodeJS.Timeout | null = null;
+    if (limits?.firstMessageTimeoutMs) {
+      firstTimer = setTimeout(() => {
+        firstTimer = null;
+        if (link.serial) return;
+        metrics.idleTimeouts++;
+        log.info({ link: link.id, address: addr }, 'conexão sem identificação do equipamento encerrada');
+        socket.destroy();
+      }, limits.firstMessageTimeoutMs);
+      firstTimer.unref();
+    }
     socket.on('data', (chunk: Buffer) => {
       metrics.bytesIn += chunk.length;
       const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
@@ -100,6 +162,8 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
     const close = () => {
       if (closed) return;
       closed = true;
+      if (firstTimer) clearTimeout(firstTimer);
+      limiter?.release(addr);
       sockets.delete(socket);
       metrics.connections--;
       unregister();

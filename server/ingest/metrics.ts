@@ -14,6 +14,10 @@ export interface GatewayMetrics {
   directCopies: number; // batches whose positions went by plain COPY (no duplicate)
   batchFailures: number;
   rejectedMessages: number;
+  refusedMessages: number; // protocol other than the registration's tecnologia: not stored, not acked
+  rejectedConnections: number; // over the per-address cap
+  idleTimeouts: number; // device sockets closed for silence
+  pendingDropped: number; // messages of unknown devices not kept (bounds of the pending list)
   acksSent: number;
   queued: number;
   commandsSent: number;
@@ -23,7 +27,7 @@ export interface GatewayMetrics {
 export function newMetrics(): GatewayMetrics {
   return {
     connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, implausiblePositions: 0, events: 0,
-    pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, acksSent: 0, queued: 0,
+    pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, refusedMessages: 0, rejectedConnections: 0, idleTimeouts: 0, pendingDropped: 0, acksSent: 0, queued: 0,
     commandsSent: 0, commandsDone: 0,
   };
 }

@@ -2,9 +2,10 @@
 // altitude, batt; or the app's JSON body. The HTTP answer (200) is sent only after the commit.
 import http from 'node:http';
 import type { DecodeError, DecodeResult, Decoder, FrameResult } from '../../protocol/types.ts';
+import { protocolAllowed, type DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { IngestSink } from './listeners.ts';
+import type { AddressLimiter, IngestSink } from './listeners.ts';
 import type { Link } from './types.ts';
 
 const KNOTS_TO_KMH = 1.852;
@@ -98,7 +99,21 @@ export const osmandDecoder: Decoder = {
 
 const MAX_BODY = 64 * 1024;
 
-export function startOsmandHttp(port: number, host: string, sink: IngestSink, metrics: GatewayMetrics, timeoutMs = 30_000): Promise<http.Server> {
+export interface OsmandOptions {
+  /** Answer 503 when the commit takes longer. */
+  timeoutMs?: number;
+  /** Serials registered with another tecnologia are refused (403) before queuing. */
+  directory?: DeviceDirectory;
+  limiter?: AddressLimiter;
+}
+
+const NOT_OSMAND = 'Equipamento não registrado com o protocolo OsmAnd';
+
+export function startOsmandHttp(port: number, host: string, sink: IngestSink, metrics: GatewayMetrics, opts: OsmandOptions = {}): Promise<http.Server> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const directory = opts.directory;
+  /** The serial is registered, but not as an OsmAnd device (cached lookup). */
+  const foreign = (id: string) => { const d = directory?.get(id); return !!d && !protocolAllowed(d, 'osmand'); };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const chunks: Buffer[] = [];
@@ -108,7 +123,7 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
       if (size > MAX_BODY) { res.writeHead(413).end(); req.destroy(); return; }
       chunks.push(c);
     });
-    req.on('end', () => {
+    req.on('end', () => void (async () => {
       metrics.bytesIn += size;
       const body = Buffer.concat(chunks).toString('utf8').trim();
       const payload = body && (req.method === 'POST' || req.method === 'PUT') ? (url.search && !body.startsWith('{') ? `${url.search.slice(1)}&${body}` : body) : url.search;
@@ -121,13 +136,38 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
         return;
       }
       metrics.messages++;
+      const refuse = () => {
+        metrics.refusedMessages++;
+        log.warn({ serial: r.deviceId, address: req.socket.remoteAddress }, 'posição OsmAnd recusada: equipamento de outra tecnologia');
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_OSMAND);
+      };
+      if (directory) {
+        try { await directory.resolve([r.deviceId]); } catch { /* database down: the writer retries and checks again */ }
+        if (foreign(r.deviceId)) { refuse(); return; }
+      }
       let answered = false;
-      const answer = (status: number) => { if (!answered) { answered = true; res.writeHead(status).end(); } };
+      const answer = (status: number) => {
+        if (answered) return;
+        answered = true;
+        if (status === 403) res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_OSMAND);
+        else res.writeHead(status).end();
+      };
       const timer = setTimeout(() => answer(503), timeoutMs);
       const link: Link = { id: `http-osmand-${req.socket.remoteAddress}`, protocol: 'osmand', alive: true, send: () => false, serial: r.deviceId };
-      sink.enqueue({ link, result: r, raw: payload.slice(0, 2000), receivedAt: new Date(), done: (ok) => { clearTimeout(timer); answer(ok ? 200 : 400); } });
-    });
+      // The writer checks the registration again (refused → not stored, done(false)).
+      sink.enqueue({ link, result: r, raw: payload.slice(0, 2000), receivedAt: new Date(), done: (ok) => { clearTimeout(timer); answer(ok ? 200 : foreign(r.deviceId) ? 403 : 400); } });
+    })());
   });
+  server.requestTimeout = timeoutMs;
+  server.headersTimeout = Math.min(server.headersTimeout, timeoutMs);
+  if (opts.limiter) {
+    const limiter = opts.limiter;
+    server.on('connection', (socket) => {
+      const addr = socket.remoteAddress ?? '';
+      if (!limiter.acquire(addr)) { socket.destroy(); return; }
+      socket.once('close', () => limiter.release(addr));
+    });
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => { server.off('error', reject); resolve(server); });

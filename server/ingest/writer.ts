@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
-import { DeviceDirectory } from './devices.ts';
+import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
@@ -20,6 +20,8 @@ export interface WriterOptions {
   retryMaxMs?: number;
   /** After COMMIT, with the batch's messages that acknowledge a command (result.ack). */
   onAcksCommitted?: (acks: IngestMessage[]) => void;
+  /** Bounds of the pending list; default pendingLimitsFromEnv(). */
+  pending?: Partial<PendingLimits>;
 }
 
 /** Columns of telemetria.posicao written by the gateway (COPY order): the device's columns first, so that a
@@ -85,6 +87,7 @@ ON CONFLICT (serial) DO UPDATE SET
   ultima_comunicacao = greatest(u.ultima_comunicacao, excluded.ultima_comunicacao),
   attributes = coalesce(u.attributes, '{}'::jsonb) || coalesce(excluded.attributes, '{}'::jsonb)`;
 
+// Pending list: known serials are updated; new ones are listed while the list has fewer than $2 serials (0 = no cap).
 const SQL_PENDENTE = `
 WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(serial text, protocolo text, primeira timestamptz,
              ultima timestamptz, quantidade int, bruta text)),
@@ -92,15 +95,75 @@ upd AS (UPDATE equipamento_pendente p SET ultima_mensagem = greatest(p.ultima_me
           quantidade = p.quantidade + x.quantidade, ultima_mensagem_bruta = x.bruta, protocolo = x.protocolo,
           updated_at = now()
         FROM x WHERE p.serial = x.serial RETURNING p.serial)
-INSERT INTO equipamento_pendente (serial, protocolo, primeira_mensagem, ultima_mensagem, quantidade,
+INSERT INTO equipamento_pendente (serial, protocolo, primeira_mensagem, ultima_mensagem, quantidade, descartadas,
   ultima_mensagem_bruta, created_at, updated_at)
-SELECT serial, protocolo, primeira, ultima, quantidade, bruta, now(), now() FROM x
- WHERE x.serial NOT IN (SELECT serial FROM upd)`;
+SELECT serial, protocolo, primeira, ultima, quantidade, 0, bruta, now(), now() FROM x
+ WHERE x.serial NOT IN (SELECT serial FROM upd)
+ ORDER BY x.ultima DESC
+ LIMIT CASE WHEN $2::int > 0 THEN greatest(0, $2::int - (SELECT count(*) FROM equipamento_pendente)) END
+ON CONFLICT (serial) DO UPDATE SET ultima_mensagem = greatest(equipamento_pendente.ultima_mensagem, excluded.ultima_mensagem),
+  quantidade = equipamento_pendente.quantidade + excluded.quantidade, ultima_mensagem_bruta = excluded.ultima_mensagem_bruta,
+  protocolo = excluded.protocolo, updated_at = now()`;
 
+// Raw messages, only of listed serials (a serial left out by the cap keeps nothing).
 const SQL_MENSAGEM_PENDENTE = `
 INSERT INTO telemetria.mensagem_pendente (serial, protocolo, received_at, tipo, raw)
-SELECT serial, protocolo, received_at, tipo, raw FROM json_to_recordset($1::json)
-  AS x(serial text, protocolo text, received_at timestamptz, tipo text, raw text)`;
+SELECT x.serial, x.protocolo, x.received_at, x.tipo, x.raw FROM json_to_recordset($1::json)
+  AS x(serial text, protocolo text, received_at timestamptz, tipo text, raw text)
+ WHERE EXISTS (SELECT 1 FROM equipamento_pendente p WHERE p.serial = x.serial)`;
+
+/** Counts removed raw messages (RETURNING serial of the DELETE in CTE d) in equipamento_pendente.descartadas. */
+const COUNT_DROPPED = `
+c AS (SELECT serial, count(*)::int n FROM d GROUP BY serial)
+UPDATE equipamento_pendente p SET descartadas = p.descartadas + c.n FROM c WHERE p.serial = c.serial`;
+
+// Per serial, only the newest $2 raw messages are kept.
+const SQL_PENDENTE_POR_SERIAL = `
+WITH d AS (
+  DELETE FROM telemetria.mensagem_pendente m USING (
+    SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY serial ORDER BY id DESC) rn
+                      FROM telemetria.mensagem_pendente WHERE serial = ANY($1::text[])) r WHERE rn > $2) o
+   WHERE m.id = o.id RETURNING m.serial),
+${COUNT_DROPPED}`;
+
+// In total, only the newest $1 raw messages are kept.
+export const SQL_PENDENTE_TOTAL = `
+WITH d AS (
+  DELETE FROM telemetria.mensagem_pendente WHERE id IN (
+    SELECT id FROM telemetria.mensagem_pendente ORDER BY id
+     LIMIT greatest(0, (SELECT count(*) FROM telemetria.mensagem_pendente) - $1::int)) RETURNING serial),
+${COUNT_DROPPED}`;
+
+/** Bounds of the messages of unknown devices (0 = no bound). */
+export interface PendingLimits {
+  /** Raw messages kept per serial (the newest). */
+  perSerial: number;
+  /** Raw messages kept in total (the newest). */
+  total: number;
+  /** Serials listed in equipamento_pendente; messages of further new serials are not kept. */
+  serials: number;
+  /** Raw messages and listed serials silent for longer are deleted. */
+  retentionDays: number;
+  /** How often the total bound and the retention are applied (also after total/10 new messages). */
+  maintenanceMs: number;
+}
+
+export function pendingLimitsFromEnv(): PendingLimits {
+  const env = (k: string, d: number) => {
+    const v = process.env[k];
+    if (v === undefined || v === '') return d;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${k} inválido: ${v}`);
+    return n;
+  };
+  return {
+    perSerial: env('GATEWAY_PENDENTES_POR_SERIAL', 100),
+    total: env('GATEWAY_PENDENTES_TOTAL', 100_000),
+    serials: env('GATEWAY_PENDENTES_SERIAIS', 10_000),
+    retentionDays: env('GATEWAY_PENDENTES_RETENCAO_DIAS', 30),
+    maintenanceMs: 60_000,
+  };
+}
 
 const SQL_TOUCH = `
 UPDATE equipamento e SET ultima_comunicacao = x.t
@@ -206,6 +269,8 @@ export interface Prepared {
   sentTime: string | null;
   /** The attributes as JSON; null when there are none; ROWS when they are to be read from the rows' last column. */
   attributes: string | null;
+  /** Set per write: the device is registered with another tecnologia (e.g. OsmAnd HTTP for a Queclink serial). */
+  refused: boolean;
 }
 
 /** Text of a prepared message's frame (ASCII as is, binary as hex), computed only when needed. */
@@ -242,7 +307,7 @@ export function prepare(m: IngestMessage): Prepared {
     fixTime: null, lat: null, lon: null, speed: null, course: null, altitude: null, valid: null, ignition: ign,
     battery: num(r.attributes.batteryLevel) ?? num(r.attributes.battery),
     power: num(r.attributes.externalPowerSupplyVoltage) ?? num(r.attributes.power),
-    events: null, sentTime: r.sentTime ?? null, attributes,
+    events: null, sentTime: r.sentTime ?? null, attributes, refused: false,
   };
   if (r.positions.length) {
     // serial, fix_time, tipo, received_at | lat ... | ignition, buffered, attributes (device columns go in front per batch)
@@ -316,6 +381,8 @@ export interface BatchRows {
   mensagensPendentes: Record<string, unknown>[];
   touches: { id: number; t: string }[];
   months: Set<string>;
+  refused: number;     // messages of a protocol the device is not registered with: not stored, not acked
+  pendingKept: number; // raw messages of unknown devices stored (set by the transaction)
 }
 
 interface Ultimo {
@@ -327,7 +394,7 @@ interface Ultimo {
 
 export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
   const out: BatchRows = { posicao: EMPTY, posicaoCount: 0, implausible: 0, eventos: '', eventoCount: 0, ultimos: '', ultimoCount: 0,
-    pendentes: [], mensagensPendentes: [], touches: [], months: new Set() };
+    pendentes: [], mensagensPendentes: [], touches: [], months: new Set(), refused: 0, pendingKept: 0 };
   const ultimo = new Map<string, { u: Ultimo; last: Prepared | null }>();
   const pend = new Map<string, Record<string, unknown>>();
   const prefixes = new Map<DeviceInfo, Buffer>();
@@ -337,6 +404,8 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
   for (const m of batch) {
     const received = m.received;
     const dev = devices.get(m.deviceId) ?? null;
+    m.refused = dev !== null && !protocolAllowed(dev, m.protocol);
+    if (m.refused) { out.refused++; continue; }
     if (!dev) {
       const raw = preparedRaw(m);
       const p = pend.get(m.deviceId);
@@ -427,7 +496,12 @@ export class BatchWriter {
   private staged = new WeakSet<object>(); // pooled clients that have the staging table
   private idleWaiters: (() => void)[] = [];
   private pausables = new Set<{ pause?(): void; resume?(): void }>();
-  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted'>> & Pick<WriterOptions, 'onAcksCommitted'>;
+  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted' | 'pending'>> & Pick<WriterOptions, 'onAcksCommitted'>;
+  readonly pendingLimits: PendingLimits;
+  private pendingAdded = 0;      // raw pending messages stored since the last maintenance
+  private maintaining: Promise<void> | null = null;
+  private maintenanceTimer: NodeJS.Timeout | null = null;
+  private lastFullLog = 0;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
     const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
@@ -435,10 +509,54 @@ export class BatchWriter {
       maxBatch: env('INGEST_MAX_BATCH', 4000), maxInFlight: env('INGEST_MAX_IN_FLIGHT', 2), lingerMs: env('INGEST_LINGER_MS', 10),
       maxQueued: env('INGEST_MAX_QUEUED', 20_000), retryMinMs: 100, retryMaxMs: 5000, ...opts,
     };
+    delete (this.opts as WriterOptions).pending;
+    this.pendingLimits = { ...pendingLimitsFromEnv(), ...opts.pending };
     this.directory = directory ?? new DeviceDirectory(pool);
   }
 
   get queued(): number { return this.queue.length + this.inFlightMsgs; }
+
+  /** Applies the total bound and the retention of the pending list now and then (see PendingLimits). */
+  startMaintenance(): void {
+    if (this.maintenanceTimer || !this.pendingLimits.maintenanceMs) return;
+    this.maintenanceTimer = setInterval(() => void this.maintainPending(), this.pendingLimits.maintenanceMs);
+    this.maintenanceTimer.unref();
+    void this.maintainPending();
+  }
+
+  /** Total bound (oldest raw messages dropped, counted per serial in descartadas) and retention. */
+  maintainPending(): Promise<void> {
+    this.maintaining ??= (async () => {
+      const lim = this.pendingLimits;
+      this.pendingAdded = 0;
+      try {
+        if (lim.retentionDays > 0) {
+          await this.pool.query(`DELETE FROM telemetria.mensagem_pendente WHERE received_at < now() - make_interval(days => $1)`, [lim.retentionDays]);
+          await this.pool.query(`DELETE FROM equipamento_pendente WHERE ultima_mensagem < now() - make_interval(days => $1)`, [lim.retentionDays]);
+        }
+        if (lim.total > 0) await this.pool.query(SQL_PENDENTE_TOTAL, [lim.total]);
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'falha na limpeza dos equipamentos pendentes');
+      } finally {
+        this.maintaining = null;
+      }
+    })();
+    return this.maintaining;
+  }
+
+  private pendingSinceTrim(n: number): void {
+    this.pendingAdded += n;
+    const total = this.pendingLimits.total;
+    if (total > 0 && this.pendingAdded >= Math.max(100, total / 10)) void this.maintainPending();
+  }
+
+  private pendingListFull(dropped: number): void {
+    this.metrics.pendingDropped += dropped;
+    const now = Date.now();
+    if (now - this.lastFullLog < 10_000) return;
+    this.lastFullLog = now;
+    log.warn({ serials: this.pendingLimits.serials, dropped: this.metrics.pendingDropped }, 'lista de equipamentos pendentes cheia: mensagens de novos seriais descartadas');
+  }
 
   private get resumeAt(): number {
     return Math.max(this.opts.maxQueued / 2, this.opts.maxQueued - this.opts.maxBatch);
@@ -553,7 +671,10 @@ export class BatchWriter {
       this.metrics.positions += rows.posicaoCount;
       this.metrics.implausiblePositions += rows.implausible;
       this.metrics.events += rows.eventoCount;
-      this.metrics.pendingMessages += rows.mensagensPendentes.length;
+      this.metrics.pendingMessages += rows.pendingKept;
+      if (rows.pendingKept < rows.mensagensPendentes.length) this.pendingListFull(rows.mensagensPendentes.length - rows.pendingKept);
+      if (rows.pendingKept) this.pendingSinceTrim(rows.pendingKept);
+      this.metrics.refusedMessages += rows.refused;
       this.metrics.batches++;
     } catch (err) {
       broken = isTransient(err);
@@ -582,8 +703,11 @@ export class BatchWriter {
     if (rows.eventoCount) steps.push(client.query(SQL_EVENTO, [rows.eventos]));
     if (rows.ultimoCount) steps.push(client.query(SQL_ULTIMO, [rows.ultimos]));
     if (rows.pendentes.length) {
-      steps.push(client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes)]));
-      steps.push(client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]));
+      const lim = this.pendingLimits;
+      steps.push(client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes), lim.serials]));
+      const kept = client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);
+      steps.push(kept.then((r) => { rows.pendingKept = r.rowCount ?? 0; }));
+      if (lim.perSerial > 0) steps.push(client.query(SQL_PENDENTE_POR_SERIAL, [rows.pendentes.map((p) => p.serial), lim.perSerial]));
     }
     if (rows.touches.length) steps.push(client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]));
     const commit = client.query('COMMIT');
@@ -609,6 +733,7 @@ export class BatchWriter {
     const out = new Map<Link, (string | Buffer)[]>();
     let acks: IngestMessage[] | null = null;
     for (const m of batch) {
+      if (m.refused) continue;
       const reply = m.reply;
       if (reply !== undefined && m.link.alive) {
         if (!m.link.stream) { if (m.link.send(reply)) this.metrics.acksSent++; }
@@ -619,7 +744,7 @@ export class BatchWriter {
       }
       if (m.ack) (acks ??= []).push(m.ack);
     }
-    for (const m of batch) m.done?.(true);
+    for (const m of batch) m.done?.(!m.refused);
     for (const [link, replies] of out) {
       const data = replies.length === 1 ? replies[0]! : replies.every((r) => typeof r === 'string') ? (replies as string[]).join('')
         : Buffer.concat(replies.map((r) => (typeof r === 'string' ? Buffer.from(r, 'latin1') : r)));
@@ -644,6 +769,9 @@ export class BatchWriter {
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, timeoutMs))]);
     this.stopped = true;
     this.clearTimer();
+    if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
+    this.maintenanceTimer = null;
+    await this.maintaining;
     const w = this.idleWaiters; this.idleWaiters = [];
     for (const f of w) f();
   }

@@ -3,6 +3,7 @@
 import pg from 'pg';
 
 export const HDW_TABLES_SQL = `
+CREATE TABLE IF NOT EXISTS ativo (id serial PRIMARY KEY, empresa_id int NOT NULL);
 CREATE TABLE IF NOT EXISTS equipamento (id serial PRIMARY KEY, empresa_id int NOT NULL, serial varchar(20) NOT NULL,
   tecnologia varchar(20) NOT NULL DEFAULT 'queclink', modelo varchar(20) NOT NULL DEFAULT 'gv50cg', firmware varchar(60),
   simcard varchar(30), ativado boolean NOT NULL DEFAULT true, ultima_comunicacao timestamptz,
@@ -16,6 +17,7 @@ CREATE TABLE IF NOT EXISTS fila_processamento (id serial PRIMARY KEY, empresa_id
   created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS equipamento_pendente (id serial PRIMARY KEY, serial varchar(40) NOT NULL UNIQUE, protocolo varchar(20) NOT NULL,
   primeira_mensagem timestamptz NOT NULL, ultima_mensagem timestamptz NOT NULL, quantidade int NOT NULL DEFAULT 0,
+  descartadas int NOT NULL DEFAULT 0,
   ultima_mensagem_bruta text, created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());`;
 
 export function defaultDatabaseUrl(): string {
@@ -52,6 +54,8 @@ export async function registerDevice(pool: pg.Pool, serial: string, empresaId: n
     `INSERT INTO equipamento (empresa_id, serial, tecnologia, modelo, ativado, created_at, updated_at)
      VALUES ($1, $2, $3, $4, true, now(), now()) RETURNING id`, [empresaId, serial, tecnologia, modelo]);
   if (ativoId !== undefined) {
+    // The minimal test schema has a bare ativo table; with the real schema the asset already exists.
+    await pool.query(`INSERT INTO ativo (id, empresa_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM ativo WHERE id = $1)`, [ativoId, empresaId]);
     await pool.query(
       `INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
        VALUES ($1, $2, $3, now() - interval '1 day', now(), now())`, [empresaId, serial, ativoId]);

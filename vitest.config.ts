@@ -2,20 +2,24 @@ import { defineConfig } from 'vitest/config';
 
 // Three projects: pure unit tests, server integration tests over real HTTP and a real database,
 // and browser tests in headless Chromium. `npm test` runs all three.
+// RASTRO_SELF_CHECK (set only by tests/self-check/run.ts) adds the deliberately failing fixtures of
+// tests/self-check/fixtures to each project, to prove a failure exits non-zero under the real configuration.
+const selfCheck = (project: string) => (process.env.RASTRO_SELF_CHECK ? [`tests/self-check/fixtures/${project}/*.fixture.ts`] : []);
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts'],
+          include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts', ...selfCheck('unit')],
           environment: 'node',
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['server/**/*.test.ts'],
+          include: ['server/**/*.test.ts', ...selfCheck('integration')],
           exclude: ['server/**/*.unit.test.ts', '**/node_modules/**'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 60_000,
@@ -26,7 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
+          include: ['tests/e2e/**/*.test.ts', ...selfCheck('e2e')],
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

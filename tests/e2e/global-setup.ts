@@ -7,6 +7,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureChromium } from '../tools/ensure-chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,6 +46,8 @@ async function waitFor(url: string, child: ChildProcess, ms: number) {
 }
 
 export default async function setup(project: TestProject) {
+  // Browser tests are never skipped: Chromium is installed here when missing (Debian, root), or the run stops.
+  ensureChromium();
   if (!existsSync(path.join(root, 'dist/index.html'))) {
     // `npm test` builds first; build here when the e2e project runs alone
     const r = spawnSync('npx', ['vite', 'build', '--config', 'runtime/vite.config.ts'], { cwd: root, stdio: 'inherit' });

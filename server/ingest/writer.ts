@@ -108,9 +108,11 @@ ON CONFLICT (serial) DO UPDATE SET ultima_mensagem = greatest(equipamento_penden
 // Raw messages, only of listed serials (a serial left out by the cap keeps nothing).
 const SQL_MENSAGEM_PENDENTE = `
 INSERT INTO telemetria.mensagem_pendente (serial, protocolo, received_at, tipo, raw)
-SELECT x.serial, x.protocolo, x.received_at, x.tipo, x.raw FROM json_to_recordset($1::json)
-  AS x(serial text, protocolo text, received_at timestamptz, tipo text, raw text)
- WHERE EXISTS (SELECT 1 FROM equipamento_pendente p WHERE p.serial = x.serial)`;
+SELECT x.serial, x.protocolo, x.received_at, x.tipo, x.raw
+  FROM ROWS FROM (json_to_recordset($1::json) AS (serial text, protocolo text, received_at timestamptz, tipo text, raw text))
+       WITH ORDINALITY AS x(serial, protocolo, received_at, tipo, raw, n)
+ WHERE EXISTS (SELECT 1 FROM equipamento_pendente p WHERE p.serial = x.serial)
+ ORDER BY x.n`; // ids in arrival order: the bounds keep the newest by id
 
 /** Counts removed raw messages (RETURNING serial of the DELETE in CTE d) in equipamento_pendente.descartadas. */
 const COUNT_DROPPED = `

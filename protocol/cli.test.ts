@@ -10,13 +10,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = (args: string[], input?: string) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'protocol/cli.ts', ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
 
+// public frames of Continental VDO "Rastrear" trackers (Traccar's ContinentalProtocolDecoderTest)
 const CAPTURE = [
-  '# legacy capture',
-  'aa55002d0100bc614e0701002a663236f0663236ea0280014a7880028faa010e48090c1f0100010000010c06190001e2405e',
+  '# legacy (SV) capture',
+  '5356003216001eb48505025b4001e90f7f18ce0f00522200400001015b4001e9000e820100000c24000100014e0400736a7a',
   '',
   'not hex at all',
-  'AA 55 00 0D 01 00 BC 61 4E 07 05 01 00 03 00 07 00 95',
-  'aa55002d0100bc614e07',
+  '53 56 00 2a 0d 00 10 a1 24 03 02 58 1b 94 41 00 fe be d8 00 fd 9f a3 01 39 00 13 00 58 1c 73 fa 00 0e 00 00 00 00 0d 00 00 01',
+  '5356002a0d0010a1240302',
+  '5356000b0100bc614e0005',
 ].join('\n');
 
 describe('npm run decode', () => {
@@ -27,23 +29,30 @@ describe('npm run decode', () => {
     const r = run(['--protocol', 'legacy', file]);
     expect(r.status).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatchObject({
-      protocol: 'legacy', deviceId: '12345678', type: 'position',
-      positions: [{ latitude: -23.5, longitude: -46.625, speedKmh: 72, fixTime: '2024-05-01T12:34:50.000Z' }],
-      attributes: { 'main_input-ignition': true, main_battery: 12.6 },
-      replyHex: 'aa5500090100bc614e0080002a38',
+      protocol: 'legacy', deviceId: '2012293', type: 'status', sentTime: '2018-07-06T23:57:29.000Z',
+      positions: [{ fixTime: '2018-07-06T23:57:29.000Z', latitude: -23.466094, longitude: -46.544972, speedKmh: 1, course: 64, valid: true }],
+      attributes: { 'main_input-ignition': true, ignition: true, main_battery: 12, temperature: 36, odo_gps: 85.508 },
+      replyHex: '5356000b01001eb4850006',
     });
     expect(lines[1]).toMatchObject({ protocol: 'legacy', errorCode: 'MALFORMED', line: 4 });
     expect(typeof lines[1].error).toBe('string');
-    expect(lines[2]).toMatchObject({ type: 'ack', ack: { command: 'engineBlock', serial: '0007', success: true } });
+    expect(lines[2]).toMatchObject({
+      deviceId: '1089828', sentTime: '2016-11-04T11:41:46.000Z',
+      positions: [{ fixTime: '2016-11-03T19:47:13.000Z', latitude: -22.837778, longitude: -43.261389, speedKmh: 19, course: 313, valid: false }],
+      attributes: { ignition: false, main_battery: 13, temperature: 0 },
+    });
     expect(lines[3]).toMatchObject({ errorCode: 'TRUNCATED', line: 6 });
+    expect(lines[4]).toMatchObject({ errorCode: 'UNSUPPORTED', deviceId: '12345678', line: 7 });
   });
 
   it('reads stdin when no file is given (--protocol=legacy form)', () => {
-    const r = run(['--protocol=legacy'], 'aa55000d0100bc614e070501000300070095\n');
+    const r = run(['--protocol=legacy'], '5356000b0100bc614e0500\n5356000b0100bc614e0506\n');
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ type: 'ack', deviceId: '12345678' });
+    const [keepAlive, ack] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(keepAlive).toMatchObject({ type: 'keepAlive', deviceId: '12345678', replyHex: '5356000b0100bc614e0006' });
+    expect(ack).toMatchObject({ type: 'ack', deviceId: '12345678', ack: { success: true } });
   });
 
   it('decodes Queclink @Track lines with the queclink decoder', () => {

@@ -1,173 +1,278 @@
-// Decoder/encoder of the older binary tracker family (layout: ./layout.ts and ./README.md).
+// Continental VDO "Rastrear" trackers (`SV` binary protocol): framer, decoder, replies, commands.
+// Byte layout: ./layout.ts (tables) and ./README.md.
 import {
   CommandValidationError,
-  type DecodeError, type DecodeErrorCode, type DecodeResult, type Decoder, type DeviceCommand,
-  type FrameResult, type NormalizedEvent, type AttributeValue,
+  type AttributeValue, type DecodeError, type DecodeErrorCode, type DecodeResult, type Decoder, type DeviceCommand,
+  type FrameResult, type NormalizedEvent,
 } from '../types.ts';
 import { findByCode } from '../catalog.ts';
 import {
-  ACK, BASE, CAN, COMMAND_CODES, ENVELOPE_HEAD, ENVELOPE_TAIL, HEADER, MAX_BODY, MESSAGE_TYPES, MODEM,
-  OPTIONAL_FIELDS, OUTPUT_INDEX, POSITION_FLAGS, PROTOCOL_VERSION, RESOLUTION, SERVER_TYPES, SYNC,
-  type BlockName, type FieldDef,
+  CAN, COMMAND_ACK, COMMAND_CODES, COMMAND_TYPE, COORDINATES, COUNTERS, HEADER, MAX_FRAME, MESSAGE_TYPES, MIN_FRAME,
+  MODEM, OFFSET, OPTIONAL_FIELDS, OUTPUT_INDEX, REPLY, STATUS, STATUS_EXT,
+  type FieldDef, type MessageType,
 } from './layout.ts';
-import { ReadError, readFields, readOptional, writeUInt, type Value } from './reader.ts';
+import { ReadError, compileBlocks, internalNames, type BlockReader, type Value } from './compile.ts';
 
 export const PROTOCOL = 'legacy';
-const HEADER_SIZE = 9;
+const S = HEADER[0];
+const V = HEADER[1];
+const EMPTY = Buffer.alloc(0);
 
-const BLOCKS: Record<BlockName, FieldDef[] | 'optional'> = {
-  base: BASE, optional: 'optional', modem: MODEM, can: CAN, ack: ACK,
+const BLOCKS: Record<string, FieldDef[]> = {
+  status: STATUS, counters: COUNTERS, statusExt: STATUS_EXT, modem: MODEM, can: CAN, commandAck: COMMAND_ACK,
 };
 
-const COMMAND_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(COMMAND_CODES).map(([k, v]) => [v, k]),
-);
+interface CompiledType extends MessageType { read: BlockReader }
 
-/** XOR of all bytes in [start, end). */
-export function checksum(buf: Uint8Array | number[], start = 0, end = buf.length): number {
-  let x = 0;
-  for (let i = start; i < end; i++) x ^= buf[i];
-  return x;
-}
+/** Message types by code (array for the hot path), each with its compiled block reader. */
+const TYPES: (CompiledType | undefined)[] = Array.from({ length: 256 }, (_, c) => {
+  if (!Object.hasOwn(MESSAGE_TYPES, c)) return undefined;
+  const mt = MESSAGE_TYPES[c];
+  return { ...mt, read: compileBlocks(mt.blocks, BLOCKS, OPTIONAL_FIELDS) };
+});
 
-/** Wrap a body (header + blocks) into a frame: AA 55, length, body, XOR checksum. */
-export function wrapFrame(body: Buffer | Uint8Array | number[]): Buffer {
-  const n = body.length;
-  const out = Buffer.allocUnsafe(n + ENVELOPE_HEAD + ENVELOPE_TAIL);
-  out[0] = SYNC[0]; out[1] = SYNC[1]; out[2] = (n >> 8) & 0xff; out[3] = n & 0xff;
-  for (let i = 0; i < n; i++) out[ENVELOPE_HEAD + i] = body[i];
-  out[ENVELOPE_HEAD + n] = checksum(body);
-  return out;
-}
+/** Per-frame record of the internal fields, always created with the same shape; -1 = not in the frame. */
+const INTERNAL = internalNames([...Object.values(BLOCKS), OPTIONAL_FIELDS]);
+const newRecord = new Function(`return { ${INTERNAL.map((k) => `${JSON.stringify(k)}: -1`).join(', ')} };`) as () => Record<string, number>;
 
-function fail(errorCode: DecodeErrorCode, error: string, extra: Partial<DecodeError> = {}): DecodeError {
-  return { protocol: PROTOCOL, error, errorCode, ...extra };
+const COMMAND_NAMES: Record<number, string> = Object.fromEntries(Object.entries(COMMAND_CODES).map(([k, v]) => [v, k]));
+
+function fail(errorCode: DecodeErrorCode, error: string, deviceId?: string, type?: string): DecodeError {
+  const e: DecodeError = { protocol: PROTOCOL, error, errorCode };
+  if (deviceId !== undefined) e.deviceId = deviceId;
+  if (type !== undefined) e.type = type;
+  return e;
 }
 
 // ---- Framing ------------------------------------------------------------------------------------
 
-/** Split a TCP byte stream into frames; resynchronizes on garbage, bad length or bad checksum. */
+/**
+ * Split a TCP byte stream into frames. A frame starts with `SV`, a length (whole frame) within bounds and a
+ * known message type long enough for that type; anything else is skipped byte by byte up to the next `S`.
+ * Frames are views of `buffer` (no copy). `rest` never exceeds MAX_FRAME - 1 bytes.
+ */
 export function frame(buffer: Buffer): FrameResult {
   const frames: Buffer[] = [];
+  const n = buffer.length;
   let garbage = 0;
   let i = 0;
-  while (i < buffer.length) {
-    if (buffer[i] !== SYNC[0] || (i + 1 < buffer.length && buffer[i + 1] !== SYNC[1])) { i++; garbage++; continue; }
-    if (i + ENVELOPE_HEAD > buffer.length) break; // header incomplete: keep as rest
-    const len = buffer[i + 2] * 0x100 + buffer[i + 3];
-    if (len < HEADER_SIZE || len > MAX_BODY) { i++; garbage++; continue; }
-    const total = ENVELOPE_HEAD + len + ENVELOPE_TAIL;
-    if (i + total > buffer.length) break; // wait for the rest
-    const start = i + ENVELOPE_HEAD;
-    if (checksum(buffer, start, start + len) !== buffer[start + len]) { i++; garbage++; continue; }
-    frames.push(Buffer.from(buffer.subarray(i, i + total)));
-    i += total;
-  }
-  return { frames, rest: Buffer.from(buffer.subarray(i)), garbage };
-}
-
-// ---- Decoding -----------------------------------------------------------------------------------
-
-function iso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
-}
-
-function primaryEvent(code: number): NormalizedEvent {
-  const entry = findByCode('legacy-eventos', code);
-  return { code: String(code), key: entry?.event ?? `primary_${code}`, description: entry?.description ?? '' };
-}
-
-/** Decode one frame (AA 55 ... checksum). Never throws. */
-export function decode(input: Buffer): DecodeResult | DecodeError {
-  try {
-    return decodeUnsafe(input);
-  } catch (err) {
-    if (err instanceof ReadError) return fail(err.code, err.message);
-    return fail('INTERNAL', `erro interno: ${(err as Error)?.message ?? String(err)}`);
-  }
-}
-
-function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
-  if (!buf || buf.length === 0) return fail('EMPTY', 'mensagem vazia');
-  if (buf[0] !== SYNC[0] || (buf.length > 1 && buf[1] !== SYNC[1])) return fail('MALFORMED', 'sincronismo AA55 ausente');
-  if (buf.length < ENVELOPE_HEAD) return fail('TRUNCATED', 'cabeçalho incompleto');
-  const len = buf[2] * 0x100 + buf[3];
-  if (len > MAX_BODY) return fail('OVERSIZE', `corpo de ${len} bytes excede ${MAX_BODY}`);
-  const total = ENVELOPE_HEAD + len + ENVELOPE_TAIL;
-  if (buf.length < total) return fail('TRUNCATED', `quadro com ${buf.length} de ${total} bytes`);
-  if (buf.length > total) return fail('MALFORMED', `${buf.length - total} bytes após o quadro`);
-  const body = buf.subarray(ENVELOPE_HEAD, ENVELOPE_HEAD + len);
-  if (checksum(body) !== buf[total - 1]) return fail('MALFORMED', 'checksum inválido');
-
-  const head: Record<string, Value> = {};
-  let off = readFields(body, 0, HEADER, head);
-  const deviceId = String(head.serial);
-  const typeCode = head.type as number;
-  const mt = MESSAGE_TYPES[typeCode];
-  if (head.version !== PROTOCOL_VERSION) return fail('UNSUPPORTED', `versão ${head.version} não suportada`, { deviceId });
-  if (!mt) return fail('UNSUPPORTED', `tipo 0x${typeCode.toString(16).padStart(2, '0')} não suportado`, { deviceId });
-
-  // attributes are written directly by catalogue key; internal fields (time, coordinates ...) go to rec
-  const attributes: Record<string, AttributeValue> = { version: head.version, product: head.product, sequence: head.sequence };
-  const attrs = attributes as Record<string, Value>;
-  const rec: Record<string, Value> = {};
-  try {
-    for (const block of mt.blocks) {
-      const def = BLOCKS[block];
-      off = def === 'optional' ? readOptional(body, off, OPTIONAL_FIELDS, attrs) : readFields(body, off, def, attrs, rec);
+  while (i < n) {
+    if (buffer[i] !== S) {
+      const j = buffer.indexOf(S, i);
+      const to = j < 0 ? n : j;
+      garbage += to - i;
+      i = to;
+      continue;
     }
-  } catch (err) {
-    if (err instanceof ReadError) return fail(err.code, err.message, { deviceId, type: mt.name });
-    throw err;
+    if (i + 1 >= n) break;
+    if (buffer[i + 1] !== V) { i++; garbage++; continue; }
+    if (i + 4 > n) break;
+    const len = buffer[i + 2] * 0x100 + buffer[i + 3];
+    if (len < MIN_FRAME || len > MAX_FRAME) { i++; garbage++; continue; }
+    if (i + MIN_FRAME > n) break;
+    const mt = TYPES[buffer[i + OFFSET.type]];
+    if (mt === undefined || len < mt.minLength) { i++; garbage++; continue; }
+    if (i + len > n) break;
+    frames.push(buffer.subarray(i, i + len));
+    i += len;
   }
-  if (off !== body.length) return fail('MALFORMED', `${body.length - off} bytes sobrando no corpo`, { deviceId, type: mt.name });
+  return { frames, rest: i >= n ? EMPTY : buffer.subarray(i), garbage };
+}
 
-  const result: DecodeResult = { protocol: PROTOCOL, deviceId, type: mt.name, positions: [], events: [], attributes };
+// ---- Time -----------------------------------------------------------------------------------------
 
-  if (mt.name === 'ack') {
-    const code = rec.command as number;
-    result.ack = {
-      command: COMMAND_NAMES[code] ?? `0x${code.toString(16).padStart(2, '0')}`,
-      serial: (rec.commandSequence as number).toString(16).toUpperCase().padStart(4, '0'),
-      success: rec.result === 0,
-    };
-    attributes.result = rec.result;
-    return result;
+const P2 = Array.from({ length: 100 }, (_, k) => (k < 10 ? `0${k}` : String(k)));
+
+let dayCached = -1;
+let dayPrefix = '';
+
+/** Unix seconds (0 .. 2^32-1) to ISO-8601 UTC, by arithmetic (civil-from-days); the date part is cached per day. */
+export function isoSeconds(t: number): string {
+  const days = Math.floor(t / 86400);
+  let rem = t - days * 86400;
+  const hh = (rem / 3600) | 0;
+  rem -= hh * 3600;
+  const mi = (rem / 60) | 0;
+  const ss = rem - mi * 60;
+  if (days !== dayCached) {
+    dayPrefix = civilDate(days);
+    dayCached = days;
   }
+  return `${dayPrefix}${P2[hh]}:${P2[mi]}:${P2[ss]}.000Z`;
+}
 
-  // base block: position, time, event
-  const flags = rec.positionFlags as number;
-  const div = flags & POSITION_FLAGS.HIGH_RESOLUTION ? RESOLUTION.high : RESOLUTION.low;
-  const latitude = round6((rec.latitude as number) / div);
-  const longitude = round6((rec.longitude as number) / div);
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
-    return fail('MALFORMED', `coordenada fora da faixa (${latitude}, ${longitude})`, { deviceId, type: mt.name });
-  }
-  const satellites = attrs.gps_satellites as number;
-  const dop = attrs.gps_DOP as number;
-  result.sentTime = iso(rec.time as number);
-  if (flags & POSITION_FLAGS.BUFFERED) result.buffered = true;
-  result.positions.push({
-    fixTime: iso(rec.gpsTime as number), latitude, longitude,
-    speedKmh: attrs.gps_instant_speed as number, course: attrs.gps_course as number,
-    valid: (flags & POSITION_FLAGS.VALID) !== 0, hdop: dop, satellites,
-  });
-  const event = rec.event as number;
-  if (event !== 0) result.events.push(primaryEvent(event));
+function civilDate(days: number): string {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y}-${P2[m]}-${P2[d]}T`;
+}
 
-  attributes.position = { latitude, longitude };
-  attributes.event = event;
-  // aliases with newer-family keys, for the latest-state columns of ingest
-  attributes.ignition = attrs['main_input-ignition'];
-  attributes.externalPowerSupplyVoltage = attrs.main_battery;
-  attributes.odometer = attrs.odo_gps;
+// ---- Coordinates ------------------------------------------------------------------------------------
 
-  if (mt.reply) result.reply = encodeServerAck(Number(head.serial), head.sequence as number);
-  return result;
+/** Two's complement of the low `bits` bits (sign bit = bit bits-1); bits <= 31. */
+function signed(raw: number, bits: number): number {
+  const shift = 32 - bits;
+  return (raw << shift) >> shift;
 }
 
 function round6(v: number): number {
   return Math.round(v * 1e6) / 1e6;
+}
+
+/**
+ * Latitude/longitude from the two raw words. Extended (1/360000°, 28 bits) when a top byte is non-zero
+ * (negative extended values always have one) or when the 1/3600° reading falls outside ±90/±180;
+ * otherwise standard (1/3600°, 24 bits, top byte 0). Returns null when neither reading is a coordinate.
+ */
+export function readCoordinates(rawLat: number, rawLon: number): { latitude: number; longitude: number; extended: boolean } | null {
+  const { standard: st, extended: ex } = COORDINATES;
+  if (rawLat < 0x1000000 && rawLon < 0x1000000) {
+    const latitude = signed(rawLat, st.bits) / st.divisor;
+    const longitude = signed(rawLon, st.bits) / st.divisor;
+    if (latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180) {
+      return { latitude: round6(latitude), longitude: round6(longitude), extended: false };
+    }
+  }
+  if (rawLat >= 2 ** ex.bits || rawLon >= 2 ** ex.bits) return null;
+  const latitude = signed(rawLat, ex.bits) / ex.divisor;
+  const longitude = signed(rawLon, ex.bits) / ex.divisor;
+  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) return null;
+  return { latitude: round6(latitude), longitude: round6(longitude), extended: true };
+}
+
+// ---- Events --------------------------------------------------------------------------------------------
+
+const eventCache = new Map<number, { key: string; description: string }>();
+function primaryEvent(code: number): NormalizedEvent {
+  let e = eventCache.get(code);
+  if (!e) {
+    const entry = findByCode('legacy-eventos', code);
+    e = { key: entry?.event ?? `primary_${code}`, description: entry?.description ?? '' };
+    eventCache.set(code, e);
+  }
+  return { code: String(code), key: e.key, description: e.description };
+}
+
+// ---- Replies --------------------------------------------------------------------------------------------
+
+const replyCache = new Map<number, Buffer>();
+
+/** Server ACK for a keep-alive or a status: `SV`, length 11, version, serial, product, type 0x06. */
+export function encodeReply(serial: number): Buffer {
+  let r = replyCache.get(serial);
+  if (!r) {
+    r = writeFrame(serial, REPLY.type, []);
+    if (replyCache.size >= 100_000) replyCache.clear();
+    replyCache.set(serial, r);
+  }
+  return r;
+}
+
+function writeFrame(serial: number, type: number, body: number[]): Buffer {
+  const len = MIN_FRAME + body.length;
+  const out = Buffer.alloc(len);
+  out[0] = S; out[1] = V;
+  out.writeUInt16BE(len, OFFSET.length);
+  out[OFFSET.version] = REPLY.version;
+  out.writeUInt32BE(serial, OFFSET.serial);
+  out[OFFSET.product] = REPLY.product;
+  out[OFFSET.type] = type;
+  for (let k = 0; k < body.length; k++) out[OFFSET.body + k] = body[k];
+  return out;
+}
+
+// ---- Decoding -----------------------------------------------------------------------------------------
+
+/** Decode one frame (`SV` ... up to the declared length). Never throws. */
+export function decode(input: Buffer): DecodeResult | DecodeError {
+  try {
+    return decodeUnsafe(input);
+  } catch (err) {
+    return fail('INTERNAL', `erro interno: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+let lastSerial = -1;
+let lastDeviceId = '';
+
+function decodeUnsafe(buf: Buffer): DecodeResult | DecodeError {
+  const n = buf?.length ?? 0;
+  if (n === 0) return fail('EMPTY', 'mensagem vazia');
+  if (buf[0] !== S || (n > 1 && buf[1] !== V)) return fail('MALFORMED', 'cabeçalho SV ausente');
+  if (n < 4) return fail('TRUNCATED', 'cabeçalho incompleto');
+  const len = buf[2] * 0x100 + buf[3];
+  if (len > MAX_FRAME) return fail('OVERSIZE', `quadro de ${len} bytes excede ${MAX_FRAME}`);
+  if (len < MIN_FRAME) return fail('MALFORMED', `comprimento ${len} menor que ${MIN_FRAME}`);
+  if (n < len) return fail('TRUNCATED', `quadro com ${n} de ${len} bytes`);
+
+  const serial = buf.readUInt32BE(OFFSET.serial);
+  if (serial !== lastSerial) {
+    lastSerial = serial;
+    lastDeviceId = String(serial);
+  }
+  const deviceId = lastDeviceId;
+  const code = buf[OFFSET.type];
+  const mt = TYPES[code];
+  if (mt === undefined) return fail('UNSUPPORTED', `tipo de mensagem 0x${code.toString(16).padStart(2, '0')} não suportado`, deviceId);
+  if (len < mt.minLength) return fail('MALFORMED', `mensagem ${mt.name} com ${len} bytes (mínimo ${mt.minLength})`, deviceId, mt.name);
+
+  const attributes: Record<string, Value> = { version: buf[OFFSET.version], product: buf[OFFSET.product] };
+  const rec = newRecord();
+  let off: number;
+  try {
+    off = mt.read(buf, OFFSET.body, len, attributes, rec);
+  } catch (err) {
+    if (err instanceof ReadError) return fail(err.code, err.message, deviceId, mt.name);
+    throw err;
+  }
+  if (off < len) attributes.payload = buf.toString('hex', off, len);
+  if (n > len) attributes.trailingBytes = n - len;
+
+  const result: DecodeResult = {
+    protocol: PROTOCOL, deviceId, type: mt.name, positions: [], events: [], attributes: attributes as Record<string, AttributeValue>,
+  };
+
+  if (mt.ack !== undefined) {
+    const c = rec.command;
+    const seq = rec.commandSequence;
+    result.ack = {
+      command: c < 0 ? '' : (COMMAND_NAMES[c] ?? `0x${c.toString(16).padStart(2, '0')}`),
+      serial: seq < 0 ? '' : seq.toString(16).toUpperCase().padStart(4, '0'),
+      success: mt.ack,
+    };
+    return result;
+  }
+
+  if (rec.fixTime >= 0) {
+    const c = readCoordinates(rec.latitude, rec.longitude);
+    if (c === null) return fail('MALFORMED', 'coordenadas fora da faixa', deviceId, mt.name);
+    result.sentTime = isoSeconds(rec.deviceTime);
+    result.positions.push({
+      fixTime: isoSeconds(rec.fixTime), latitude: c.latitude, longitude: c.longitude,
+      speedKmh: attributes.gps_instant_speed as number, course: attributes.gps_course as number,
+      valid: attributes.gps_quality !== 0,
+    });
+    const event = rec.event;
+    if (event !== 0) result.events.push(primaryEvent(event));
+    const a = result.attributes;
+    a.event = event;
+    a.position = { latitude: c.latitude, longitude: c.longitude };
+    a.coordinates_extended = c.extended;
+    // newer-family keys read by ingest for the latest-state columns
+    a.ignition = attributes['main_input-ignition'];
+    a.externalPowerSupplyVoltage = attributes.main_battery;
+    if (attributes.odo_gps !== undefined) a.odometer = attributes.odo_gps;
+  }
+
+  if (mt.reply) result.reply = encodeReply(serial);
+  return result;
 }
 
 /** Decode one hex line (whitespace ignored). Never throws. */
@@ -178,16 +283,7 @@ export function decodeHex(hex: string): DecodeResult | DecodeError {
   return decode(Buffer.from(clean, 'hex'));
 }
 
-// ---- Encoding (server -> device) -------------------------------------------------------------------
-
-function header(serial: number, type: number, sequence: number): number[] {
-  return [PROTOCOL_VERSION, ...writeUInt(serial, 4), 0, type, ...writeUInt(sequence, 2)];
-}
-
-/** Acknowledgement the gateway sends after committing a report (type 0x80, echoes the sequence). */
-export function encodeServerAck(serial: number, sequence: number): Buffer {
-  return wrapFrame(header(serial, SERVER_TYPES.ACK, sequence));
-}
+// ---- Commands (server -> device; provisional layout, see README) ------------------------------------
 
 function intParam(v: unknown, field: string, min: number, max: number): number {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
@@ -197,8 +293,8 @@ function intParam(v: unknown, field: string, min: number, max: number): number {
 }
 
 /**
- * Build a command frame (type 0x90). params.deviceId (device serial, default 0 = the connected device),
- * command.serial = sequence echoed in the device's ack (0..65535).
+ * Command frame: `SV` header with type 0x90, body = sequence (2, echoed in the device's ACK/NACK), command code,
+ * parameter length, parameters. params.deviceId = device serial (default 0).
  * output: params { output: 'blocking'|'siren'|'aux_output_1' or 0..2, active: boolean }.
  */
 export function encode(command: DeviceCommand): Buffer {
@@ -215,7 +311,7 @@ export function encode(command: DeviceCommand): Buffer {
     if (typeof params.active !== 'boolean') throw new CommandValidationError('REQUIRED', 'active', 'O campo active é obrigatório');
     args = [index, params.active ? 1 : 0];
   }
-  return wrapFrame([...header(serial, SERVER_TYPES.COMMAND, sequence), code, args.length, ...args]);
+  return writeFrame(serial, COMMAND_TYPE, [sequence >> 8, sequence & 0xff, code, args.length, ...args]);
 }
 
 export const legacyDecoder: Decoder = { protocol: PROTOCOL, frame, decode: (f) => decode(f), encode };

@@ -1,101 +1,105 @@
-// Byte layout of the older binary tracker family, as DATA (see README.md for the table).
-// All multi-byte integers are big-endian. Offsets are relative to the start of each block.
+// Byte layout of Continental VDO "Rastrear" frames (`SV` protocol) as DATA; README.md documents every table.
+// Multi-byte integers are big-endian. A field capture that shows more should change these tables, not the code.
 
-/** Field kinds the table-driven reader understands. */
 export type FieldKind =
   | 'u8' | 'u16' | 'u32'
   | 'i8'              // signed byte (two's complement)
-  | 'sm32'            // 32-bit sign-magnitude: bit 31 = sign (1 = negative), bits 0..30 = magnitude
-  | 'volt2'           // 2 bytes: integer part, then tenths (0..9) -> e.g. 0C 06 = 12.6
-  | 'hex';            // raw bytes, as lower-case hex string
+  | 'volt2'           // 2 bytes: integer volts, then tenths 0..9 (0C 06 = 12.6)
+  | 'tenths'          // 1 byte 0..9 added as tenths to the attribute `name` read before (integer + tenths)
+  | 'hex';            // raw bytes, lower-case hex string
 
 export interface FieldDef {
-  /** Name in the decoded record (catalogue key when it becomes an attribute). */
+  /** Attribute key (catalogue key of legacy-parametros.yaml) or, with `internal`, a name the decoder uses. */
   name: string;
   kind: FieldKind;
-  /** Byte size (only needed for 'hex'; derived for the others). */
+  /** Byte size of a 'hex' field (derived for the others). */
   size?: number;
-  /** Decoded value = raw * scale (e.g. metres -> km = 0.001). */
+  /** Attribute = raw × scale (e.g. metres → km = 0.001). */
   scale?: number;
-  /** All bits set means "no value" -> 0 (catalogues 9). */
+  /** All bits set means 0 (catalogues 9). */
   allOnesZero?: boolean;
-  /** All bytes zero means "absent" (field omitted). */
+  /** All bytes zero: the attribute is left out. */
   zeroAbsent?: boolean;
-  /** Bit flags: each listed name (bit 0 = least significant) becomes a boolean attribute `${prefix}${name}`. */
-  bits?: (string | null)[];
+  /** One boolean attribute `${prefix}${bit name}` per named bit (bit 0 = least significant). */
+  bits?: readonly (string | null)[];
   prefix?: string;
-  /** Not an attribute: used by the decoder itself (header, coordinates, flags). */
+  /** With `bits`: the raw word is kept too, under `name`. */
+  keepRaw?: boolean;
+  /** Read by the decoder itself (times, coordinates, event), not an attribute. */
   internal?: boolean;
-  /** Inclusive bounds; a value outside makes the frame MALFORMED. */
-  min?: number;
+  /** Inclusive upper bound; a larger value makes the frame MALFORMED. */
   max?: number;
 }
 
-export const KIND_SIZE: Record<Exclude<FieldKind, 'hex'>, number> = {
-  u8: 1, u16: 2, u32: 4, i8: 1, sm32: 4, volt2: 2,
-};
+const KIND_SIZE: Record<Exclude<FieldKind, 'hex'>, number> = { u8: 1, u16: 2, u32: 4, i8: 1, volt2: 2, tenths: 1 };
 
 export function fieldSize(f: FieldDef): number {
   return f.kind === 'hex' ? (f.size ?? 0) : KIND_SIZE[f.kind];
 }
 
-// ---- Frame envelope -------------------------------------------------------------------------
-export const SYNC = [0xaa, 0x55] as const;
-/** Sync (2) + body length (2) before the body, XOR checksum (1) after it. */
-export const ENVELOPE_HEAD = 4;
-export const ENVELOPE_TAIL = 1;
-/** Largest accepted body, in bytes (longer = OVERSIZE). */
-export const MAX_BODY = 512;
-export const PROTOCOL_VERSION = 1;
+// ---- Envelope (seen in public captures) --------------------------------------------------------
+/** ASCII `SV`. */
+export const HEADER = [0x53, 0x56] as const;
+/** Offsets inside a frame: length counts the WHOLE frame (header and length included). */
+export const OFFSET = { length: 2, version: 4, serial: 5, product: 9, type: 10, body: 11 } as const;
+/** Smallest frame: header, length, version, serial, product, type (a keep-alive or an ACK). */
+export const MIN_FRAME = 11;
+/** Largest accepted frame (longer: OVERSIZE; the status frames seen are 42 and 50 bytes). */
+export const MAX_FRAME = 1024;
 
-// ---- Blocks ---------------------------------------------------------------------------------
-export const HEADER: FieldDef[] = [
-  { name: 'version', kind: 'u8', internal: true },
-  { name: 'serial', kind: 'u32', internal: true },
-  { name: 'product', kind: 'u8', internal: true },
-  { name: 'type', kind: 'u8', internal: true },
-  { name: 'sequence', kind: 'u16', internal: true },
-];
-
+// ---- Status (type 0x02), body from offset 11 -----------------------------------------------------
+/** Main input word bits. Bit 0 = ignition (public decoders); the other names are the spec's, not yet confirmed. */
 export const MAIN_INPUT_BITS = [
   'ignition', 'panic_button', 'aux_input_1', 'aux_input_2', 'aux_input_3', 'aux_input_4',
   'anti_theft', 'gps_antenna_cut', 'battery_voltage', 'temperature', 'weak_gsm',
   'backup_battery_low', 'backup_battery_faulty', null, null, null,
-];
-export const EXTENDED_1_BITS = ['jamming', 'over_speed', 'free_wheel', 'satellites_zero', null, null, null, null];
+] as const;
+/** Output word bits (spec names, not yet confirmed). */
+export const OUTPUT_BITS = ['blocking', 'siren', 'aux_output_1', null, null, null, null, null, null, null, null, null, null, null, null, null] as const;
+export const EXTENDED_1_BITS = ['jamming', 'over_speed', 'free_wheel', 'satellites_zero', null, null, null, null] as const;
 export const EXTENDED_2_BITS = [
   'position_violation', 'tilt', 'idle_engine', 'alternator_failure', 'rain',
   'harsh_acceleration', 'harsh_braking', 'driver_identification',
+] as const;
+
+/** The 31 bytes every status frame carries (offsets 11..41). */
+export const STATUS: FieldDef[] = [
+  { name: 'fixTime', kind: 'u32', internal: true },          // last GNSS fix, Unix seconds
+  { name: 'latitude', kind: 'u32', internal: true },         // see COORDINATES
+  { name: 'longitude', kind: 'u32', internal: true },
+  { name: 'gps_course', kind: 'u16', max: 360 },
+  { name: 'gps_instant_speed', kind: 'u16' },                // km/h
+  { name: 'gps_quality', kind: 'u8' },                       // 0 = no fix -> valid: false
+  { name: 'deviceTime', kind: 'u32', internal: true },       // time the device built the message -> sentTime
+  { name: 'event', kind: 'u16', internal: true },
+  { name: 'status_inputs', kind: 'u16', bits: MAIN_INPUT_BITS, prefix: 'main_input-', keepRaw: true },
+  { name: 'status_outputs', kind: 'u16', bits: OUTPUT_BITS, prefix: 'output_status-', keepRaw: true },
+  { name: 'main_battery', kind: 'u8' },                      // volts (integer)
+  { name: 'temperature', kind: 'i8' },                       // °C
+  { name: 'reserved', kind: 'u16' },                         // meaning not published; kept raw
 ];
-export const OUTPUT_BITS = ['blocking', 'siren', 'aux_output_1', null, null, null, null, null];
 
-/** Position-flag bits (base block, byte +8). */
-export const POSITION_FLAGS = { HIGH_RESOLUTION: 0x01, VALID: 0x02, BUFFERED: 0x04 } as const;
-/** Degrees per unit: bit 0 clear = 1/3600 degree, set = 1/360000 degree. */
-export const RESOLUTION = { low: 3600, high: 360000 } as const;
+/** Counters after the status: present when the frame is long enough (42 bytes: none, 46: odometer, 50: both). */
+export const COUNTERS: FieldDef[] = [
+  { name: 'odo_gps', kind: 'u32', scale: 0.001 },            // metres -> km
+  { name: 'hour_meter', kind: 'u32' },                       // unit not published; kept raw (see README)
+];
 
-export const BASE: FieldDef[] = [
-  { name: 'time', kind: 'u32', internal: true },
-  { name: 'gpsTime', kind: 'u32', internal: true },
-  { name: 'positionFlags', kind: 'u8', internal: true },
-  { name: 'latitude', kind: 'sm32', internal: true },
-  { name: 'longitude', kind: 'sm32', internal: true },
-  { name: 'gps_course', kind: 'u16', max: 359 },
-  { name: 'gps_instant_speed', kind: 'u8' },
-  { name: 'gps_satellites', kind: 'u8' },
-  { name: 'gps_DOP', kind: 'u8', scale: 0.1 },
-  { name: 'gprs_signal_quality', kind: 'u8' },
-  { name: 'event', kind: 'u8', internal: true },
-  { name: 'main_input', kind: 'u16', bits: MAIN_INPUT_BITS, prefix: 'main_input-' },
+/** Coordinates: 1/3600° in 24 bits or, extended, 1/360000° in 28 bits; two's complement (sign bit 23 or 27). */
+export const COORDINATES = {
+  standard: { bits: 24, divisor: 3600 },
+  extended: { bits: 28, divisor: 360000 },
+} as const;
+
+// ---- Extension: spec blocks not yet seen in a public capture ------------------------------------
+/** Extended status (3 bytes): extended_1 and extended_2 bit bytes, tenths of the main battery. */
+export const STATUS_EXT: FieldDef[] = [
   { name: 'extended_1', kind: 'u8', bits: EXTENDED_1_BITS, prefix: 'extended_1-' },
   { name: 'extended_2', kind: 'u8', bits: EXTENDED_2_BITS, prefix: 'extended_2-' },
-  { name: 'output_status', kind: 'u8', bits: OUTPUT_BITS, prefix: 'output_status-' },
-  { name: 'main_battery', kind: 'volt2' },
-  { name: 'temperature', kind: 'i8' },
-  { name: 'odo_gps', kind: 'u32', scale: 0.001 },
+  { name: 'main_battery', kind: 'tenths' },
 ];
 
-/** Optional-field message: a flag byte, read in REVERSE bit order (bit 7 = first field). */
+/** Optional-field message: a flag byte read in REVERSE bit order (bit 7 announces OPTIONAL_FIELDS[0]). */
 export const OPTIONAL_FIELDS: FieldDef[] = [
   { name: 'transmission_gear', kind: 'u8' },                                        // bit 7
   { name: 'gps_average_speed', kind: 'u16' },                                       // bit 6
@@ -129,37 +133,56 @@ export const CAN: FieldDef[] = [
   { name: 'driver_identification', kind: 'hex', size: 8, zeroAbsent: true },
 ];
 
-export const ACK: FieldDef[] = [
+/** Body of a device ACK/NACK when it names the command (extension; a bare ACK has no body). */
+export const COMMAND_ACK: FieldDef[] = [
   { name: 'command', kind: 'u8', internal: true },
   { name: 'commandSequence', kind: 'u16', internal: true },
-  { name: 'result', kind: 'u8', internal: true },
 ];
 
-export const COMMAND: FieldDef[] = [
-  { name: 'command', kind: 'u8', internal: true },
-  { name: 'paramLength', kind: 'u8', internal: true },
-];
+// ---- Message types --------------------------------------------------------------------------------
+/**
+ * A block name; `?` = each field only when the bytes are there (no error when the frame ends first).
+ * 'optional' is the flag-byte message.
+ */
+export type BlockRef = 'status' | 'counters' | 'counters?' | 'statusExt' | 'optional' | 'modem' | 'can' | 'commandAck?';
 
-export type BlockName = 'base' | 'optional' | 'modem' | 'can' | 'ack';
+export interface MessageType {
+  /** `type` of the normalized result. */
+  name: string;
+  blocks: BlockRef[];
+  /** Frames shorter than this are TRUNCATED (the framer also rejects them). */
+  minLength: number;
+  /** The server answers with the ACK frame (REPLY). */
+  reply: boolean;
+  /** Device answer to a command: true = ACK, false = NACK. */
+  ack?: boolean;
+  /** From the spec, not yet seen in a public capture (the code is provisional). */
+  extension?: boolean;
+}
 
-/** Message types (header byte 6) -> name and the blocks that follow the header. */
-export const MESSAGE_TYPES: Record<number, { name: string; blocks: BlockName[]; reply: boolean }> = {
-  0x01: { name: 'position', blocks: ['base'], reply: true },
-  0x02: { name: 'optional', blocks: ['base', 'optional'], reply: true },
-  0x03: { name: 'modem', blocks: ['base', 'modem'], reply: true },
-  0x04: { name: 'can', blocks: ['base', 'can'], reply: true },
-  0x05: { name: 'ack', blocks: ['ack'], reply: false },
+const STATUS_LEN = MIN_FRAME + 31;
+const EXT_BASE = STATUS_LEN + 8 + 3; // status, both counters, extended status
+
+export const MESSAGE_TYPES: Record<number, MessageType> = {
+  0x00: { name: 'keepAlive', blocks: [], minLength: MIN_FRAME, reply: true },
+  0x02: { name: 'status', blocks: ['status', 'counters?'], minLength: STATUS_LEN, reply: true },
+  0x06: { name: 'ack', blocks: ['commandAck?'], minLength: MIN_FRAME, reply: false, ack: true },
+  0x15: { name: 'nack', blocks: ['commandAck?'], minLength: MIN_FRAME, reply: false, ack: false },
+  // extension (spec): status + counters + extended status + one block; type codes provisional
+  0x82: { name: 'optional', blocks: ['status', 'counters', 'statusExt', 'optional'], minLength: EXT_BASE + 1, reply: true, extension: true },
+  0x83: { name: 'modem', blocks: ['status', 'counters', 'statusExt', 'modem'], minLength: EXT_BASE + 10, reply: true, extension: true },
+  0x84: { name: 'can', blocks: ['status', 'counters', 'statusExt', 'can'], minLength: EXT_BASE + 23, reply: true, extension: true },
 };
 
-/** Server -> device message types. */
-export const SERVER_TYPES = { ACK: 0x80, COMMAND: 0x90 } as const;
+/**
+ * Server ACK: `SV`, length 11, version, serial (echoed), product, type 0x06 — the answer Traccar sent to
+ * these devices (traccar commit 96f2d63, 2018); no public capture shows a device requiring more.
+ */
+export const REPLY = { version: 0x01, product: 0x00, type: 0x06 } as const;
 
-/** Command codes (server -> device, echoed in the device's ack). */
-export const COMMAND_CODES: Record<string, number> = {
-  reboot: 0x01,
-  output: 0x02,
-  engineBlock: 0x03,
-  engineUnblock: 0x04,
-};
-/** Output index for the 'output' command (bit of output_status). */
+// ---- Commands (server -> device): provisional, no public capture --------------------------------------
+export const COMMAND_TYPE = 0x90;
+/** Command codes, echoed in the device's ACK/NACK body (extension). */
+export const COMMAND_CODES: Record<string, number> = { reboot: 0x01, output: 0x02, engineBlock: 0x03, engineUnblock: 0x04 };
+/** Output index for the 'output' command (bit of the output word). */
 export const OUTPUT_INDEX: Record<string, number> = { blocking: 0, siren: 1, aux_output_1: 2 };

@@ -202,13 +202,14 @@ describe('gateway', () => {
   });
 
   it('ingests the older binary family over TCP and answers with its binary ack after commit', async () => {
-    const A = 'aa55002d0100bc614e0701002a663236f0663236ea0280014a7880028faa010e48090c1f0100010000010c06190001e2405e';
+    // SV status (protocol/legacy/README.md): serial 12345678, fix 2024-05-01T12:34:50Z, -23.5/-46.625, 270°, 72 km/h, ignition
+    const A = '5356002a1600bc614e0502663236ea00feb58800fd7056010e004801663236f00001000100010ce70000';
     const d = await FakeDevice.connect(gw.ports.legacyTcp);
     const buf = Buffer.from(A, 'hex');
     await d.send(Buffer.concat([Buffer.from([0x00, 0x13]), buf.subarray(0, 20)]));
     await sleep(20);
     await d.send(buf.subarray(20));
-    await until(() => Buffer.from(d.received, 'latin1').toString('hex').includes('aa5500090100bc614e0080002a38'));
+    await until(() => Buffer.from(d.received, 'latin1').toString('hex').includes('5356000b0100bc614e0006'));
     const row = (await pool.query(`SELECT * FROM telemetria.posicao WHERE serial = '12345678'`)).rows[0];
     expect(row).toMatchObject({ lat: -23.5, lon: -46.625, speed: 72, course: 270, ativo_id: 104, ignition: true });
     expect(row.fix_time.toISOString()).toBe('2024-05-01T12:34:50.000Z');

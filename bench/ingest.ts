@@ -105,8 +105,9 @@ async function main(): Promise<void> {
 
     // BENCH_WORKERS=N (N > 1): N gateway processes sharing the port (node:cluster); else one in-process gateway.
     const clusterPort = 15000 + Math.floor(Math.random() * 1000);
-    const cl = WORKERS > 1 ? await startGatewayCluster({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: clusterPort }, workers: WORKERS }) : null;
-    const gw = cl ? null : await startGateway({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: 0 }, commands: { pollMs: 60_000 } });
+    // Every simulated device connects from 127.0.0.1: no per-address cap.
+    const cl = WORKERS > 1 ? await startGatewayCluster({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: clusterPort }, workers: WORKERS, env: { GATEWAY_MAX_CONN_PER_IP: '0' } }) : null;
+    const gw = cl ? null : await startGateway({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: 0 }, commands: { pollMs: 60_000 }, limits: { maxPerAddress: 0 } });
     const gwPids = cl ? cl.pids : [process.pid];
     console.log(`gateway: ${cl ? `${cl.workers} processos (cluster)` : '1 processo'}; lote ${gw?.writer.opts.maxBatch ?? process.env.INGEST_MAX_BATCH ?? 'padrão'}`);
     const load = fork(join(dirname(fileURLToPath(import.meta.url)), 'ingest-load.ts'),

@@ -18,6 +18,7 @@ export interface FieldMeta {
   required: boolean;
   unique: boolean;         // unique within the entity's tenancy scope
   uniqueGlobal?: boolean;  // unique across all tenants (e.g. usuario.login)
+  caseInsensitive?: boolean; // unique without letter case (index on lower(column))
   min?: number;
   max?: number;
   minLength?: number;
@@ -81,6 +82,11 @@ export interface EntityMeta {
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   history: boolean;           // record changes (default true)
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
+  /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller
+   *  sees and changes the row only when all of them are among the caller's companies. */
+  companies?: string;
+  /** Keys of this entity (full) that take effect only together with the platform key. */
+  platform?: { key: string; gated: string[] };
 }
 
 export interface MenuNode { label: string; route?: string; permission?: string; icon?: string; children?: MenuNode[] }
@@ -114,4 +120,6 @@ export interface Model {
   permissions: PermissionMeta[]; // the whole catalogue, sorted by key
   menu: MenuNode[];
   routes: RouteEntry[];
+  /** Platform keys (metadata `platform`): each with the entity keys it gates. */
+  platform?: { key: string; label: string; gated: string[] }[];
 }

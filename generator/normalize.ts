@@ -19,6 +19,7 @@ interface RawEntity {
   search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
   actions?: { name: string; label: string; set: Record<string, unknown>; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
+  companies?: string; platform?: { key: string; label?: string; operations: string[] };
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -44,7 +45,7 @@ function field(f: RawField, system = false): FieldMeta {
     name: f.name, column: snake(f.name), type: f.type, label: f.label,
     required: f.required ?? false, unique: f.unique ?? false,
   } as FieldMeta;
-  const optional = ['uniqueGlobal', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
+  const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
   for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'default'] as const) {
@@ -94,6 +95,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     }
     if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
+    if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
     byName.set(f.name, declared[i]);
   });
   for (const f of [...head, ...tail]) byName.set(f.name, f);
@@ -177,6 +179,15 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
   if (raw.menu) entity.menu = raw.menu;
+  if (raw.companies) {
+    if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
+    entity.companies = raw.companies;
+  }
+  if (raw.platform) {
+    const ops = new Set(perms.map((p) => p.key));
+    raw.platform.operations.forEach((op, i) => { if (!ops.has(op)) err(`/platform/operations/${i}`, `operação desconhecida: ${op}`); });
+    entity.platform = { key: raw.platform.key, gated: raw.platform.operations.map((op) => `${raw.permission}.${op}`) };
+  }
   return entity;
 }
 
@@ -311,12 +322,49 @@ export function normalize(meta: LoadedMetadata): Model {
       problems.push(problem(t.file, '/menu/group', `grupo de menu desconhecido: ${t.menu.group} (veja ${meta.menu.file})`));
   }
 
-  const entityPermissions = entities.flatMap((e) => e.permissions).sort((a, b) => (a.key < b.key ? -1 : 1));
+  // companies paths: 'id' on empresa, a reference(List) to empresa, or reference.path through an entity with companies.
+  for (const e of entities) {
+    if (!e.companies) continue;
+    const [head, rest] = e.companies.split('.');
+    const f = e.fields.find((x) => x.name === head);
+    const bad = (msg: string) => problems.push(problem(e.file, '/companies', msg));
+    if (!rest) {
+      if (head === 'id' ? e.key !== 'empresa' : !f || !['reference', 'referenceList'].includes(f.type) || f.reference !== 'empresa') bad(`deve ser id (na entidade empresa) ou um campo reference/referenceList para empresa: ${e.companies}`);
+    } else {
+      const target = f?.type === 'reference' && f.reference ? byKey.get(f.reference) : undefined;
+      if (!target) bad(`${head} deve ser um campo reference`);
+      else if (target.companies !== rest) bad(`${f!.reference} deve declarar companies: ${rest}`);
+    }
+  }
+  // Platform keys: declared on the entities they gate; one label each; outside every entity's prefix.
+  const platformByKey = new Map<string, { key: string; label: string; gated: string[] }>();
+  for (const src of meta.entities) {
+    const raw = (src.data as RawEntity).platform;
+    if (!raw) continue;
+    const e = byKey.get((src.data as RawEntity).key)!;
+    const p = platformByKey.get(raw.key) ?? { key: raw.key, label: '', gated: [] };
+    if (raw.label) {
+      if (p.label && p.label !== raw.label) problems.push(problem(src.file, '/platform/label', `rótulo diferente para ${raw.key}: ${p.label}`));
+      p.label = raw.label;
+    }
+    p.gated.push(...(e.platform?.gated ?? []));
+    platformByKey.set(raw.key, p);
+  }
+  for (const p of platformByKey.values()) {
+    if (!p.label) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `a permissão de plataforma ${p.key} precisa de label em uma das declarações`));
+    if (taken.has(`perm:${p.key}`)) problems.push(problem(taken.get(`perm:${p.key}`)!, '/platform/key', `permissão de plataforma repetida: ${p.key}`));
+    p.gated.sort();
+  }
+  const platform = [...platformByKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+
+  const entityPermissions = [...entities.flatMap((e) => e.permissions), ...platform.map((p) => ({ key: p.key, label: p.label }))].sort((a, b) => (a.key < b.key ? -1 : 1));
   entityPermissions.forEach((p, i) => {
     if (i > 0 && entityPermissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
   });
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
-  return { entities, screens, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
+  const model: Model = { entities, screens, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
+  if (platform.length) model.platform = platform;
+  return model;
 }

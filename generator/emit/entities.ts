@@ -91,6 +91,12 @@ function entityModule(e: EntityMeta): string {
   }
   const uniques = e.fields.filter((f) => f.unique).map((f) => {
     const cols = f.uniqueGlobal || !tenant ? [f] : [tenant, f];
+    if (f.caseInsensitive) {
+      // Unique without letter case: an expression index on lower(column) (raw, matched by name).
+      const name = indexName(`${e.table}_${cols.map((c) => c.column).join('_')}_lower_unique`);
+      const list = cols.map((c) => (c === f ? `lower("${c.column}")` : `"${c.column}"`)).join(', ');
+      return `    { name: ${lit(name)}, expression: ${lit(`create unique index "${name}" on "${e.table}" (${list})`)} },`;
+    }
     return `    { name: ${lit(`${e.table}_${cols.map((c) => c.column).join('_')}_unique`)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`;
   });
   const lines = [

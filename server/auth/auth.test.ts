@@ -21,7 +21,7 @@ beforeAll(async () => {
   process.env.SMTP_HOST = '127.0.0.1';
   process.env.SMTP_PORT = String((smtp.server.address() as AddressInfo).port);
   process.env.SMTP_FROM = 'Rastro <rastro@teste.local>';
-  ts = await startTestServer({ auth: { maxFailsPerLogin: 3, maxFailsPerIp: 1000 } });
+  ts = await startTestServer({ auth: { maxFailsPerLogin: 3, maxFailsPerIp: 1000, publicUrl: 'https://rastro.exemplo.com.br' } });
 });
 afterAll(async () => {
   await ts?.stop();
@@ -158,7 +158,8 @@ describe('passwords', () => {
     expect(res.status).toBe(200);
     const mail = inbox.find((m) => m.includes('esquecido@teste.local'));
     expect(mail).toBeDefined();
-    const token = /\/alterar_senha\/([A-Za-z0-9_-]+)/.exec(mail!.replace(/=\r?\n/g, ''))![1];
+    // The link uses the configured public URL, whatever the request's Host header.
+    const token = /https:\/\/rastro\.exemplo\.com\.br\/alterar_senha\/([A-Za-z0-9_-]+)/.exec(mail!.replace(/=\r?\n/g, ''))![1];
     const valid = await json(await ts.fetch(`/api/auth/token_valido?token=${token}`));
     expect(valid.payload.valido).toBe(true);
     const ch = await ts.fetch('/api/auth/changepwd', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, novaSenha: 'recuperada-123' }) });
@@ -208,8 +209,8 @@ describe('named calls', () => {
     const home = await (await leitor.get('/api/home/resumo')).json();
     expect(home.payload.contagens.find((c: any) => c.key === 'ativo').total).toBe(40);
 
-    expect((await (await ts.fetch('/api/openapi.json')).json()).openapi).toMatch(/^3\.1/);
-    const docs = await ts.fetch('/api/docs');
+    expect((await (await leitor.get('/api/openapi.json')).json()).openapi).toMatch(/^3\.1/);
+    const docs = await leitor.get('/api/docs');
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(await docs.text()).toContain('/api/ativo');
   });

@@ -99,9 +99,14 @@ describe('users with a special role', () => {
   it('are changed only by wiki/dev (no password reset or deactivation of the admin)', async () => {
     // By now the gestor holds the admin role (every key), still not a special role.
     expect((await json(await gestor.get('/api/usuario/permissoes'))).payload).toContain('adm.sis.usuario.desativa');
-    const a = await (await gestor.get(`/api/usuario/${admin.user.id}`)).json();
-    await expect403(gestor.put(`/api/usuario/${admin.user.id}`, { ...a, senha: 'tomada-de-conta-1' }), 'Somente perfis especiais (wiki, dev) podem alterar um usuário com perfil especial');
-    await expect403(gestor.post(`/api/usuario/${admin.user.id}/desativa`), 'Somente perfis especiais');
+    // A wiki user of the gestor's only company (the seeded admin also belongs to company B: out of reach, 404).
+    const wikiId = await ts.createUser({ login: 'wiki.a', senha: 'wiki-senha-123', ambienteId, empresas: [admin.empresaAtiva], roles: ['wiki'] });
+    const a = await (await gestor.get(`/api/usuario/${wikiId}`)).json();
+    await expect403(gestor.put(`/api/usuario/${wikiId}`, { ...a, senha: 'tomada-de-conta-1' }), 'Somente perfis especiais (wiki, dev) podem alterar um usuário com perfil especial');
+    await expect403(gestor.post(`/api/usuario/${wikiId}/desativa`), 'Somente perfis especiais');
+    expect((await ts.login('wiki.a', 'wiki-senha-123')).token).toBeTruthy();
+    expect((await gestor.put(`/api/usuario/${admin.user.id}`, { senha: 'tomada-de-conta-1' })).status).toBe(404);
+    expect((await gestor.post(`/api/usuario/${admin.user.id}/desativa`)).status).toBe(404);
     expect((await ts.login(ADMIN.login, ADMIN.senha)).token).toBeTruthy();
   });
 });

@@ -50,7 +50,7 @@ export async function sessionOfToken(em: EntityManager, token: string): Promise<
   const empresaAtiva = idOf(row.empresaAtiva) ?? empresas[0];
   if (!empresaAtiva || !empresas.includes(empresaAtiva)) return end();
   if (!empresaUsable(await findEmpresa(em, empresaAtiva))) return end();
-  const { roles, permissoes } = await rolesAndPermissions(em, user);
+  const { roles, permissoes } = await rolesAndPermissions(em, user, empresaAtiva);
   if (!row.dataUltimoAcesso || now.getTime() - new Date(row.dataUltimoAcesso).getTime() > 60_000) {
     await em.nativeUpdate(sessaoName(em), { id: sid } as never, { dataUltimoAcesso: now } as never, { filters: false });
   }
@@ -82,7 +82,8 @@ export function requirePermission(key: string | ((c: Context<AppEnv>) => string)
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Sets the tenant filters on the request EntityManager; writes must carry companyId = empresaAtiva. */
+/** Sets the tenant filters on the request EntityManager. Writes act on the session's active company; a
+ *  companyId header, when sent (the spec's client sends it), must name that company. */
 export function tenant(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const s = c.get('session');
@@ -92,7 +93,7 @@ export function tenant(): MiddlewareHandler<AppEnv> {
     em.setFilterParams('ambiente', { ambienteId: s.ambienteId });
     if (WRITES.has(c.req.method)) {
       const h = c.req.header('companyId');
-      if (h == null || String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva) {
+      if (h != null && (String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva)) {
         throw new HttpError(403, 'A empresa da requisição (companyId) não corresponde à empresa ativa da sessão');
       }
     }

@@ -8,7 +8,8 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { AppEnv, Session } from '../app/env.ts';
-import { hashPassword } from '../crud/index.ts';
+import { hashPassword, scopeWhere } from '../crud/index.ts';
+import { endUserSessions } from './sessions.ts';
 import { entityByKey, ormName, schemaFor } from '../crud/registry.ts';
 import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
@@ -124,15 +125,19 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const ip = clientIp(c);
     const key = login.toLowerCase();
     const [rl, ri] = await Promise.all([perLogin.get(key), perIp.get(ip)]);
-    if (rl && rl.consumedPoints >= perLogin.points) throw tooMany(rl.msBeforeNext);
-    if (ri && ri.consumedPoints >= perIp.points) throw tooMany(ri.msBeforeNext);
 
     const em = c.get('em');
     const user = await findUserByLogin(em, login);
     const now = new Date();
     const base = { nome: user?.nome ?? login, login, dataLogin: now, ip, estaLogado: false, sucesso: false };
+    // Refused by the rate limit: recorded like any failed attempt (the password is not checked).
+    const limited = rl && rl.consumedPoints >= perLogin.points ? rl : ri && ri.consumedPoints >= perIp.points ? ri : null;
+    if (limited) {
+      await recordLogin(em, o.log, { ...base, motivo: 'limite_de_tentativas', usuario: user ? Number(user.id) : null }, user);
+      throw tooMany(limited.msBeforeNext);
+    }
     const failed = async (status: 401 | 403, msg: string, motivo: string) => {
-      await recordLogin(em, o.log, { ...base, motivo }, user);
+      await recordLogin(em, o.log, { ...base, motivo, usuario: user ? Number(user.id) : null }, user);
       if (status === 401) {
         await Promise.all([perLogin.penalty(key, 1), perIp.penalty(ip, 1)]);
       }
@@ -159,7 +164,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     } as never) as Row;
     await em.flush();
     const token = await signSession(Number(sessao.id), expiraEm);
-    const { roles, permissoes } = await rolesAndPermissions(em, user);
+    const { roles, permissoes } = await rolesAndPermissions(em, user, empresaAtiva);
     const s: Session = { id: Number(sessao.id), usuarioId: Number(user.id), login: String(user.login), ambienteId, empresaAtiva, empresas, roles, permissoes };
     o.log.info({ login, sessao: sessao.id }, 'login');
     return ok(c, { token, user: await sessionUser(em, s, user) }, 'Login efetuado com sucesso');
@@ -203,7 +208,6 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (nova.length < min) throw badRequest(`A nova senha deve ter no mínimo ${min} caracteres`);
     if (b.confirmacao != null && b.confirmacao !== nova) throw badRequest('A confirmação não confere com a nova senha');
     let usuarioId: number;
-    let keepSession: number | null = null;
     if (b.token != null) {
       const token = str(b, 'token', 'Token', 200);
       const row = await em.findOne(RecuperacaoSenhaSchema, { tokenHash: sha256(token) });
@@ -217,15 +221,15 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
       const u = await findUser(em, s.usuarioId);
       if (!u || !(await verify(String(u.senha ?? DUMMY_HASH), atual).catch(() => false))) throw badRequest('Senha atual incorreta');
       usuarioId = s.usuarioId;
-      keepSession = s.id;
     }
     const hashed = await hashPassword(nova);
-    await em.transactional(async (tx) => {
+    // Every session of the user ends with a password change (this one too), their sockets with it.
+    const ended = await em.transactional(async (tx) => {
       await tx.nativeUpdate(ormName(tx, entityByKey('usuario')!), { id: usuarioId } as never, { senha: hashed } as never, { filters: false });
-      // Other sessions of the user end with a password change.
-      await tx.nativeUpdate(sessaoName(tx), { usuario: usuarioId, ativa: true, ...(keepSession ? { id: { $ne: keepSession } } : {}) } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+      return endUserSessions(tx, usuarioId);
     });
-    return ok(c, null, 'Senha alterada com sucesso');
+    ended.notify();
+    return ok(c, null, 'Senha alterada com sucesso. Entre novamente com a nova senha.');
   });
 
   app.post('/recover', async (c) => {
@@ -238,12 +242,17 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (r && r.consumedPoints >= perIp.points) throw tooMany(r.msBeforeNext);
     await perIp.penalty(`recover:${ip}`, 1);
     const name = ormName(em, entityByKey('usuario')!);
+    // The link must point at the configured address, never at the request's Host header.
+    const origin = o.publicUrl ?? process.env.PUBLIC_URL;
+    if (!origin) {
+      o.log.error('PUBLIC_URL não definida: link de alteração de senha não enviado');
+      throw new HttpError(503, 'Recuperação de senha indisponível: o endereço público do sistema (PUBLIC_URL) não está configurado. Procure o administrador do sistema.');
+    }
     const user = ((await findUserByLogin(em, ident)) ?? (ident.includes('@') ? await em.findOne(name, { email: ident } as never, { filters: false }) : null)) as Row | null;
     if (user?.email && userActive(user)) {
       const token = crypto.randomBytes(32).toString('base64url');
       em.create(RecuperacaoSenhaSchema, { tokenHash: sha256(token), usuarioId: Number(user.id), expiraEm: new Date(Date.now() + 3600_000), criadaEm: new Date(), usadaEm: null });
       await em.flush();
-      const origin = o.publicUrl ?? process.env.PUBLIC_URL ?? new URL(c.req.url).origin;
       const link = `${origin.replace(/\/$/, '')}/alterar_senha/${token}`;
       await sendMail({
         to: String(user.email),
@@ -266,8 +275,10 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (usuario?.fields.some((f) => f.name === 'empresaAtiva')) {
       await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never, { filters: false });
     }
-    const next = { ...s, empresaAtiva: id };
-    return ok(c, { user: await sessionUser(em, next) }, 'Empresa alterada');
+    const u = await findUser(em, s.usuarioId);
+    const { roles, permissoes } = u ? await rolesAndPermissions(em, u, id) : { roles: s.roles, permissoes: s.permissoes };
+    const next = { ...s, empresaAtiva: id, roles, permissoes };
+    return ok(c, { user: await sessionUser(em, next, u) }, 'Empresa alterada');
   });
 
   return app;
@@ -280,7 +291,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
   app.get('/lista', requirePermission('adm.sis.sessao.lista'), async (c) => {
     const s = c.get('session');
     const em = c.get('em');
-    const rows = (await em.find(sessaoName(em), { ambienteId: s.ambienteId, ativa: true, dataValidoAte: { $gt: new Date() } } as never,
+    const rows = (await em.find(sessaoName(em), { ...scopeWhere(entityByKey('sessao')!, s), ativa: true, dataValidoAte: { $gt: new Date() } } as never,
       { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
   });
@@ -288,7 +299,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     const em = c.get('em');
-    const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { id, ambienteId: s.ambienteId } as never, { filters: false })) as Row | null) : null;
+    const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { $and: [{ id }, scopeWhere(entityByKey('sessao')!, s)] } as never, { filters: false })) as Row | null) : null;
     if (!row) throw new HttpError(404, 'Sessão não encontrada');
     if (row.ativa !== false) {
       await endSession(em, id);

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../app/env.ts';
 import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+import { effectiveKeys } from './companies.ts';
 
 export const SUPER_ROLES = ['wiki', 'dev'];
 
@@ -58,17 +59,20 @@ export function empresaUsable(e: Row | null): boolean { return !!e && (e.status 
 
 export function allPermissionKeys(): string[] { return getModel().permissions.map((p) => p.key); }
 
-/** Roles and permission keys of a user (cargos + permissoesExtras). */
-export async function rolesAndPermissions(em: EntityManager, u: Row): Promise<{ roles: string[]; permissoes: Set<string> }> {
+/** Roles and permission keys of a user (cargos + permissoesExtras). With `empresa`, only the cargos of that
+ *  company count when cargo is company-scoped (a role's keys apply in its company); without it, every cargo
+ *  (all the keys the user holds anywhere). Keys gated by a platform key the user lacks are dropped. */
+export async function rolesAndPermissions(em: EntityManager, u: Row, empresa?: number): Promise<{ roles: string[]; permissoes: Set<string> }> {
   const cargoIds = idsOf(u.cargos);
+  const perCompany = empresa != null && entityByKey('cargo')?.scope === 'empresa';
   const cargos = cargoIds.length
-    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds } } as never, { filters: false })) as Row[])
+    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? { empresaId: empresa } : {}) } as never, { filters: false })) as Row[])
     : [];
   const roles = strings(u.roles);
   const permissoes = new Set<string>(strings(u.permissoesExtras));
   for (const c of cargos) for (const p of strings(c.permissoes)) permissoes.add(p);
   if (roles.some((r) => SUPER_ROLES.includes(r))) for (const k of allPermissionKeys()) permissoes.add(k);
-  return { roles, permissoes };
+  return { roles, permissoes: effectiveKeys(permissoes) };
 }
 
 export function can(s: Session, key: string): boolean {

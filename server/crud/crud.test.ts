@@ -190,11 +190,16 @@ describe('write', () => {
     expect(hist.map((h: any) => h.operacao)).toEqual(['cancela_suspensao', 'suspende']);
   });
 
-  it('refuses writes without the companyId header of the active company', async () => {
-    const res = await ts.fetch('/api/ativo', { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ descricao: 'x', placa: 'ABC1234' }) });
-    expect(res.status).toBe(403);
+  it('writes without the companyId header act on the active company; a header naming another company is refused', async () => {
+    const res = await ts.fetch('/api/ativo', { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ descricao: 'sem cabeçalho', placa: 'SEM1C23' }) });
+    expect(res.status).toBe(201);
+    const row = await res.json();
+    expect(row.empresaId).toBe(admin.empresaAtiva);
     const other = await admin.post('/api/ativo', { descricao: 'x', placa: 'ABC1234' }, { companyId: '999' });
     expect(other.status).toBe(403);
+    expect((await other.json()).msg).toBe('A empresa da requisição (companyId) não corresponde à empresa ativa da sessão');
+    const del = await ts.fetch(`/api/ativo/${row.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.token}` } });
+    expect(del.status).toBe(200);
   });
 
   it('limits the body size', async () => {

@@ -1,7 +1,6 @@
 // Generic CRUD for one entity of the model, in the ra-data-simple-rest convention.
 // Generated route modules do: `export default crudRoutes(entityMeta)`.
 import { Hono, type Context } from 'hono';
-import { stream } from 'hono/streaming';
 import { hash } from '@node-rs/argon2';
 import {
   ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException,
@@ -12,12 +11,14 @@ import type { AppEnv, Session } from '../app/env.ts';
 import { requirePermission, requireSession, tenant } from '../auth/middleware.ts';
 import { idOf, idsOf } from '../auth/users.ts';
 import { guardGrants, guardTarget } from '../auth/grants.ts';
+import { companiesWhere } from '../auth/companies.ts';
+import { NO_SESSIONS, endUserSessions } from '../auth/sessions.ts';
 import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
-import { exportRows } from './export.ts';
+import { exportResponse } from './export.ts';
 
 type Row = Record<string, any>;
 type Where = Record<string, unknown>;
@@ -82,7 +83,17 @@ function coerce(e: EntityMeta, f: FieldMeta, v: unknown): unknown {
   }
 }
 
+/** The rows of `e` the session may see: its tenant, and for entities with `companies` only rows all of whose
+ *  companies are the caller's (server/auth/companies.ts). */
 export function scopeWhere(e: EntityMeta, s: Session): Where {
+  const companies = companiesWhere(e, s);
+  if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
+  if (e.scope === 'ambiente') return { ambienteId: s.ambienteId, ...companies };
+  return companies;
+}
+
+/** The tenant alone (uniqueness is per tenant, whatever the caller may see). */
+function tenantOnly(e: EntityMeta, s: Session): Where {
   if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
   if (e.scope === 'ambiente') return { ambienteId: s.ambienteId };
   return {};
@@ -223,6 +234,7 @@ async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unkno
   const validate = compile(`${e.key}:${existing ? 'u' : 'c'}`, existing ? { ...schema, required: reqForUpdate } : schema);
   if (!validate(candidate)) errors.push(...messages(validate.errors ?? [], schema, e).filter((x) => !errors.some((y) => y.field === x.field)));
   if (errors.length) failValidation(errors);
+  if (existing) await keepHiddenReferences(em, e, s, input, existing);
   await guardGrants(em, e, s, input, existing);
 
   const data: Row = {};
@@ -242,19 +254,38 @@ async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unkno
   if (!existing) {
     for (const f of e.fields) if (!(f.name in data) && f.default !== undefined && !f.system) data[f.name] = f.default;
   }
-  await checkReferences(em, e, s, data);
+  await checkReferences(em, e, s, data, existing);
   await checkUnique(em, e, s, data, existing ? Number(existing.id) : null);
   return data;
 }
 
-async function checkReferences(em: EntityManager, e: EntityMeta, s: Session, data: Row): Promise<void> {
+/** Reference lists keep the rows the caller cannot see (e.g. a user's roles of another company): a write
+ *  changes only the references visible to the caller. */
+async function keepHiddenReferences(em: EntityManager, e: EntityMeta, s: Session, input: Row, existing: Row): Promise<void> {
+  for (const f of e.fields) {
+    if (f.type !== 'referenceList' || !f.reference || !(f.name in input)) continue;
+    const target = entityByKey(f.reference);
+    const before = idsOf(existing[f.name]);
+    if (!target || !before.length) continue;
+    const visible = (await em.find(ormName(em, target), { $and: [{ id: { $in: before } }, scopeWhere(target, s)] } as never, { filters: false, fields: ['id'] as never })) as Row[];
+    const seen = new Set(visible.map((r) => Number(r.id)));
+    const hidden = before.filter((id) => !seen.has(id));
+    if (!hidden.length) continue;
+    const submitted = Array.isArray(input[f.name]) ? idsOf(input[f.name]) : [];
+    input[f.name] = [...new Set([...submitted, ...hidden])];
+  }
+}
+
+/** Referenced rows must exist and be visible to the caller; references already on the row are not re-checked. */
+async function checkReferences(em: EntityManager, e: EntityMeta, s: Session, data: Row, existing: Row | null): Promise<void> {
   const errors: FieldError[] = [];
   for (const f of e.fields) {
     if (!(f.name in data) || data[f.name] == null || !f.reference) continue;
     if (f.type !== 'reference' && f.type !== 'referenceList') continue;
     const target = entityByKey(f.reference);
     if (!target) continue;
-    const ids = [...new Set(f.type === 'reference' ? [Number(data[f.name])] : idsOf(data[f.name]))];
+    const had = new Set(existing ? (f.type === 'reference' ? [idOf(existing[f.name])] : idsOf(existing[f.name])) : []);
+    const ids = [...new Set(f.type === 'reference' ? [Number(data[f.name])] : idsOf(data[f.name]))].filter((id) => !had.has(id));
     if (!ids.length) continue;
     const n = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s)] } as never, { filters: false });
     if (n !== ids.length) errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} referencia um registro inexistente` });
@@ -266,7 +297,8 @@ async function checkUnique(em: EntityManager, e: EntityMeta, s: Session, data: R
   for (const f of e.fields) {
     if (!f.unique || f.system || data[f.name] == null || data[f.name] === '') continue;
     const global = (f as FieldMeta & { uniqueGlobal?: boolean }).uniqueGlobal === true;
-    const where: Where[] = [global ? {} : scopeWhere(e, s), { [f.name]: data[f.name] }];
+    const value = f.caseInsensitive && typeof data[f.name] === 'string' ? { $ilike: escapeLike(data[f.name]) } : data[f.name];
+    const where: Where[] = [global ? {} : tenantOnly(e, s), { [f.name]: value }];
     if (selfId != null) where.push({ id: { $ne: selfId } });
     const n = await em.count(ormName(em, e), { $and: where } as never, { filters: false });
     if (n > 0) throw new HttpError(409, `Já existe um registro com este ${f.label}`, { field: f.name }, 'Registro duplicado');
@@ -368,13 +400,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       if (!f || f.hidden || f.writeOnly || f.type === 'password') throw badRequest(`Coluna desconhecida: ${src}`);
       return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
     });
-    const em = c.get('em');
-    const name = `${ent.key}.${format}`;
-    c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    c.header('Content-Disposition', `attachment; filename="${name}"`);
-    return stream(c, async (out) => {
-      await exportRows({ em, entity: ent, session: s, where, orderBy, columns, format, write: (chunk) => out.write(chunk) });
-    });
+    // Streamed, limited per user; see server/crud/export.ts.
+    return exportResponse({ em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') });
   });
 
   app.get('/:id/historico', requirePermission(`${P}.visualizar`), async (c) => {
@@ -387,7 +414,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     if (ent.scope === 'ambiente') where.ambienteId = s.ambienteId;
     const live = await em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s)] } as never, { filters: false });
     const rows = await em.find(HistoricoAlteracaoSchema, where as never, { orderBy: { data: 'DESC', id: 'DESC' } });
-    if (!live && !rows.length) throw notFound();
+    // The change history of a row with companies is shown only while the caller may see the row.
+    if (!live && (!rows.length || ent.companies)) throw notFound();
     return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
   });
 
@@ -406,7 +434,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const em = c.get('em');
       const { row: updated, before, after } = await em.transactional(async (tx) => {
         const row = await findVisible(tx, ent, s, id);
-        guardTarget(ent, s, row);
+        await guardTarget(tx, ent, s, row, action.name);
         const before = plain(ent, row);
         if (action.visibleWhen && !matches(before, action.visibleWhen)) {
           throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
@@ -448,18 +476,22 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const id = parseId(c);
     const body = await readBody(c);
     const em = c.get('em');
-    const { row: updated, before, after } = await em.transactional(async (tx) => {
+    const { row: updated, before, after, ended } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
-      guardTarget(ent, s, row);
+      await guardTarget(tx, ent, s, row, 'update');
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
       tx.assign(row as never, data as never);
       await tx.flush();
       const after = plain(ent, row);
-      history(tx, ent, s, id, 'update', before, after, ent.fields.some((f) => f.type === 'password' && f.name in data));
+      const passwordChanged = ent.fields.some((f) => f.type === 'password' && f.name in data && data[f.name] != null);
+      history(tx, ent, s, id, 'update', before, after, passwordChanged);
       await tx.flush();
-      return { row, before, after };
+      // A password set by an administrator ends every session of that user (sockets too, after commit).
+      const ended = passwordChanged && ent.key === 'usuario' ? await endUserSessions(tx, id) : NO_SESSIONS;
+      return { row, before, after, ended };
     }).catch((err) => mapDbError(ent, err));
+    ended.notify();
     emitChange({ entity: ent.key, id, op: 'update', before, after });
     return c.json(serialize(ent, updated));
   });
@@ -471,7 +503,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const em = c.get('em');
     const { out: gone, before } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id);
-      guardTarget(ent, s, row);
+      await guardTarget(tx, ent, s, row, 'delete');
       const before = plain(ent, row);
       const out = serialize(ent, row);
       tx.remove(row as never);

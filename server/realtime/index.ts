@@ -16,6 +16,7 @@ export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinaliz
 export const MSG = {
   permissoesAlteradas: 'Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.',
   sessaoFinalizada: 'Sua sessão foi finalizada por um administrador do sistema.',
+  senhaAlterada: 'Sua senha foi alterada. Entre novamente com a nova senha.',
   sessaoInvalida: 'Sessão inválida ou expirada. Entre novamente.',
 };
 
@@ -87,7 +88,7 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     for (const id of new Set(usuarioIds)) io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
   };
   const ended = (target: string, payload: Record<string, unknown>) => {
-    io.to(target).emit(PUSH.sessaoFinalizada, { ...payload, msg: MSG.sessaoFinalizada });
+    io.to(target).emit(PUSH.sessaoFinalizada, { ...payload, msg: payload.motivo === 'senha' ? MSG.senhaAlterada : MSG.sessaoFinalizada });
     // Packets are ordered: the client gets the event, then the disconnect.
     io.in(target).disconnectSockets(false);
   };
@@ -121,7 +122,7 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     }
   };
   const onSessionEnded = (e: SessionEnded) => {
-    if (e.motivo === 'administrador') ended(room.sessao(e.sessaoId), { sessaoId: e.sessaoId, usuarioId: e.usuarioId, motivo: e.motivo });
+    if (e.motivo === 'administrador' || e.motivo === 'senha') ended(room.sessao(e.sessaoId), { sessaoId: e.sessaoId, usuarioId: e.usuarioId, motivo: e.motivo });
     else io.in(room.sessao(e.sessaoId)).disconnectSockets(false);
   };
   events.on('change', onChange);

@@ -1,5 +1,7 @@
-// First-start seed (empty database): ambiente, two empresas, admin (role dev), read-only 'leitor',
-// lookups, a garage tree, 50 ativos, 20 motoristas. Writes only the fields the model declares.
+// First-start seed (empty database): ambiente, two empresas, admin (role dev, both companies), read-only
+// 'leitor' (first company), a company administrator role and a read-only role in each company (roles are
+// company-scoped), lookups, a garage tree, 50 ativos, 20 motoristas. Writes only the fields the model declares.
+// Passwords: admin = ADMIN_PASSWORD, leitor = LEITOR_PASSWORD; each one not set is generated and printed once.
 import crypto from 'node:crypto';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -11,10 +13,17 @@ type Row = Record<string, any>;
 
 export interface SeedResult { seeded: boolean; adminPassword?: string; leitorPassword?: string; ids?: Record<string, number[]> }
 
+/** Keys of a company administrator: every key but the platform keys and the keys they gate. */
+export function companyAdminPermissions(model: Model): string[] {
+  const platform = new Set((model.platform ?? []).flatMap((p) => [p.key, ...p.gated]));
+  return model.permissions.map((p) => p.key).filter((k) => !platform.has(k));
+}
+
 export function readOnlyPermissions(model: Model): string[] {
   // Viewing keys of the registers, plus the key that opens each screen (maps, libraries: read-only by nature).
   const keys = model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
-  return [...new Set([...keys, ...(model.screens ?? []).map((s) => s.permission)])].sort();
+  const platform = new Set((model.platform ?? []).flatMap((p) => [p.key, ...p.gated]));
+  return [...new Set([...keys, ...(model.screens ?? []).map((s) => s.permission)])].filter((k) => !platform.has(k)).sort();
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -59,8 +68,11 @@ export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opt
   const em = orm.em.fork();
   const ambienteMeta = model.entities.find((e) => e.key === 'ambiente')!;
   if ((await em.count(ormName(em, ambienteMeta), {}, { filters: false })) > 0) return { seeded: false };
-  const adminPassword = opts.adminPassword ?? process.env.ADMIN_PASSWORD ?? crypto.randomBytes(9).toString('base64url');
-  const leitorPassword = opts.leitorPassword ?? process.env.LEITOR_PASSWORD ?? crypto.randomBytes(9).toString('base64url');
+  const given = (v: string | undefined) => (v ? v : undefined);
+  const adminGiven = given(opts.adminPassword) ?? given(process.env.ADMIN_PASSWORD);
+  const leitorGiven = given(opts.leitorPassword) ?? given(process.env.LEITOR_PASSWORD);
+  const adminPassword = adminGiven ?? crypto.randomBytes(9).toString('base64url');
+  const leitorPassword = leitorGiven ?? crypto.randomBytes(9).toString('base64url');
   const ids: Record<string, number[]> = {};
   await em.transactional(async (tx) => {
     const s = new Seeder(tx, model);
@@ -70,13 +82,18 @@ export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opt
       { ...A, fantasia: 'Transportes Alfa', razaoSocial: 'Transportes Alfa Ltda', cnpj: '12.345.678/0001-95', email: 'contato@alfa.com.br', status: 'ativa' },
       { ...A, fantasia: 'Logística Beta', razaoSocial: 'Logística Beta S.A.', cnpj: '98.765.432/0001-98', email: 'contato@beta.com.br', status: 'ativa' },
     ]);
-    const [dev, leitura] = await s.many('cargo', [
-      { ...A, nome: 'Administrador', descricao: 'Administrador', permissoes: model.permissions.map((p) => p.key) },
-      { ...A, nome: 'Somente leitura', descricao: 'Somente leitura', permissoes: readOnlyPermissions(model) },
-    ]);
+    // Roles belong to one company (cargo scope empresa); the ambiente too while it is ambiente-scoped.
+    const cargos: number[] = [];
+    for (const empresaId of empresas) {
+      cargos.push(...await s.many('cargo', [
+        { ...A, empresaId, nome: 'Administrador', descricao: 'Administrador', permissoes: companyAdminPermissions(model) },
+        { ...A, empresaId, nome: 'Somente leitura', descricao: 'Somente leitura', permissoes: readOnlyPermissions(model) },
+      ]));
+    }
+    const leitura = cargos[1];
     await s.many('usuario', [
       { ...A, nome: 'Administrador', login: 'admin', email: 'admin@rastro.local', senha: await hashPassword(adminPassword), ativo: true,
-        empresas, empresaAtiva: empresas[0], cargos: [dev], roles: ['dev'], permissoesExtras: [], ui: {} },
+        empresas, empresaAtiva: empresas[0], cargos: cargos.filter((_, i) => i % 2 === 0), roles: ['dev'], permissoesExtras: [], ui: {} },
       { ...A, nome: 'Leitor', login: 'leitor', email: 'leitor@rastro.local', senha: await hashPassword(leitorPassword), ativo: true,
         empresas: [empresas[0]], empresaAtiva: empresas[0], cargos: [leitura], roles: [], permissoesExtras: [], ui: {} },
     ]);
@@ -118,12 +135,14 @@ export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opt
       }
       (ids.motorista ??= []).push(...(await s.many('motorista', mots)));
     }
-    ids.empresa = empresas; ids.ambiente = [amb]; ids.cargo = [dev, leitura];
+    ids.empresa = empresas; ids.ambiente = [amb]; ids.cargo = cargos;
   });
-  if (!opts.adminPassword && !process.env.ADMIN_PASSWORD) {
-    // Printed once, on the first start only.
-    console.log(`\n  Usuário inicial: admin   senha: ${adminPassword}\n  Usuário somente leitura: leitor   senha: ${leitorPassword}\n`);
-  }
+  // Printed once, on the first start only: every generated password (a given one is the operator's).
+  const lines = [
+    `  Usuário inicial: admin   senha: ${adminGiven ? '(a de ADMIN_PASSWORD)' : adminPassword}`,
+    `  Usuário somente leitura: leitor   senha: ${leitorGiven ? '(a de LEITOR_PASSWORD)' : leitorPassword}`,
+  ];
+  if (!adminGiven || !leitorGiven) console.log(`\n${lines.join('\n')}\n`);
   log?.info('banco de dados inicializado com dados de exemplo');
   return { seeded: true, adminPassword, leitorPassword, ids };
 }

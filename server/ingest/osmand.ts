@@ -102,7 +102,7 @@ const MAX_BODY = 64 * 1024;
 export interface OsmandOptions {
   /** Answer 503 when the commit takes longer. */
   timeoutMs?: number;
-  /** Serials registered with another tecnologia are refused (403) before queuing. */
+  /** Serials registered with another tecnologia are refused (403). */
   directory?: DeviceDirectory;
   limiter?: AddressLimiter;
 }
@@ -123,7 +123,7 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
       if (size > MAX_BODY) { res.writeHead(413).end(); req.destroy(); return; }
       chunks.push(c);
     });
-    req.on('end', () => void (async () => {
+    req.on('end', () => {
       metrics.bytesIn += size;
       const body = Buffer.concat(chunks).toString('utf8').trim();
       const payload = body && (req.method === 'POST' || req.method === 'PUT') ? (url.search && !body.startsWith('{') ? `${url.search.slice(1)}&${body}` : body) : url.search;
@@ -141,10 +141,9 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
         log.warn({ serial: r.deviceId, address: req.socket.remoteAddress }, 'posição OsmAnd recusada: equipamento de outra tecnologia');
         res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(NOT_OSMAND);
       };
-      if (directory) {
-        try { await directory.resolve([r.deviceId]); } catch { /* database down: the writer retries and checks again */ }
-        if (foreign(r.deviceId)) { refuse(); return; }
-      }
+      // Known (cached) as another tecnologia: refused at once; otherwise the writer resolves and checks it (no
+      // lookup per request here, so random ids cost no extra queries).
+      if (foreign(r.deviceId)) { refuse(); return; }
       let answered = false;
       const answer = (status: number) => {
         if (answered) return;
@@ -156,7 +155,7 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
       const link: Link = { id: `http-osmand-${req.socket.remoteAddress}`, protocol: 'osmand', alive: true, send: () => false, serial: r.deviceId };
       // The writer checks the registration again (refused → not stored, done(false)).
       sink.enqueue({ link, result: r, raw: payload.slice(0, 2000), receivedAt: new Date(), done: (ok) => { clearTimeout(timer); answer(ok ? 200 : foreign(r.deviceId) ? 403 : 400); } });
-    })());
+    });
   });
   server.requestTimeout = timeoutMs;
   server.headersTimeout = Math.min(server.headersTimeout, timeoutMs);

@@ -88,7 +88,7 @@ const CASES: Case[] = [
   {
     name: 'GTFRI with two positions (Number=2), second without fix',
     frame: '+RESP:GTFRI,240100,135790246811220,,,10,2,1,4.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,0,4.3,92,70.0,121.354335,31.222073,20090101000000,0460,0000,18d8,6141,00,2000.0,12345:12:34,,,80,,,,,20090214093254,11F0$',
-    deviceId: '135790246811220', type: 'GTFRI',
+    deviceId: '135790246811220', model: 'desconhecido (24)', type: 'GTFRI',
     positions: [
       { fixTime: '2009-02-14T01:32:54.000Z', latitude: 31.222073, longitude: 121.354335, speedKmh: 4.3, course: 92, altitude: 70, valid: true },
       { fixTime: '2009-01-01T00:00:00.000Z', valid: false },
@@ -112,37 +112,37 @@ const CASES: Case[] = [
   {
     name: 'GTIGF buffered, no GNSS data at all (Traccar)',
     frame: '+BUFF:GTIGF,840502,867963063190000,,0,0,,,,,,,0268,0006,22C4,13E5,00,,,20250116170541,22D0$',
-    deviceId: '867963063190000', type: 'GTIGF', buffered: true, event: 'ignitionOff', positions: [],
+    deviceId: '867963063190000', model: 'desconhecido (84)', type: 'GTIGF', buffered: true, event: 'ignitionOff', positions: [],
     attrs: { ignition: false, mcc: 268, mnc: 6 },
   },
   {
     name: 'GTVGN virtual ignition (Traccar)',
     frame: '+RESP:GTVGN,C2010D,869653060009939,GV600M,453966,0,0.0,0,163.9,10.239379,45.931389,20231210233723,0222,0010,2F31,006D7621,,,0.0,20240107182623,143F$',
-    deviceId: '869653060009939', type: 'GTVGN', event: 'virtualIgnitionOn',
+    deviceId: '869653060009939', model: 'gv600m', type: 'GTVGN', event: 'virtualIgnitionOn',
     positions: [{ latitude: 45.931389, longitude: 10.239379, valid: false }],
     attrs: { ignition: true },
   },
   {
     name: 'GTHBM harsh braking, type 0 (Traccar)',
     frame: '+RESP:GTHBM,0F0100,135790246811220,,,10,1,1,4.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,2000.0,20090214093254,11F0$',
-    deviceId: '135790246811220', type: 'GTHBM', event: 'harshBraking',
+    deviceId: '135790246811220', model: 'gv55', type: 'GTHBM', event: 'harshBraking',
     positions: [{ latitude: 31.222073, longitude: 121.354335, speedKmh: 4.3, valid: true }],
     attrs: { harshBehaviorType: 0, speedLevel: 1, odometer: 2000 },
   },
   {
     name: 'GTHBM harsh acceleration, type 1',
     frame: '+RESP:GTHBM,0F0100,135790246811220,,,11,1,1,24.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,2000.0,20090214093254,11F0$',
-    deviceId: '135790246811220', type: 'GTHBM', event: 'harshAcceleration', attrs: { harshBehaviorType: 1 },
+    deviceId: '135790246811220', model: 'gv55', type: 'GTHBM', event: 'harshAcceleration', attrs: { harshBehaviorType: 1 },
   },
   {
     name: 'GTHBM cornering, type 2 (Traccar)',
     frame: '+RESP:GTHBM,BD0214,869409069481243,cv100,,12,1,1,5.6,344,274.7,-1.601826,6.666228,20250114094616,0620,0001,3EE8,00016E04,,,20250114094616,20250114094616,2862$',
-    deviceId: '869409069481243', type: 'GTHBM', event: 'harshTurn', attrs: { harshBehaviorType: 2 },
+    deviceId: '869409069481243', model: 'cv200', type: 'GTHBM', event: 'harshTurn', attrs: { harshBehaviorType: 2 },
   },
   {
     name: 'GTSOS panic (Traccar)',
     frame: '+RESP:GTSOS,020102,135790246811220,,0,0,1,1,4.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,,20090214093254,11F0$',
-    deviceId: '135790246811220', type: 'GTSOS', event: 'panic',
+    deviceId: '135790246811220', model: 'gl200', type: 'GTSOS', event: 'panic',
     positions: [{ latitude: 31.222073, longitude: 121.354335, valid: true }],
   },
   {
@@ -165,14 +165,14 @@ const CASES: Case[] = [
   {
     name: 'GTSTT motion state (Traccar)',
     frame: '+RESP:GTSTT,060228,862894020178276,,21,0,0.0,0,411.3,-63.169745,-17.776330,20160319132220,0736,0003,6AD4,5BAA,00,20160319092223,1FBD$',
-    deviceId: '862894020178276', type: 'GTSTT', event: 'motionStateChange',
+    deviceId: '862894020178276', model: 'gv300', type: 'GTSTT', event: 'motionStateChange',
     positions: [{ latitude: -17.77633, longitude: -63.169745, valid: false }],
     attrs: { motionStatus: '21', ignition: true, motion: false },
   },
   {
     name: 'GTMPN external power connected (Traccar)',
     frame: '+RESP:GTMPN,450102,865084030001323,gb100,0,1.6,0,-93.1,121.393023,31.164105,20170619103113,0460,0000,1806,2142,00,20170619103143,0512$',
-    deviceId: '865084030001323', type: 'GTMPN', event: 'externalPowerConnected',
+    deviceId: '865084030001323', model: 'gb100', type: 'GTMPN', event: 'externalPowerConnected',
     positions: [{ altitude: -93.1, latitude: 31.164105, longitude: 121.393023, valid: false, speedKmh: 1.6 }],
   },
   {
@@ -184,17 +184,17 @@ const CASES: Case[] = [
   {
     name: 'GTPNA power on with reason (Traccar)',
     frame: '+RESP:GTPNA,710402,867292060140006,,2,20250516120427,0121$',
-    deviceId: '867292060140006', type: 'GTPNA', event: 'powerOn', positions: [], attrs: { powerOnReason: 2 },
+    deviceId: '867292060140006', model: 'desconhecido (71)', type: 'GTPNA', event: 'powerOn', positions: [], attrs: { powerOnReason: 2 },
   },
   {
     name: 'GTPFA power off (Traccar)',
     frame: '+RESP:GTPFA,F50201,866425030235982,GL300M,20190208124849,0BD4$',
-    deviceId: '866425030235982', type: 'GTPFA', event: 'powerOff', positions: [],
+    deviceId: '866425030235982', model: 'gl300m', type: 'GTPFA', event: 'powerOff', positions: [],
   },
   {
     name: 'GTCRA crash (public decoder test)',
     frame: '+RESP:GTCRA,260301,135790246811220,,00,0,4.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,20161111133140,11F0$',
-    deviceId: '135790246811220', type: 'GTCRA', event: 'collision',
+    deviceId: '135790246811220', model: 'desconhecido (26)', type: 'GTCRA', event: 'collision',
     positions: [{ valid: false, speedKmh: 4.3, latitude: 31.222073 }], attrs: { crashCounter: 0 },
   },
   {
@@ -205,12 +205,12 @@ const CASES: Case[] = [
   {
     name: 'heartbeat +ACK:GTHBD answered with +SACK:GTHBD (Traccar)',
     frame: '+ACK:GTHBD,1A0401,135790246811220,,20100214093254,11F0$',
-    deviceId: '135790246811220', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,1A0401,11F0$',
+    deviceId: '135790246811220', model: 'gl300', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,1A0401,11F0$',
   },
   {
     name: 'heartbeat sent as +RESP:GTHBD (GV500CG capture)',
     frame: '+RESP:GTHBD,8020090100,864696060004173,GV500CG,20230811075652,09CF$',
-    deviceId: '864696060004173', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,8020090100,09CF$',
+    deviceId: '864696060004173', model: 'desconhecido (802009)', type: 'GTHBD', event: 'heartbeat', positions: [], reply: '+SACK:GTHBD,8020090100,09CF$',
   },
   {
     name: 'heartbeat GV50CG',
@@ -238,6 +238,208 @@ describe('queclink decode: real frame layouts', () => {
   });
 });
 
+// One real frame per @Track family (Traccar's public test suite, captures of devices in the field): the position
+// (coordinates, fix time, speed, course, altitude), ignition and the reply the device waits for.
+interface FamilyCase {
+  name: string;
+  frame: string;
+  model: string;
+  type: string;
+  position?: Partial<DecodeResult['positions'][number]>;
+  ignition?: boolean;
+  attrs?: Record<string, unknown>;
+  reply: string;
+}
+const FAMILY: FamilyCase[] = [
+  {
+    name: 'GV350M GTERI',
+    frame: '+RESP:GTERI,F10413,862599050544301,GV350M,00000002,14164,10,1,1,98.2,93,216.4,-117.484369,33.896640,20240919020058,0311,0480,2C01,00ADBA01,,39539.5,,,100,220100,,0,20240919020058,20A7$',
+    model: 'gv350m', type: 'GTERI',
+    position: { latitude: 33.89664, longitude: -117.484369, fixTime: '2024-09-19T02:00:58.000Z', speedKmh: 98.2, course: 93, altitude: 216.4, valid: true },
+    ignition: true, attrs: { odometer: 39539.5, batteryLevel: 100, externalPowerSupplyVoltage: 14.164, deviceStatus: '220100', motion: true, mcc: 311, mnc: 480 },
+    reply: '+SACK:20A7$',
+  },
+  {
+    name: 'GV350M GTERI with fuel-sensor mask (no cell data)',
+    frame: '+RESP:GTERI,F10415,862599050680717,GV350M,00000001,,50,1,1,0.0,274,2963.1,-78.691767,-0.951295,20250512214226,,,,,,0.0,,,100,210100,,1,1,1,01DF,20250512214226,009D$',
+    model: 'gv350m', type: 'GTERI',
+    position: { latitude: -0.951295, longitude: -78.691767, fixTime: '2025-05-12T21:42:26.000Z', speedKmh: 0, course: 274, altitude: 2963.1, valid: true },
+    ignition: true, attrs: { odometer: 0, batteryLevel: 100, motion: false },
+    reply: '+SACK:009D$',
+  },
+  {
+    name: 'GV350M GTCAN (location after the CAN fields)',
+    frame: '+RESP:GTCAN,F10413,862599050467479,GV350M,0,1,C18CFDFF,3BKHHZ8X7GF723380,2,H2898058,232160.50,896,0,64,L/H1.5,P99.20,0,40532.95,,,,,,,,,,,1,0.0,234,2812.2,-78.508807,-0.218812,20240226211921,,,,,,20240226211922,DE03$',
+    model: 'gv350m', type: 'GTCAN',
+    position: { latitude: -0.218812, longitude: -78.508807, fixTime: '2024-02-26T21:19:21.000Z', speedKmh: 0, course: 234, altitude: 2812.2, valid: true },
+    attrs: { vin: '3BKHHZ8X7GF723380', odo_can: 289805.8, engine_speed_can: 896, fuelLevel: 99.2 },
+    reply: '+SACK:DE03$',
+  },
+  {
+    name: 'GV600M GTVGN (virtual ignition, no current fix)',
+    frame: '+RESP:GTVGN,C2010D,869653060009939,GV600M,453966,0,0.0,0,163.9,10.239379,45.931389,20231210233723,0222,0010,2F31,006D7621,,,0.0,20240107182623,143F$',
+    model: 'gv600m', type: 'GTVGN',
+    position: { latitude: 45.931389, longitude: 10.239379, fixTime: '2023-12-10T23:37:23.000Z', speedKmh: 0, course: 0, altitude: 163.9, valid: false },
+    ignition: true, attrs: { ignitionOffDuration: 453966, odometer: 0 },
+    reply: '+SACK:143F$',
+  },
+  {
+    name: 'GV600M GTERI (one analog input and a reserved field before the battery)',
+    frame: '+RESP:GTERI,C2010D,869653060009939,GV600M,00000100,,10,1,0,0.0,0,163.9,10.239379,45.931389,20231210233723,0222,0010,2F31,006D7621,,0.0,,,,3,410000,,1,0,6,4,0,,01BF,Sondaporte,EA7D0A3882F6,1,3484,21.81,43,00,00,0,0,0,20240114221802,1875$',
+    model: 'gv600m', type: 'GTERI',
+    position: { latitude: 45.931389, longitude: 10.239379, altitude: 163.9, valid: false },
+    attrs: { batteryLevel: 3, motionStatus: '41', motion: false, deviceStatus: '410000' },
+    reply: '+SACK:1875$',
+  },
+  {
+    name: 'GV55 GTFRI (two analog inputs; altitude not sent)',
+    frame: '+RESP:GTFRI,0F0106,862193020451183,,,10,1,1,0.0,163,,-57.513617,-25.368191,20150918182145,,,,,,21235.0,,,,0,210100,,,,20150918182149,00B8$',
+    model: 'gv55', type: 'GTFRI',
+    position: { latitude: -25.368191, longitude: -57.513617, fixTime: '2015-09-18T18:21:45.000Z', speedKmh: 0, course: 163, valid: true },
+    ignition: true, attrs: { odometer: 21235, batteryLevel: 0, deviceStatus: '210100', ignitionInput: true },
+    reply: '+SACK:00B8$',
+  },
+  {
+    name: 'GV55 GTHBM',
+    frame: '+RESP:GTHBM,0F0100,135790246811220,,,10,1,1,4.3,92,70.0,121.354335,31.222073,20090214013254,0460,0000,18d8,6141,00,2000.0,20090214093254,11F0$',
+    model: 'gv55', type: 'GTHBM',
+    position: { latitude: 31.222073, longitude: 121.354335, fixTime: '2009-02-14T01:32:54.000Z', speedKmh: 4.3, course: 92, altitude: 70, valid: true },
+    attrs: { harshBehaviorType: 0, odometer: 2000 },
+    reply: '+SACK:11F0$',
+  },
+  {
+    name: 'GV55W GTIGF without GNSS data',
+    frame: '+RESP:GTIGF,500101,868570000393782,,0,0,,,,,,,0730,0002,A08F,872B36,00,,0.0,20240921021804,E3B1$',
+    model: 'gv55w', type: 'GTIGF', ignition: false, attrs: { mcc: 730, mnc: 2, lac: 0xa08f, odometer: 0 },
+    reply: '+SACK:E3B1$',
+  },
+  {
+    name: 'GV56 GTERI',
+    frame: '+RESP:GTERI,4F0D06,865585041396684,,00000100,12665,10,1,1,0.0,342,38.6,49.846792,40.426182,20260220064016,0400,0010,0F6E,08D7,00,0.0,,,,100,110000,,0,20260220064016,91C9$',
+    model: 'gv56', type: 'GTERI',
+    position: { latitude: 40.426182, longitude: 49.846792, fixTime: '2026-02-20T06:40:16.000Z', speedKmh: 0, course: 342, altitude: 38.6, valid: true },
+    ignition: false, attrs: { batteryLevel: 100, externalPowerSupplyVoltage: 12.665, motion: false },
+    reply: '+SACK:91C9$',
+  },
+  {
+    name: 'GV300 GTFRI (two analog inputs)',
+    frame: '+RESP:GTFRI,060228,862894020178276,,15153,10,1,1,0.0,0,431.7,-63.169571,-17.776235,20160210153458,0736,0003,6AD4,80EF,00,34.9,00117:31:26,13442,15163,0,210101,,,,20160210113503,38EE$',
+    model: 'gv300', type: 'GTFRI',
+    position: { latitude: -17.776235, longitude: -63.169571, fixTime: '2016-02-10T15:34:58.000Z', speedKmh: 0, course: 0, altitude: 431.7, valid: true },
+    ignition: true, attrs: { analogInput1: 13.442, analogInput2: 15.163, batteryLevel: 0, hourMeter: 117 * 3600 + 31 * 60 + 26, odometer: 34.9, digitalOutput1: true },
+    reply: '+SACK:38EE$',
+  },
+  {
+    name: 'GV300 GTIGN',
+    frame: '+RESP:GTIGN,060228,862894020180553,,9860,0,0.2,189,420.0,-63.158195,-17.800608,20160309022951,0736,0003,6AD4,3471,00,,881.2,20160308222956,129A$',
+    model: 'gv300', type: 'GTIGN',
+    position: { latitude: -17.800608, longitude: -63.158195, fixTime: '2016-03-09T02:29:51.000Z', speedKmh: 0.2, course: 189, altitude: 420, valid: false },
+    ignition: true, attrs: { ignitionOffDuration: 9860, odometer: 881.2 },
+    reply: '+SACK:129A$',
+  },
+  {
+    name: 'GV310LAU GTERI (satellites in the append mask, BLE accessories after)',
+    frame: '+RESP:GTERI,6E0A03,868589060745174,,00000100,,10,1,1,0.0,0,1509.0,-90.544928,14.584461,20250307182819,0704,0001,13A7,000B60AB,01,12,358.6,,,,,100,1A0000,0,2,00,6,5,0E7109BB,283F,SENTEMP1,7805412CF2DD,1,3466,24,36,24.91,100,01,6,2,,083F,SENTEMP2,7805412CF25C,0,,,,,20250307182820,1ABC$',
+    model: 'gv310lau', type: 'GTERI',
+    position: { latitude: 14.584461, longitude: -90.544928, fixTime: '2025-03-07T18:28:19.000Z', speedKmh: 0, course: 0, altitude: 1509, valid: true, satellites: 12 },
+    ignition: false, attrs: { odometer: 358.6, batteryLevel: 100, motionStatus: '1A', motion: true },
+    reply: '+SACK:1ABC$',
+  },
+  {
+    name: 'GL300 GTFRI with four positions, each followed by the mileage',
+    frame: '+RESP:GTFRI,1A0900,860599000306845,G3-313,0,0,4,1,2.1,0,426.7,8.611466,47.681639,20181214134603,0228,0001,077F,4812,25.2,1,5.7,34,437.3,8.611600,47.681846,20181214134619,0228,0001,077F,4812,25.2,1,4.4,62,438.2,8.611893,47.681983,20181214134633,0228,0001,077F,4812,25.2,1,4.8,78,436.6,8.612236,47.682040,20181214134648,0228,0001,077F,4812,25.2,83,20181214134702,0654$',
+    model: 'gl300', type: 'GTFRI',
+    position: { latitude: 47.68204, longitude: 8.612236, fixTime: '2018-12-14T13:46:48.000Z', speedKmh: 4.8, course: 78, altitude: 436.6, valid: true },
+    attrs: { odometer: 25.2, batteryLevel: 83 },
+    reply: '+SACK:0654$',
+  },
+  {
+    name: 'GL300 heartbeat +ACK:GTHBD as the public test suite has it (no final $)',
+    frame: '+ACK:GTHBD,1A0401,135790246811220,,20100214093254,11F0',
+    model: 'gl300', type: 'GTHBD', reply: '+SACK:GTHBD,1A0401,11F0$',
+  },
+  {
+    name: 'GL300 GTSTT',
+    frame: '+RESP:GTSTT,1A0401,860599000508846,,41,0,0.0,84,107.5,-76.657998,39.497203,20150623160622,0310,0260,B435,3B81,,20150623160622,0F54$',
+    model: 'gl300', type: 'GTSTT',
+    position: { latitude: 39.497203, longitude: -76.657998, fixTime: '2015-06-23T16:06:22.000Z', speedKmh: 0, course: 84, altitude: 107.5, valid: false },
+    attrs: { motionStatus: '41', motion: false },
+    reply: '+SACK:0F54$',
+  },
+  {
+    name: 'GL300M GTPNA',
+    frame: '+RESP:GTPNA,F50201,866425030235982,GL300M,20190208124909,0BD5$',
+    model: 'gl300m', type: 'GTPNA', reply: '+SACK:0BD5$',
+  },
+  {
+    name: 'CV100LG GTFRI (device status is the motion state only)',
+    frame: '+RESP:GTFRI,DF0200,868487004353181,cv100,14051,10,1,0,0.0,0,264.1,114.015515,22.537178,20210608064328,0460,0001,25F8,061A7D02,,0.0,,,,100,21,,,,20210608144354,32DB$',
+    model: 'cv100lg', type: 'GTFRI',
+    position: { latitude: 22.537178, longitude: 114.015515, fixTime: '2021-06-08T06:43:28.000Z', speedKmh: 0, course: 0, altitude: 264.1, valid: false },
+    ignition: true, attrs: { batteryLevel: 100, externalPowerSupplyVoltage: 14.051, motion: false, odometer: 0 },
+    reply: '+SACK:32DB$',
+  },
+  {
+    name: 'GV500 GTFRI (VIN before the device name)',
+    frame: '+RESP:GTFRI,1F0301,862193022001432,WF0GXXGBBGBM26503,,14900,41,1,1,11.6,74,356.0,14.120023,50.167894,20181104080703,0230,0003,9B14,5891,00,74.1,,,,83,220000,799,7.3,,20181104080703,099B$',
+    model: 'gv500', type: 'GTFRI',
+    position: { latitude: 50.167894, longitude: 14.120023, fixTime: '2018-11-04T08:07:03.000Z', speedKmh: 11.6, course: 74, altitude: 356, valid: true },
+    ignition: true, attrs: { vin: 'WF0GXXGBBGBM26503', externalPowerSupplyVoltage: 14.9, reportId: 4, reportType: 1, odometer: 74.1, batteryLevel: 83 },
+    reply: '+SACK:099B$',
+  },
+  {
+    name: 'unknown device type: generic rules, model "desconhecido (38)"',
+    frame: '+RESP:GTFRI,380903,869606020188383,,,40,1,2,43.4,80,252.4,8.606297,50.700200,20200721090109,0262,0001,1932,1BA4,00,0.0,,,,0,220100,,,,20200721090110,00B9$',
+    model: 'desconhecido (38)', type: 'GTFRI',
+    position: { latitude: 50.7002, longitude: 8.606297, fixTime: '2020-07-21T09:01:09.000Z', speedKmh: 43.4, course: 80, altitude: 252.4, valid: true },
+    ignition: true, attrs: { deviceType: '38', batteryLevel: 0, odometer: 0 },
+    reply: '+SACK:00B9$',
+  },
+];
+
+describe('queclink decode: the whole @Track family', () => {
+  it.each(FAMILY)('$name', (c) => {
+    const r = ok(c.frame);
+    expect(r.model).toBe(c.model);
+    expect(r.type).toBe(c.type);
+    if (c.position) {
+      expect(r.positions.length).toBeGreaterThan(0);
+      expect(r.positions[r.positions.length - 1]).toMatchObject(c.position);
+      if (!('altitude' in c.position)) expect(r.positions[r.positions.length - 1]!.altitude).toBeUndefined();
+    } else expect(r.positions).toEqual([]);
+    expect(r.attributes.ignition).toBe(c.ignition);
+    if (c.attrs) expect(r.attributes).toMatchObject(c.attrs);
+    expect(r.reply).toBe(c.reply);
+  });
+
+  it('GL300 gives every one of its four positions', () => {
+    const r = ok(FAMILY.find((c) => c.name.startsWith('GL300 GTFRI'))!.frame);
+    expect(r.positions.map((p) => [p.latitude, p.longitude, p.speedKmh, p.course])).toEqual([
+      [47.681639, 8.611466, 2.1, 0], [47.681846, 8.6116, 5.7, 34], [47.681983, 8.611893, 4.4, 62], [47.68204, 8.612236, 4.8, 78],
+    ]);
+  });
+
+  it('an unknown report still decodes its position and is answered', () => {
+    const r = ok('+RESP:GTXYZ,740904,862524060867948,,7,1,12.5,90,700.0,-46.633308,-23.550520,20260514010456,0724,0005,772A,052B253E,00,20260514010458,AA3C$');
+    expect(r.type).toBe('GTXYZ');
+    expect(r.events).toEqual([{ code: 'GTXYZ', key: 'xyz', description: '' }]);
+    expect(r.positions).toEqual([{ fixTime: '2026-05-14T01:04:56.000Z', latitude: -23.55052, longitude: -46.633308, speedKmh: 12.5, course: 90, valid: true, altitude: 700 }]);
+    expect(r.reply).toBe('+SACK:AA3C$');
+    const none = ok('+RESP:GTXYZ,740904,862524060867948,,1,20251016184035,AA3D$');
+    expect(none.positions).toEqual([]);
+    expect(none.reply).toBe('+SACK:AA3D$');
+  });
+
+  it('a field the layout does not expect stops the attributes, not the position', () => {
+    // GV350CEU layout on a frame with one analog input too few and a junk device status.
+    const r = ok('+RESP:GTFRI,740904,862524060867948,GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,100,XYZ,,,,20251016184035,AA3C$');
+    expect(r.positions[0]).toMatchObject({ latitude: -23.949947, longitude: -70.292914, speedKmh: 89.5 });
+    expect(r.attributes.odometer).toBe(775824.1);
+    expect(r.attributes.deviceStatus).toBeUndefined();
+    expect(r.reply).toBe('+SACK:AA3C$');
+  });
+});
+
 describe('queclink decode: acknowledgements and specifics', () => {
   it('+ACK of a command gives its serial number for the processing queue', () => {
     const r = ok('+ACK:GTRTO,350401,867844003101634,,REBOOT,0060,20161102204545,028F$');
@@ -255,7 +457,9 @@ describe('queclink decode: acknowledgements and specifics', () => {
     expect(modelFromVersion('740904')).toMatchObject({ model: 'gv350ceu', deviceType: '74', firmware: '09.04' });
     expect(modelFromVersion('8020030703')).toMatchObject({ model: 'gv58cg', deviceType: '802003' });
     expect(modelFromVersion('8020080100')).toMatchObject({ model: 'gv50cg', deviceType: '802008' });
-    expect(modelFromVersion('060100').model).toBeUndefined();
+    expect(modelFromVersion('060100')).toMatchObject({ model: 'gv300', known: true });
+    expect(modelFromVersion('F10413')).toMatchObject({ model: 'gv350m', deviceType: 'F1', firmware: '04.13' });
+    expect(modelFromVersion('990100')).toMatchObject({ model: 'desconhecido (99)', known: false, deviceType: '99' });
   });
 
   it('reports can be acknowledged without SACK', async () => {
@@ -271,7 +475,6 @@ describe('queclink decode: acknowledgements and specifics', () => {
     const bad: Array<[string, string]> = [
       ['', 'EMPTY'],
       ['+RESP:GTFRI,740904,862524060867948,GV350CEU,,10,1,1,89.5', 'TRUNCATED'],
-      ['+RESP:GTXYZ,740904,862524060867948,,1,20251016184035,AA3C$', 'UNSUPPORTED'],
       ['+SACK:11F0$', 'UNSUPPORTED'],
       ['+RESP:GTFRI,740904,86252406086794X,GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$', 'MALFORMED'],
       ['+RESP:GTFRI,740904,862524060867948,GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251332184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$', 'MALFORMED'],

@@ -1,7 +1,9 @@
 // Queclink @Track ASCII decoder: one frame → normalized result. Never throws.
-import type { CommandAck, DecodeError, DecodeErrorCode, DecodeResult, NormalizedPosition } from '../types.ts';
+// Fields are located once (offsets of the commas) and read in place: no split(), numbers parsed from the
+// character codes, strings sliced only for values that are strings. Layout notes: protocol/queclink/README.md.
+import type { CommandAck, DecodeError, DecodeErrorCode, DecodeResult, NormalizedEvent, NormalizedPosition } from '../types.ts';
 import { eventsFor } from './events.ts';
-import { applyField, FieldError, hex, int, isHex, num, upper, utc, type Attrs } from './fields.ts';
+import { bits, FIELDS, FieldError, type Attrs } from './fields.ts';
 import { MAX_FRAME } from './framer.ts';
 import { layoutFor, modelFromVersion, type ModelInfo, type ModelSpec, type Segment } from './models.ts';
 
@@ -15,145 +17,543 @@ export interface DecodeOptions {
 class Malformed extends Error {
   constructor(readonly code: DecodeErrorCode, message: string) { super(message); }
 }
+function fail(code: DecodeErrorCode, message: string): never {
+  throw new Malformed(code, message);
+}
 
-// Field grammars, checked by character codes (no regular expressions on the hot path):
-// COORD /^-?\d{1,3}\.\d{1,6}$/, TIME14 /^\d{14}$/, IMEI /^(\d{15}|[0-9A-Fa-f]{14})$/,
-// VERSION /^[0-9A-Fa-f]{6}$|^[0-9A-Fa-f]{10}$/, COUNT /^[0-9A-Fa-f]{4}$/.
+// ---- Field table of the frame being decoded (decode() is synchronous and not re-entrant) ----
+/** Frame text without the final '$'. */
+let T = '';
+/** Start and end (exclusive) offset of each comma-separated field; NF fields. */
+const ST = new Int32Array(MAX_FRAME + 2);
+const EN = new Int32Array(MAX_FRAME + 2);
+let NF = 0;
+
+/** Value of a hex digit, -1 if not one (local: calls across modules cost more under the test/dev loaders). */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+/** The string upper-cased; the same string when it has no lower-case letter (no allocation). */
+function upper(raw: string): string {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 97 && c <= 122) return raw.toUpperCase();
+  }
+  return raw;
+}
+const str = (i: number): string => T.slice(ST[i]!, EN[i]!);
+const flen = (i: number): number => EN[i]! - ST[i]!;
 const isDigit = (c: number) => c >= 48 && c <= 57;
-function digitsFrom(s: string, i: number): boolean {
-  for (; i < s.length; i++) if (!isDigit(s.charCodeAt(i))) return false;
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+function digitsAt(i: number): boolean {
+  const e = EN[i]!;
+  for (let p = ST[i]!; p < e; p++) if (!isDigit(T.charCodeAt(p))) return false;
   return true;
 }
-function isCoord(s: string): boolean {
-  const n = s.length;
-  let i = s.charCodeAt(0) === 45 ? 1 : 0;
-  const a = i;
-  while (i < n && isDigit(s.charCodeAt(i))) i++;
-  if (i === a || i - a > 3 || i === n || s.charCodeAt(i) !== 46) return false;
-  const f = ++i;
-  while (i < n && isDigit(s.charCodeAt(i))) i++;
-  return i === n && i > f && i - f <= 6;
+function hexFieldAt(i: number): boolean {
+  const e = EN[i]!;
+  for (let p = ST[i]!; p < e; p++) if (hexDigit(T.charCodeAt(p)) < 0) return false;
+  return e > ST[i]!;
 }
-const isTime14 = (s: string) => s.length === 14 && digitsFrom(s, 0);
-const isImei = (s: string) => (s.length === 15 && digitsFrom(s, 0)) || (s.length === 14 && isHex(s));
-const isVersion = (s: string) => (s.length === 6 || s.length === 10) && isHex(s);
-const isCount = (s: string) => s.length === 4 && isHex(s);
-/** /^\d{0,2}$/ */
-const isShortDigits = (s: string) => s.length <= 2 && digitsFrom(s, 0);
-
-/** modelFromVersion() per protocol version, cached (a fleet has few distinct versions). */
-const modelCache = new Map<string, ModelInfo>();
-function modelInfo(version: string): ModelInfo {
-  let info = modelCache.get(version);
-  if (!info) {
-    if (modelCache.size >= 1000) modelCache.clear();
-    info = modelFromVersion(version);
-    modelCache.set(version, info);
+/** Coordinate /^-?\d{1,3}\.\d{1,6}$/ at field i → value (equal to Number(text)), NaN if not one. */
+function coordAt(i: number): number {
+  const e = EN[i]!;
+  let p = ST[i]!;
+  const neg = T.charCodeAt(p) === 45;
+  if (neg) p++;
+  const a = p;
+  let m = 0;
+  for (; p < e; p++) {
+    const d = T.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) break;
+    m = m * 10 + d;
   }
-  return info;
+  if (p === a || p - a > 3 || p === e || T.charCodeAt(p) !== 46) return NaN;
+  const f = ++p;
+  for (; p < e; p++) {
+    const d = T.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) return NaN;
+    m = m * 10 + d;
+  }
+  if (p === f || p - f > 6) return NaN;
+  const v = m / POW10[p - f]!;
+  return neg ? -v : v;
+}
+function isCoordAt(i: number): boolean {
+  const v = coordAt(i);
+  return v === v;
+}
+function hasDot(i: number): boolean {
+  const d = T.indexOf('.', ST[i]!);
+  return d >= 0 && d < EN[i]!;
+}
+const isTime14At = (i: number) => flen(i) === 14 && digitsAt(i);
+/** /^\d{0,2}$/ */
+const isShortDigitsAt = (i: number) => flen(i) <= 2 && digitsAt(i);
+
+/**
+ * Decimal /^-?\d+(\.\d+)?$/ at field i, NaN if not one. The value is mantissa / 10^k: one correctly rounded
+ * division of exact integers, so it equals Number(text) bit for bit.
+ */
+function decAt(i: number): number {
+  const e = EN[i]!;
+  let p = ST[i]!;
+  const neg = T.charCodeAt(p) === 45;
+  if (neg) p++;
+  let m = 0, digits = 0, frac = -1;
+  for (; p < e; p++) {
+    const d = T.charCodeAt(p) - 48;
+    if (d >= 0 && d <= 9) { m = m * 10 + d; digits++; if (frac >= 0) frac++; }
+    else if (d === -2 && frac < 0 && digits > 0) frac = 0;
+    else return NaN;
+  }
+  if (digits === 0 || frac === 0) return NaN;
+  if (digits > 15) return Number(str(i)); // mantissa past 2^53: let the runtime round it
+  const v = frac > 0 ? m / POW10[frac]! : m;
+  return neg ? -v : v;
+}
+/** /^\d{1,12}$/ → number, NaN if not. */
+function intAt(i: number): number {
+  const s = ST[i]!, e = EN[i]!;
+  if (e === s || e - s > 12) return NaN;
+  let v = 0;
+  for (let p = s; p < e; p++) {
+    const d = T.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) return NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
+/** 1-12 hex digits → number, NaN if not. */
+function hexAt(i: number): number {
+  const s = ST[i]!, e = EN[i]!;
+  if (e === s || e - s > 12) return NaN;
+  let v = 0;
+  for (let p = s; p < e; p++) {
+    const d = hexDigit(T.charCodeAt(p));
+    if (d < 0) return NaN;
+    v = v * 16 + d;
+  }
+  return v;
+}
+function decField(i: number, name: string): number {
+  const v = decAt(i);
+  if (v !== v) throw new FieldError(name, str(i));
+  return v;
+}
+function intField(i: number, name: string): number {
+  const v = intAt(i);
+  if (v !== v) throw new FieldError(name, str(i));
+  return v;
+}
+const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
+
+// YYYYMMDDHHMMSS (UTC) → ISO-8601, strictly validated (real calendar date, years 0100-9999), no Date, no regex.
+// The text is built from two cached parts ("YYYY-MM-DDT" per day, "HH:MM:SS.000Z" per second of the day).
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const TIME_PART: string[] = [];
+let lastDay = -1, lastDayPart = '';
+function dd(p: number): number {
+  const a = T.charCodeAt(p) - 48, b = T.charCodeAt(p + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+const two = (n: number) => (n < 10 ? '0' : '') + n;
+function utcAt(i: number, name: string): string {
+  const s = ST[i]!;
+  if (EN[i]! - s !== 14) throw new FieldError(name, str(i));
+  const y1 = dd(s), y2 = dd(s + 2), mo = dd(s + 4), d = dd(s + 6), h = dd(s + 8), mi = dd(s + 10), se = dd(s + 12);
+  if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) throw new FieldError(name, str(i));
+  const y = y1 * 100 + y2;
+  if (y < 100) throw new FieldError(name, str(i)); // Date.UTC never round-trips years 0-99: always refused
+  const day = (y * 100 + mo) * 100 + d;
+  if (day !== lastDay) {
+    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    if (d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) throw new FieldError(name, str(i));
+    lastDayPart = `${T.slice(s, s + 4)}-${two(mo)}-${two(d)}T`;
+    lastDay = day;
+  }
+  const sec = (h * 60 + mi) * 60 + se;
+  let tp = TIME_PART[sec];
+  if (tp === undefined) tp = TIME_PART[sec] = `${two(h)}:${two(mi)}:${two(se)}.000Z`;
+  return lastDayPart + tp;
+}
+
+const isImeiAt = (i: number) => (flen(i) === 15 && digitsAt(i)) || (flen(i) === 14 && hexFieldAt(i));
+const isVersionAt = (i: number) => (flen(i) === 6 || flen(i) === 10) && hexFieldAt(i);
+const isCountAt = (i: number) => flen(i) === 4 && hexFieldAt(i);
+/** A VIN before the device name (GV500 family): 17 of [0-9A-Z] without I, O, Q, with letters and digits. */
+function isVinAt(i: number): boolean {
+  if (flen(i) !== 17) return false;
+  let letters = 0, digits = 0;
+  for (let p = ST[i]!; p < EN[i]!; p++) {
+    const c = T.charCodeAt(p);
+    if (isDigit(c)) digits++;
+    else if (c >= 65 && c <= 90 && c !== 73 && c !== 79 && c !== 81) letters++;
+    else return false;
+  }
+  return letters > 0 && digits > 0;
+}
+/** Device status: 6 or 10 hex digits starting with a motion state 1x, 2x or 4x. */
+function isStatusAt(i: number): boolean {
+  const n = flen(i);
+  if ((n !== 6 && n !== 10) || !hexFieldAt(i)) return false;
+  const h = T.charCodeAt(ST[i]!);
+  return h === 49 || h === 50 || h === 52;
+}
+/** Battery percentage or empty. */
+const isBatteryAt = (i: number) => flen(i) <= 3 && digitsAt(i);
+
+interface VersionInfo {
+  info: ModelInfo;
+  /** Protocol version, upper-case. */
+  version: string;
+  /** Per message code (3 chars after "GT" as a number): layout, or null when the message has none. */
+  layouts: Map<number, Segment[] | null>;
+}
+/** Per protocol version (as a number: a fleet has few distinct versions), cached. */
+const versionCache = new Map<number, VersionInfo>();
+function versionInfo(i: number): VersionInfo {
+  const n = flen(i);
+  let key = hexAt(i) + (n === 10 ? 2 ** 41 : 0);
+  let vi = versionCache.get(key);
+  if (!vi) {
+    if (versionCache.size >= 1000) versionCache.clear();
+    const version = upper(str(i));
+    vi = { info: modelFromVersion(version), version, layouts: new Map() };
+    versionCache.set(key, vi);
+  }
+  return vi;
+}
+function layoutOf(vi: VersionInfo, codeKey: number, code: string): Segment[] | null {
+  let l = vi.layouts.get(codeKey);
+  if (l === undefined) {
+    l = layoutFor(vi.info.spec, code) ?? null;
+    vi.layouts.set(codeKey, l);
+  }
+  return l;
+}
+
+/** Message code strings ("GTFRI") by number, so that they are not sliced from each frame. */
+const codeCache = new Map<number, string>();
+function codeOf(at: number, key: number): string {
+  let c = codeCache.get(key);
+  if (c === undefined) {
+    c = T.slice(at, at + 5);
+    if (codeCache.size < 5000) codeCache.set(key, c);
+  }
+  return c;
+}
+
+/** Events by message code and report type (the event objects are shared; each result gets its own array). */
+const eventCache = new Map<string, NormalizedEvent>();
+function eventOf(code: string, reportType: number): NormalizedEvent[] {
+  const k = reportType < 0 ? code : code + reportType;
+  let e = eventCache.get(k);
+  if (e === undefined) {
+    e = eventsFor(code, reportType < 0 ? undefined : String(reportType))[0]!;
+    if (eventCache.size < 5000) eventCache.set(k, e);
+  }
+  return [e];
 }
 
 interface Ctx {
-  v: string[];
   i: number;
   /** Index of the first tail field (send time); fields stop here. */
   end: number;
   spec: ModelSpec;
   attrs: Attrs;
   positions: NormalizedPosition[];
-  /** Layout lost alignment (unknown mask bit): stop reading fields. */
+  /** Layout lost alignment (unknown mask bit, invalid field): stop reading fields. */
   desync: boolean;
 }
 
-function fail(code: DecodeErrorCode, message: string): never {
-  throw new Malformed(code, message);
+// ---- Position blocks: accuracy, speed, course, altitude, longitude, latitude, UTC time [, cell] [, tail] ----
+
+// Coordinates of the block last checked by blockAt() (read again by readPosition() without parsing).
+let blockJ = -1, blockLon = NaN, blockLat = NaN;
+
+/** A position block starts at j: coordinates and time at j+4..j+6, or the empty block of a device never fixed. */
+function blockAt(j: number, end: number): boolean {
+  if (j < 4 || j + 7 > end) return false;
+  if (flen(j + 4) === 0 && flen(j + 5) === 0) return (flen(j + 6) === 0 || isTime14At(j + 6)) && isShortDigitsAt(j);
+  const lon = coordAt(j + 4);
+  if (lon !== lon) return false;
+  const lat = coordAt(j + 5);
+  if (lat !== lat || !isTime14At(j + 6)) return false;
+  blockJ = j; blockLon = lon; blockLat = lat;
+  return true;
+}
+/** First block with coordinates starting at or after `from` (the anchor: two coordinates and a time); -1 if none. */
+function findBlock(from: number, end: number): number {
+  for (let k = from + 4; k + 3 <= end; k++) {
+    if (isCoordAt(k) && isCoordAt(k + 1) && isTime14At(k + 2) && k - 4 >= 4) return k - 4;
+  }
+  return -1;
+}
+/** mcc, mnc (decimal, up to 4 digits), lac, cell id (hex, up to 8 and 10), each possibly empty; read when all are. */
+function readCell(j: number, end: number, a: Attrs): boolean {
+  if (j + 4 > end) return false;
+  const n0 = flen(j), n1 = flen(j + 1), n2 = flen(j + 2), n3 = flen(j + 3);
+  if (n0 > 4 || n1 > 4 || n2 > 8 || n3 > 10) return false;
+  const mcc = n0 ? intAt(j) : 0, mnc = n1 ? intAt(j + 1) : 0, lac = n2 ? hexAt(j + 2) : 0, cell = n3 ? hexAt(j + 3) : 0;
+  if (mcc !== mcc || mnc !== mnc || lac !== lac || cell !== cell) return false;
+  if (n0) a.mcc = mcc;
+  if (n1) a.mnc = mnc;
+  if (n2) a.lac = lac;
+  if (n3) a.cellId = cell;
+  return true;
 }
 
-/** Looks like a position block starting at j (accuracy at j, lon/lat at j+4/j+5, time at j+6). */
-function blockAt(v: string[], j: number, end: number, span = 11): boolean {
-  if (j + span > end) return false;
-  const lon = v[j + 4]!, lat = v[j + 5]!, t = v[j + 6]!;
-  if (lon === '' && lat === '' && (t === '' || isTime14(t))) return isShortDigits(v[j]!);
-  return isCoord(lon) && isCoord(lat) && isTime14(t);
-}
-
-/** Reads one position block (with cell fields unless told otherwise); no position when it has no coordinates. */
-function readPosition(c: Ctx, withCell = true): void {
-  const { v } = c;
-  const span = withCell ? 11 : 7;
-  // Tolerate undocumented leading fields: realign on the next plausible block (at most 3 fields on).
-  let j = c.i;
-  while (!blockAt(v, j, c.end, span) && j < c.i + 3) j++;
-  if (!blockAt(v, j, c.end, span)) fail('MALFORMED', `bloco de posição não encontrado no campo ${c.i}`);
-  c.i = j;
-  const acc = v[c.i++]!, speed = v[c.i++]!, course = v[c.i++]!, alt = v[c.i++]!;
-  const lon = v[c.i++]!, lat = v[c.i++]!, time = v[c.i++]!;
-  let mcc = '', mnc = '', lac = '', cell = '';
-  if (withCell) { mcc = v[c.i++]!; mnc = v[c.i++]!; lac = v[c.i++]!; cell = v[c.i++]!; }
+function readPosition(c: Ctx): void {
+  const j = c.i, end = c.end;
   const a = c.attrs;
-  if (acc !== '') a.gnssAccuracy = int(acc, 'gnssAccuracy');
-  if (mcc !== '') a.mcc = int(mcc, 'mcc');
-  if (mnc !== '') a.mnc = int(mnc, 'mnc');
-  if (lac !== '') a.lac = hex(lac, 'lac');
-  if (cell !== '') a.cellId = hex(cell, 'cellId');
+  const acc = j, lon = j + 4, lat = j + 5, time = j + 6;
+  c.i = j + 7;
+  if (readCell(c.i, end, a)) c.i += 4;
   let satellites: number | undefined, hdop: number | undefined;
-  // Position append mask (hex; older firmware: reserved "00" or empty).
-  if (c.i < c.end) {
-    const maskRaw = v[c.i++]!;
-    if (maskRaw !== '') {
-      const mask = hex(maskRaw, 'positionAppendMask');
+  // Block tail: the position append mask (hex; older firmware "00" or empty), or the mileage after each
+  // block (GL300 family).
+  if (c.i < end) {
+    const m = c.i;
+    const n = flen(m);
+    if (n === 0) c.i++;
+    else if (n <= 2 && c.spec.appendMask && hexFieldAt(m)) {
+      c.i++;
+      const mask = hexAt(m);
       for (let bit = 0; bit < 8; bit++) {
         if (!((mask >> bit) & 1)) continue;
         const fields = c.spec.appendMask[bit];
         if (!fields) { c.desync = true; break; }
         for (const f of fields) {
-          const raw = c.i < c.end ? v[c.i++]! : '';
-          if (raw === '') continue;
-          if (f === 'satellites') satellites = int(raw, f);
-          else if (f === 'hdop') hdop = num(raw, f);
-          else applyField(f, raw, a);
+          const k = c.i < end ? c.i++ : -1;
+          if (k < 0 || flen(k) === 0) continue;
+          if (f === 'satellites') { const s = intAt(k); if (s === s) satellites = s; else c.desync = true; }
+          else if (f === 'hdop') { const h = decAt(k); if (h === h) hdop = h; else c.desync = true; }
+          else applyAt(f, k, a, c);
         }
       }
-    }
+    } else if (hasDot(m) && decAt(m) === decAt(m)) {
+      c.i++;
+      a.odometer = round(decAt(m), 1);
+    } else if (c.spec.appendMask) c.desync = true;
   }
-  if (lon === '' || lat === '' || time === '') return; // no fix ever: nothing to report
-  const latitude = num(lat, 'latitude'), longitude = num(lon, 'longitude');
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) fail('MALFORMED', 'coordenadas fora do intervalo');
+  if (flen(acc) !== 0) { const g = intAt(acc); if (g === g) a.gnssAccuracy = g; }
+  if (flen(lon) === 0 || flen(lat) === 0 || flen(time) === 0) return; // no fix ever: nothing to report
+  const cached = blockJ === j;
+  const latitude = cached ? blockLat : decField(lat, 'latitude'), longitude = cached ? blockLon : decField(lon, 'longitude');
+  if (latitude > 90 || latitude < -90 || longitude > 180 || longitude < -180) fail('MALFORMED', 'coordenadas fora do intervalo');
+  const speedKmh = flen(j + 1) === 0 ? 0 : decField(j + 1, 'speed');
+  const course = flen(j + 2) === 0 ? 0 : decField(j + 2, 'azimuth');
+  if (speedKmh < 0 || course < 0 || course > 360) fail('MALFORMED', 'velocidade ou direção inválida');
+  const accuracy = flen(acc) === 0 ? 0 : decAt(acc);
   const p: NormalizedPosition = {
-    fixTime: utc(time, 'gnssUtcTime'),
+    fixTime: utcAt(time, 'gnssUtcTime'),
     latitude,
     longitude,
-    speedKmh: speed === '' ? 0 : num(speed, 'speed'),
-    course: course === '' ? 0 : num(course, 'azimuth'),
+    speedKmh,
+    course,
     // GNSS accuracy 0 = no current fix (coordinates are the last known ones).
-    valid: acc !== '' && Number(acc) > 0,
+    valid: accuracy > 0,
   };
-  if (alt !== '') p.altitude = num(alt, 'altitude');
+  if (flen(j + 3) !== 0) p.altitude = decField(j + 3, 'altitude');
   if (hdop !== undefined) p.hdop = hdop;
   if (satellites !== undefined) p.satellites = satellites;
-  if (p.speedKmh < 0 || p.course < 0 || p.course > 360) fail('MALFORMED', 'velocidade ou direção inválida');
   c.positions.push(p);
+}
+
+// ---- Fields ----
+
+/** Applies a named field read at index k; an invalid value stops the layout (the position is already read). */
+function applyAt(name: string, k: number, a: Attrs, c: Ctx): void {
+  if (flen(k) === 0) return;
+  let v: number;
+  switch (name) {
+    case 'reserved': return;
+    case 'externalPowerVoltage':
+      v = intAt(k);
+      if (v === v) { a.externalPowerSupplyVoltage = round(v / 1000, 3); return; }
+      break;
+    case 'mileage':
+      v = decAt(k);
+      if (v === v) { a.odometer = round(v, 1); return; }
+      break;
+    case 'batteryLevel':
+      v = intAt(k);
+      if (v === v) { a.batteryLevel = v; return; }
+      break;
+    case 'ignitionOnDuration':
+      v = intAt(k);
+      if (v === v) { a.ignitionOnDuration = v; return; }
+      break;
+    case 'ignitionOffDuration':
+      v = intAt(k);
+      if (v === v) { a.ignitionOffDuration = v; return; }
+      break;
+    case 'deviceStatus':
+      if (statusAt(k, a)) return;
+      break;
+    case 'reportIdType': {
+      // 1 or 2 hex digits: report id, report type ("5" = id 0, type 5).
+      const n = flen(k), s = ST[k]!;
+      const id = n === 2 ? hexDigit(T.charCodeAt(s)) : 0, type = n === 1 || n === 2 ? hexDigit(T.charCodeAt(s + n - 1)) : -1;
+      if (id >= 0 && type >= 0) { a.reportId = id; a.reportType = type; return; }
+      break;
+    }
+    default: {
+      const fn = FIELDS[name];
+      if (!fn) throw new Error(`layout names unknown field ${name}`);
+      try { fn(str(k), a, name); return; } catch (e) { if (!(e instanceof FieldError)) throw e; }
+    }
+  }
+  c.desync = true;
+}
+
+/** Motion state byte (2 hex digits, upper case) by value. */
+const HEX2: string[] = Array.from({ length: 256 }, (_, v) => v.toString(16).toUpperCase().padStart(2, '0'));
+
+/**
+ * Device status at k: motion state byte, input bits, output bits (6 or 10 hex; CV100LG: the motion state
+ * only). Motion states: 1x ignition off, 2x ignition on, 4x motion sensor only; x1 rest, x2 motion, 16/1A tow.
+ */
+function statusAt(k: number, a: Attrs): boolean {
+  const n = flen(k);
+  if ((n !== 2 && n !== 6 && n !== 10) || !hexFieldAt(k)) return false;
+  const s = ST[k]!;
+  const hi = hexDigit(T.charCodeAt(s)), lo = hexDigit(T.charCodeAt(s + 1));
+  a.deviceStatus = upper(str(k));
+  a.motionStatus = HEX2[hi * 16 + lo]!;
+  if (hi === 1) a.ignition = false;
+  else if (hi === 2) a.ignition = true;
+  if (lo === 1) a.motion = false;
+  else if (lo === 2 || lo === 6 || lo === 0xa) a.motion = true;
+  if (n === 2) return true;
+  const w = n === 10 ? 4 : 2;
+  let inp = 0, out = 0;
+  for (let p = s + 2; p < s + 2 + w; p++) inp = inp * 16 + hexDigit(T.charCodeAt(p));
+  for (let p = s + 2 + w; p < s + 2 + 2 * w; p++) out = out * 16 + hexDigit(T.charCodeAt(p));
+  bits(inp, w * 4, 'input', a);
+  bits(out, w * 4, 'output', a);
+  return true;
+}
+
+const AN3 = ['analogInput1', 'analogInput2', 'analogInput3'];
+/**
+ * The analog inputs before battery and device status: the model's table when the frame agrees with it,
+ * otherwise inferred from where the device status is (0-3 fields after the hour meter).
+ */
+function adcNames(c: Ctx): string[] | null {
+  const known = c.spec.adcs;
+  if (known && isStatusAt(c.i + known.length + 1) && isBatteryAt(c.i + known.length)) return known;
+  for (let k = 0; k <= 3; k++) {
+    const s = c.i + k + 1;
+    if (s >= c.end) break;
+    if (isStatusAt(s) && isBatteryAt(s - 1)) return k === 3 ? AN3 : AN3.slice(0, k);
+  }
+  return known;
+}
+
+// ---- Layouts ----
+
+function readBlocks(c: Ctx, counted: boolean, firstChecked: boolean): void {
+  const n0 = counted ? intAt(c.i - 1) : 1;
+  // An invalid Number field: read the blocks that are there.
+  const n = n0 >= 1 && n0 <= 15 ? n0 : 15;
+  for (let k = 0; k < n && !c.desync; k++) {
+    if (!(k === 0 && firstChecked) && !blockAt(c.i, c.end)) {
+      if (k === 0) c.desync = true;
+      break;
+    }
+    readPosition(c);
+  }
+}
+
+function runLayout(c: Ctx, layout: Segment[]): void {
+  let s = 0;
+  // Fields before the first position block: aligned on the block found in the frame, so that devices with
+  // more (VIN, reserved) or fewer leading fields than the layout still give their position.
+  const pIdx = positionsIndex(layout);
+  if (pIdx >= 0) {
+    const counted = (layout[pIdx] as { positions: string }).positions === 'counted';
+    const lead = counted ? 1 : 0;
+    const expected = c.i + pIdx + lead;
+    let start = expected, checked = blockAt(expected, c.end);
+    if (!checked) {
+      const found = findBlock(c.i, c.end);
+      if (found >= 0) { start = found; checked = true; }
+      // Coordinates where the block belongs but no valid time: a corrupt position, not a missing one.
+      else if (expected + 7 <= c.end && isCoordAt(expected + 4) && isCoordAt(expected + 5)) utcAt(expected + 6, 'gnssUtcTime');
+    }
+    const avail = start - lead - c.i;
+    if (avail < pIdx) s = pIdx - avail; // missing leading fields: drop the first names
+    else c.i += avail - pIdx; // extra leading fields: skipped
+    for (; s < pIdx && !c.desync; s++) applyAt(layout[s] as string, c.i++, c.attrs, c);
+    c.desync = false;
+    c.i = start;
+    readBlocks(c, counted, checked);
+    s = pIdx + 1;
+  }
+  for (; s < layout.length; s++) {
+    if (c.desync || c.i >= c.end) return;
+    const seg = layout[s]!;
+    if (typeof seg === 'string') applyAt(seg, c.i++, c.attrs, c);
+    else if ('adcs' in seg) {
+      const names = adcNames(c);
+      if (!names) { c.desync = true; return; }
+      for (const n of names) if (c.i < c.end) applyAt(n, c.i++, c.attrs, c);
+    } else if ('can' in seg) readCan(c);
+    else { // positions segment without a layout lead (not reached: handled above)
+      readBlocks(c, seg.positions === 'counted', false);
+    }
+  }
+}
+
+const pIdxCache = new WeakMap<Segment[], number>();
+function positionsIndex(layout: Segment[]): number {
+  let v = pIdxCache.get(layout);
+  if (v === undefined) {
+    v = layout.findIndex((s) => typeof s === 'object' && 'positions' in s);
+    pIdxCache.set(layout, v);
+  }
+  return v;
+}
+
+/** Reports without a layout: every position block found in the frame. */
+function readAnyPositions(c: Ctx): void {
+  let from = c.i;
+  while (c.positions.length < 15) {
+    const b = findBlock(from, c.end);
+    if (b < 0) return;
+    c.i = b;
+    c.desync = false;
+    readPosition(c);
+    from = c.i;
+  }
 }
 
 function readCan(c: Ctx): void {
   const bits = c.spec.canBits;
-  if (!bits) { c.desync = true; return; }
-  const maskRaw = c.v[c.i++] ?? '';
-  const mask = BigInt(hex(maskRaw, 'canReportMask'));
-  c.attrs.canReportMask = maskRaw.toUpperCase();
-  for (const { bit, field } of bits) {
-    if (!((mask >> BigInt(bit)) & 1n)) continue;
-    if (c.i >= c.end) return;
-    applyField(field, c.v[c.i++]!, c.attrs);
+  const maskAt = c.i++;
+  const mask = BigInt(hexAt(maskAt) === hexAt(maskAt) ? hexAt(maskAt) : 0);
+  if (flen(maskAt) !== 0 && hexAt(maskAt) === hexAt(maskAt)) c.attrs.canReportMask = upper(str(maskAt));
+  if (bits) {
+    for (const { bit, field } of bits) {
+      if (!((mask >> BigInt(bit)) & 1n)) continue;
+      if (c.i >= c.end || c.desync) break;
+      applyAt(field, c.i++, c.attrs, c);
+    }
   }
   // Location (bit 30) follows the expansion blocks, whose length depends on further masks:
   // find it from the end instead (accuracy, speed, course, altitude, lon, lat, time [, cell..., mask...]).
   if ((mask >> 30n) & 1n) {
-    const withCell = ((mask >> 31n) & 1n) === 1n;
-    for (let j = c.end - 7; j >= c.i; j--) {
-      if (isCoord(c.v[j + 4]!) && blockAt(c.v, j, c.end, 7)) {
+    for (let j = c.end - 7; j >= 4; j--) {
+      if (isCoordAt(j + 4) && blockAt(j, c.end)) {
         c.i = j;
-        readPosition(c, withCell);
+        c.desync = false;
+        readPosition(c);
         break;
       }
     }
@@ -161,30 +561,16 @@ function readCan(c: Ctx): void {
   c.desync = true; // remaining expansion data is not decoded
 }
 
-function runLayout(c: Ctx, layout: Segment[]): void {
-  for (const seg of layout) {
-    if (c.desync || c.i >= c.end) return;
-    if (typeof seg === 'string') applyField(seg, c.v[c.i++]!, c.attrs);
-    else if ('can' in seg) readCan(c);
-    else if (seg.positions === 'single') readPosition(c);
-    else {
-      const n = int(c.v[c.i++]!, 'number');
-      if (n < 1 || n > 15) fail('MALFORMED', `número de posições inválido: ${n}`);
-      for (let k = 0; k < n && !c.desync; k++) readPosition(c);
-    }
-  }
-}
-
-function decodeAck(v: string[], kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
-  const count = v[v.length - 1]!;
-  const version = v[1]!;
+function decodeAck(kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
+  const count = str(NF - 1);
+  const version = str(1);
   if (code === 'GTHBD') {
-    return { ...base, type: 'GTHBD', events: eventsFor('GTHBD'), reply: `+SACK:GTHBD,${version},${count}$` };
+    return { ...base, type: 'GTHBD', events: eventOf('GTHBD', -1), reply: `+SACK:GTHBD,${version},${count}$` };
   }
-  const serial = v[v.length - 3] ?? '';
-  if (!isCount(serial)) fail('MALFORMED', `número de série do comando inválido: ${serial}`);
-  const ack: CommandAck = { command: code, serial: upper(serial), success: true };
-  if (v.length > 7) base.attributes.ackDetail = v.slice(4, v.length - 3).join(',');
+  const serial = NF >= 7 ? NF - 3 : -1;
+  if (serial < 0 || !isCountAt(serial)) fail('MALFORMED', `número de série do comando inválido: ${serial < 0 ? '' : str(serial)}`);
+  const ack: CommandAck = { command: code, serial: upper(str(serial)), success: true };
+  if (NF > 7) base.attributes.ackDetail = T.slice(ST[4]!, EN[NF - 4]!);
   return { ...base, type: 'ack', ack, attributes: { ...base.attributes, ackKind: kind } };
 }
 
@@ -197,72 +583,98 @@ function headerKind(text: string): number {
   const g = k + 2; // index of 'G'
   if (text.charCodeAt(g) !== 71 || text.charCodeAt(g + 1) !== 84 || text.charCodeAt(g + 5) !== 44) return 0;
   for (let i = g + 2; i < g + 5; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 65 && c <= 90) || isDigit(c))) return 0;
+    const ch = text.charCodeAt(i);
+    if (!((ch >= 65 && ch <= 90) || isDigit(ch))) return 0;
   }
   return k;
 }
 
-function decodeText(text: string, opts: DecodeOptions): DecodeResult {
-  const k = headerKind(text);
-  if (!k) fail(text.startsWith('+') ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
-  const kind = text.slice(1, 1 + k), code = text.slice(k + 2, k + 7);
-  if (kind === 'SACK') fail('UNSUPPORTED', '+SACK é enviado pelo servidor, não pelo equipamento');
-  const v = text.slice(0, -1).split(',');
-  if (v.length < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
-  const version = v[1]!, deviceId = v[2]!;
-  if (!isVersion(version)) fail('MALFORMED', `versão de protocolo inválida: ${version}`);
-  if (!isImei(deviceId)) fail('MALFORMED', `IMEI inválido: ${deviceId}`);
-  const count = v[v.length - 1]!, sendTime = v[v.length - 2]!;
-  if (!isCount(count)) fail('MALFORMED', `contador inválido: ${count}`);
-  const info = modelInfo(version);
-  const attributes: Attrs = { protocolVersion: upper(version), deviceType: info.deviceType, messageCount: upper(count) };
+function decodeText(opts: DecodeOptions): DecodeResult {
+  const k = headerKind(T);
+  if (!k) fail(T.charCodeAt(0) === 43 ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
+  const h = T.charCodeAt(1); // R(ESP), B(UFF), A(CK), S(ACK)
+  if (h === 83) fail('UNSUPPORTED', '+SACK é enviado pelo servidor, não pelo equipamento');
+  const at = k + 2, codeKey = T.charCodeAt(at + 2) * 65536 + T.charCodeAt(at + 3) * 256 + T.charCodeAt(at + 4);
+  const code = codeOf(at, codeKey);
+  if (NF < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
+  if (!isVersionAt(1)) fail('MALFORMED', `versão de protocolo inválida: ${str(1)}`);
+  if (!isImeiAt(2)) fail('MALFORMED', `IMEI inválido: ${str(2)}`);
+  if (!isCountAt(NF - 1)) fail('MALFORMED', `contador inválido: ${str(NF - 1)}`);
+  const vi = versionInfo(1), info = vi.info;
+  const deviceId = str(2), rawCount = str(NF - 1), count = upper(rawCount);
+  const attributes: Attrs = { protocolVersion: vi.version, deviceType: info.deviceType, messageCount: count };
   if (info.firmware) attributes.firmwareVersion = info.firmware;
-  if (v[3]) attributes.deviceName = v[3];
+  let first = 4; // first field after the device name
+  if (NF > 8 && isVinAt(3)) {
+    attributes.vin = str(3);
+    if (flen(4) !== 0) attributes.deviceName = str(4);
+    first = 5;
+  } else if (flen(3) !== 0) attributes.deviceName = str(3);
   const base: Omit<DecodeResult, 'type'> = { protocol: PROTOCOL, deviceId, positions: [], events: [], attributes };
-  if (info.model) base.model = info.model;
-  if (kind === 'BUFF') base.buffered = true;
-  if (sendTime !== '') base.sentTime = utc(sendTime, 'sendTime');
+  base.model = info.model;
+  if (h === 66) base.buffered = true;
+  if (flen(NF - 2) !== 0) base.sentTime = utcAt(NF - 2, 'sendTime');
 
-  if (kind === 'ACK') return decodeAck(v, kind, code, base);
+  if (h === 65) return decodeAck('ACK', code, base);
 
-  const layout = layoutFor(info.spec, code);
-  if (!layout) fail('UNSUPPORTED', `relatório ${code} não suportado`);
-  const c: Ctx = { v, i: 4, end: v.length - 2, spec: info.spec, attrs: attributes, positions: base.positions, desync: false };
-  runLayout(c, layout);
-  if (layout.length === 0 && v.length !== 6) attributes.unparsed = v.slice(4, -2).join(',');
-  const reportType = typeof attributes.reportType === 'number' ? String(attributes.reportType) : undefined;
-  if (code === 'GTHBM' && attributes.reportType !== undefined) {
-    attributes.harshBehaviorType = attributes.reportType;
+  const c: Ctx = { i: first, end: NF - 2, spec: info.spec, attrs: attributes, positions: base.positions, desync: false };
+  const layout = layoutOf(vi, codeKey, code);
+  if (layout) {
+    runLayout(c, layout);
+    if (layout.length === 0 && NF !== 6) attributes.unparsed = T.slice(ST[4]!, EN[NF - 3]!);
+  } else readAnyPositions(c);
+  const reportType = typeof attributes.reportType === 'number' ? attributes.reportType : -1;
+  if (code === 'GTHBM' && reportType >= 0) {
+    attributes.harshBehaviorType = reportType;
     attributes.speedLevel = attributes.reportId!;
-  }
-  if (code === 'GTGEO' && attributes.reportId !== undefined) attributes.geofenceId = attributes.reportId;
-  if ((code === 'GTIGN' || code === 'GTVGN')) attributes.ignition = true;
-  if ((code === 'GTIGF' || code === 'GTVGF')) attributes.ignition = false;
-  // Same keys, in the same order, as { ...base, type, events }.
-  base.events = eventsFor(code, reportType);
+  } else if (code === 'GTGEO' && attributes.reportId !== undefined) attributes.geofenceId = attributes.reportId;
+  else if (code === 'GTIGN' || code === 'GTVGN') attributes.ignition = true;
+  else if (code === 'GTIGF' || code === 'GTVGF') attributes.ignition = false;
+  base.events = eventOf(code, reportType);
   const result = base as DecodeResult;
   result.type = code;
-  if (code === 'GTHBD') result.reply = `+SACK:GTHBD,${version},${count}$`;
-  else if (opts.sackReports !== false) result.reply = `+SACK:${count}$`;
+  if (code === 'GTHBD') result.reply = `+SACK:GTHBD,${str(1)},${rawCount}$`;
+  else if (opts.sackReports !== false) result.reply = `+SACK:${rawCount}$`;
   return result;
 }
 
 const NO_OPTS: DecodeOptions = {};
 
+type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
+
+/** Locates the fields of a frame; the text ends before the final '$' (or at the end when there is none). */
+function scan(frame: Buffer, n: number): DecodeError | null {
+  const end = frame[n - 1] === 36 ? n - 1 : n;
+  let nf = 0;
+  ST[0] = 0;
+  for (let i = 0; i < end; i++) {
+    const b = frame[i]!;
+    if (b === 44) { EN[nf] = i; ST[++nf] = i + 1; }
+    else if (b < 0x20 || b > 0x7e) return { protocol: PROTOCOL, error: 'byte não ASCII no quadro', errorCode: 'MALFORMED' };
+  }
+  T = (frame as LatinBuffer).latin1Slice(0, end); // printable ASCII only: same as 'ascii', faster
+  EN[nf] = end;
+  NF = nf + 1;
+  return null;
+}
+
 export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS): DecodeResult | DecodeError {
-  let text: string | undefined;
+  T = '';
+  blockJ = -1;
   try {
     if (!frame || frame.length === 0) return { protocol: PROTOCOL, error: 'quadro vazio', errorCode: 'EMPTY' };
     const n = frame.length;
     if (n > MAX_FRAME) return { protocol: PROTOCOL, error: 'quadro grande demais', errorCode: 'OVERSIZE' };
-    for (let i = 0; i < n; i++) {
-      const b = frame[i]!;
-      if (b < 0x20 || b > 0x7e) return { protocol: PROTOCOL, error: 'byte não ASCII no quadro', errorCode: 'MALFORMED' };
+    const bad = scan(frame, n);
+    if (bad) return bad;
+    // Without its '$' a frame is accepted only when it ends like a whole message: send time and count, not
+    // a cut right after a position's time (then the "count" would be the MCC, and the two fields before the
+    // time longitude and latitude).
+    if (frame[n - 1] !== 36 && !(NF >= 6 && isCountAt(NF - 1) && isTime14At(NF - 2)
+      && !(isCoordAt(NF - 3) && isCoordAt(NF - 4)))) {
+      return { protocol: PROTOCOL, error: "quadro sem '$' final", errorCode: 'TRUNCATED' };
     }
-    text = frame.toString('latin1'); // printable ASCII only: same as 'ascii', faster
-    if (text.charCodeAt(n - 1) !== 36) return { protocol: PROTOCOL, error: "quadro sem '$' final", errorCode: 'TRUNCATED' };
-    return decodeText(text.trim(), opts);
+    return decodeText(opts);
   } catch (e) {
     const err: DecodeError = e instanceof Malformed
       ? { protocol: PROTOCOL, error: e.message, errorCode: e.code }
@@ -270,10 +682,10 @@ export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS
         ? { protocol: PROTOCOL, error: e.message, errorCode: 'MALFORMED' }
         : { protocol: PROTOCOL, error: `erro interno: ${(e as Error)?.message ?? String(e)}`, errorCode: 'INTERNAL' };
     // What could be read before failing: the device id (third field) and the message type (first field).
-    if (text !== undefined) {
-      const parts = text.split(',', 3);
+    if (T !== '') {
+      const parts = T.split(',', 3);
       const type = /:(GT[A-Z0-9]{3})$/.exec(parts[0] ?? '')?.[1];
-      if (parts[2] && isImei(parts[2])) err.deviceId = parts[2];
+      if (parts[2] && /^(\d{15}|[0-9A-Fa-f]{14})$/.test(parts[2])) err.deviceId = parts[2];
       if (type) err.type = type;
     }
     return err;

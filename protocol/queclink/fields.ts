@@ -123,10 +123,15 @@ export function hours(raw: string, name: string): number {
 // every later read and in JSON.stringify.
 type Setter<T> = (a: Attrs, v: T) => void;
 
-/** Device status: motion state byte, input bits, output bits (6 or 10 hex). */
+/** Device status: motion state byte, input bits, output bits (6 or 10 hex; CV100LG: the motion state only). */
 function deviceStatus(raw: string, a: Attrs, name: string): void {
   const n = raw.length;
-  if ((n !== 6 && n !== 10) || !isHex(raw)) throw new FieldError(name, raw);
+  if ((n !== 2 && n !== 6 && n !== 10) || !isHex(raw)) throw new FieldError(name, raw);
+  if (n === 2) {
+    a.deviceStatus = upper(raw);
+    motionStatus(raw, a, name);
+    return;
+  }
   const wide = n === 10;
   a.deviceStatus = upper(raw);
   motionStatus(raw.slice(0, 2), a, name);
@@ -160,7 +165,7 @@ const OUTPUTS: Setter<boolean>[] = [
 ];
 
 /** Digital inputs: bit0 is ignition detection, bitN is input N. Outputs: bitN is output N+1. */
-function bits(value: number, width: number, kind: 'input' | 'output', a: Attrs): void {
+export function bits(value: number, width: number, kind: 'input' | 'output', a: Attrs): void {
   const top = Math.max(kind === 'input' ? 4 : 3, Math.min(width, 32 - Math.clz32(value)));
   const table = kind === 'input' ? INPUTS : OUTPUTS;
   for (let i = 0; i < top; i++) {
@@ -233,6 +238,7 @@ export const FIELDS: Record<string, FieldFn> = {
   ignitionOffDuration: setInt((a, v) => { a.ignitionOffDuration = v; }),
   ignitionOnDuration: setInt((a, v) => { a.ignitionOnDuration = v; }),
   crashCounter: setInt((a, v) => { a.crashCounter = v; }),
+  jammingState: setInt((a, v) => { a.gnssJammingState = v; }),
   powerOnReason: setInt((a, v) => { a.powerOnReason = v; }),
   powerOffReason: setInt((a, v) => { a.powerOffReason = v; }),
   iccid: setStr((a, v) => { a.iccid = v; }, /^[0-9A-Fa-f]{19,20}$/),

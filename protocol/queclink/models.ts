@@ -1,13 +1,15 @@
 // Per-model data for the Queclink @Track ASCII protocol.
 // Model differences live here as tables, not as branches in the decoder.
-// Sources: Queclink @Track air interface documents (GV350CEU / GV58 series / GV50 series),
-// public frame captures and public decoders (read only).
+// Sources: Queclink @Track air interface documents (GV350CEU / GV58 series / GV50 series / GV350M / GV55 / GL300),
+// public frame captures and public decoders (read only: Traccar's device-type table and test frames).
 
 /** A field in a layout: a name known to fields.ts, or a structural segment. */
 export type Segment =
   | string
   /** 'counted': a Number field, then that many position blocks; 'single': one block, no Number field. */
   | { positions: 'counted' | 'single' }
+  /** The model's analog inputs (ModelSpec.adcs); for unknown models inferred from where the device status is. */
+  | { adcs: true }
   /** CAN report mask followed by the fields its bits select (see CanBit). */
   | { can: true };
 
@@ -22,8 +24,11 @@ export interface ModelSpec {
   key: string;
   /** Default device password (Queclink default is the lower-case model name). */
   password: string;
-  appendMask: AppendMaskTable;
-  /** CAN report mask layout; null when the model has no CAN interface. */
+  /** Position append mask; null when the model sends none (GL300/GL500 families). */
+  appendMask: AppendMaskTable | null;
+  /** Analog-input fields of GTFRI/GTERI between hour meter and battery; null = infer from the frame. */
+  adcs: string[] | null;
+  /** CAN report mask layout (bits in frame order). */
   canBits: CanBit[] | null;
   /** Per-message layouts (between device name and send time); merged over DEFAULT_LAYOUTS. */
   layouts: Record<string, Segment[]>;
@@ -40,44 +45,46 @@ const APPEND_MASK: AppendMaskTable = {
   4: ['gnssJammingState'],
 };
 
-const AN3 = ['analogInput1', 'analogInput2', 'analogInput3'];
+const ADCS = { adcs: true } as const;
+const COUNTED = { positions: 'counted' } as const;
+const SINGLE = { positions: 'single' } as const;
+const EVENT: Segment[] = ['externalPowerVoltage', 'reportIdType', COUNTED, 'mileage'];
 
-/** Layouts shared by the three models. Fields before device name and the tail (send time, count) are fixed. */
+/** Layouts shared by all models. Fields before device name and the tail (send time, count) are fixed. */
 export const DEFAULT_LAYOUTS: Record<string, Segment[]> = {
-  GTFRI: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage', 'hourMeter', ...AN3,
+  GTFRI: ['externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ADCS,
     'batteryLevel', 'deviceStatus', 'reserved', 'reserved', 'reserved'],
-  GTERI: ['eriMask', 'externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage', 'hourMeter', ...AN3,
+  GTERI: ['eriMask', 'externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ADCS,
     'batteryLevel', 'deviceStatus', 'uartDeviceType'],
   // Event reports with the common "reserved/power, report id+type, number, positions, mileage" body.
-  GTSOS: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTSPD: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTGEO: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTHBM: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTTOW: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTDOS: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTDIS: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTRTL: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTIGL: ['externalPowerVoltage', 'reportIdType', { positions: 'counted' }, 'mileage'],
-  GTIGN: ['ignitionOffDuration', { positions: 'single' }, 'hourMeter', 'mileage'],
-  GTIGF: ['ignitionOnDuration', { positions: 'single' }, 'hourMeter', 'mileage'],
-  GTVGN: ['ignitionOffDuration', { positions: 'single' }, 'hourMeter', 'mileage'],
-  GTVGF: ['ignitionOnDuration', { positions: 'single' }, 'hourMeter', 'mileage'],
-  GTSTT: ['motionStatus', { positions: 'single' }],
-  GTMPN: [{ positions: 'single' }],
-  GTMPF: [{ positions: 'single' }],
-  GTCRA: ['crashCounter', { positions: 'single' }],
+  GTSOS: EVENT, GTSPD: EVENT, GTGEO: EVENT, GTHBM: EVENT, GTTOW: EVENT, GTDOS: EVENT, GTDIS: EVENT, GTRTL: EVENT,
+  GTIGL: EVENT, GTIDL: EVENT, GTGIN: EVENT, GTGOT: EVENT, GTDOG: EVENT, GTPEO: EVENT, GTAIS: EVENT, GTCTN: EVENT,
+  GTIGN: ['ignitionOffDuration', SINGLE, 'hourMeter', 'mileage'],
+  GTIGF: ['ignitionOnDuration', SINGLE, 'hourMeter', 'mileage'],
+  GTVGN: ['ignitionOffDuration', SINGLE, 'hourMeter', 'mileage'],
+  GTVGF: ['ignitionOnDuration', SINGLE, 'hourMeter', 'mileage'],
+  GTSTT: ['motionStatus', SINGLE],
+  GTMPN: [SINGLE],
+  GTMPF: [SINGLE],
+  GTEPN: [SINGLE],
+  GTEPF: [SINGLE],
+  GTBTC: [SINGLE],
+  GTSTC: [SINGLE],
+  GTBPL: ['backupBatteryVoltage', SINGLE],
+  GTJDR: [SINGLE],
+  GTJDS: ['jammingState', SINGLE],
+  GTCRA: ['crashCounter', SINGLE],
   GTPNA: ['powerOnReason'],
   GTPFA: ['powerOffReason'],
   GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'externalPowerConnected', 'externalPowerVoltage', 'networkType',
-    'backupBatteryVoltage', 'charging', 'ledOn', 'reserved', 'reserved', 'lastFixTime', 'reserved', ...AN3,
-    'digitalInputs', 'digitalOutputs', 'timezoneOffset', 'daylightSaving'],
+    'backupBatteryVoltage', 'charging', 'ledOn', 'reserved', 'reserved', 'lastFixTime', 'reserved', 'analogInput1',
+    'analogInput2', 'analogInput3', 'digitalInputs', 'digitalOutputs', 'timezoneOffset', 'daylightSaving'],
   GTCAN: ['canReportType', 'canBusState', { can: true }],
   GTHBD: [],
 };
 
-// GV35xCEU CAN report mask (frame order = bit order). Bits 22, 28 (electric-vehicle block, at the end),
-// 29 (expansion mask), 30 (location) and 31 (cell) are structural and handled by the decoder.
-const CAN_GV350CEU: CanBit[] = [
+// CAN report mask bits 0-21 are the same on every model with a CAN interface (GV65, GV300W, GV350M, GV35xCEU...).
+const CAN_COMMON: CanBit[] = [
   { bit: 0, field: 'vin' },
   { bit: 1, field: 'canIgnitionKey' },
   { bit: 2, field: 'canTotalDistance' },
@@ -100,6 +107,12 @@ const CAN_GV350CEU: CanBit[] = [
   { bit: 19, field: 'canDoors' },
   { bit: 20, field: 'canVehicleOverspeedTime' },
   { bit: 21, field: 'canEngineOverspeedTime' },
+];
+// GV35xCEU: bits 22 and 28 (electric-vehicle block, at the end), 29 (expansion mask), 30 (location) and 31 (cell)
+// are structural and handled by the decoder. Other models: bits above 21 stop the field walk (location is
+// found from the end of the frame anyway).
+const CAN_GV350CEU: CanBit[] = [
+  ...CAN_COMMON,
   { bit: 23, field: 'canEngineColdStarts' },
   { bit: 24, field: 'canEngineStarts' },
   { bit: 25, field: 'canEngineStartsByIgnition' },
@@ -110,32 +123,98 @@ const CAN_GV350CEU: CanBit[] = [
 // GTOUT (GV series): per output: status, duration, toggle times; then long-operation and reserved fields.
 const OUT_GV = ['{o1}', '', '', '{o2}', '0', '0', '{o3}', '0', '0', '0', '', '', '', '', '', ''];
 
+const AN1 = ['analogInput1'];
+const AN2 = ['analogInput1', 'analogInput2'];
+const AN3 = ['analogInput1', 'analogInput2', 'analogInput3'];
+
+function gv(key: string, adcs: string[] | null, extra: Partial<ModelSpec> = {}): ModelSpec {
+  return { key, password: key, appendMask: APPEND_MASK, adcs, canBits: CAN_COMMON, layouts: {}, outTemplate: OUT_GV, ...extra };
+}
+
+// GL300 family (personal/asset trackers): no append mask; each position block is followed by the mileage,
+// the report ends with the battery percentage (captures "...,0228,0001,077F,4812,25.2,83,{send time}").
+const GL300_LAYOUTS: Record<string, Segment[]> = {
+  GTFRI: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTRTL: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTGEO: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTSOS: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTSPD: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'externalPowerConnected', 'mileage', 'reserved',
+    'backupBatteryVoltage', 'charging', 'ledOn', 'reserved', 'reserved', 'reserved', 'lastFixTime', 'batteryLevel'],
+};
+function gl(key: string): ModelSpec {
+  return { key, password: key, appendMask: null, adcs: [], canBits: null, layouts: GL300_LAYOUTS, outTemplate: OUT_GV };
+}
+
+// GV600M: one analog input and a reserved field before the battery (capture "...,0.0,,,,3,410000,").
+const GV600M_ADCS = ['analogInput1', 'reserved'];
+
 export const MODELS: Record<string, ModelSpec> = {
-  gv350ceu: { key: 'gv350ceu', password: 'gv350ceu', appendMask: APPEND_MASK, canBits: CAN_GV350CEU, layouts: {}, outTemplate: OUT_GV },
-  gv58cg: { key: 'gv58cg', password: 'gv58cg', appendMask: APPEND_MASK, canBits: null, layouts: { GTCAN: [] }, outTemplate: OUT_GV },
-  gv50cg: { key: 'gv50cg', password: 'gv50cg', appendMask: APPEND_MASK, canBits: null, layouts: { GTCAN: [] }, outTemplate: OUT_GV },
+  gv350ceu: gv('gv350ceu', AN3, { canBits: CAN_GV350CEU }),
+  gv58cg: gv('gv58cg', AN3, { canBits: null, layouts: { GTCAN: [] } }),
+  gv50cg: gv('gv50cg', AN3, { canBits: null, layouts: { GTCAN: [] } }),
+  gv58lau: gv('gv58lau', AN3, { canBits: null }),
+  gv355ceu: gv('gv355ceu', AN3, { canBits: CAN_GV350CEU }),
+  gv310lau: gv('gv310lau', AN3),
+  gv350m: gv('gv350m', AN1),
+  gv600m: gv('gv600m', GV600M_ADCS),
+  gv600mg: gv('gv600mg', GV600M_ADCS),
+  gv600w: gv('gv600w', GV600M_ADCS),
+  gv55: gv('gv55', AN2, { canBits: null }),
+  gv55lite: gv('gv55lite', AN2, { canBits: null }),
+  gv55w: gv('gv55w', AN2, { canBits: null }),
+  gv56: gv('gv56', AN2, { canBits: null }),
+  gv300: gv('gv300', AN2),
+  gv300w: gv('gv300w', AN2),
+  gv200: gv('gv200', null, {
+    layouts: { GTERI: ['eriMask', 'externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ...AN3,
+      'digitalInputs', 'digitalOutputs', 'uartDeviceType'] },
+  }),
+  gv500: gv('gv500', AN2),
+  gv500vc: gv('gv500vc', AN2),
+  gv65: gv('gv65', null),
+  // CV100LG: two analog inputs, device status as the motion-state byte only ("...,0.0,,,,100,21,").
+  cv100lg: gv('cv100lg', AN2, { canBits: null }),
+  cv200: gv('cv200', AN2, { canBits: null }),
+  gl300: gl('gl300'),
+  gl300m: gl('gl300m'),
+  gl300w: gl('gl300w'),
+  gl300vc: gl('gl300vc'),
 };
 
-/** Fallback for devices of other types (layouts of the GV58CG platform). */
-export const GENERIC_MODEL: ModelSpec = { ...MODELS.gv58cg!, key: '', password: 'gv58cg' };
+/** Fallback for devices of unknown types: @Track rules with the layout inferred from the frame. */
+export const GENERIC_MODEL: ModelSpec = { ...MODELS.gv58cg!, key: '', password: 'gv58cg', adcs: null, canBits: CAN_COMMON, layouts: {} };
 
 /**
  * Device type (leading part of the protocol version) → model key.
  * 6-char versions: 2 hex type + 4 hex version (e.g. 740904); 10-char: 6 hex type + 4 hex (e.g. 8020030100).
- * Other known types are named so a capture shows what it is; they decode with the nearest layout.
+ * Types without a spec of their own are named so a capture shows what it is, and decode with the generic rules.
  */
-export const DEVICE_TYPES: Record<string, { model: string; spec: ModelSpec }> = {
-  '74': { model: 'gv350ceu', spec: MODELS.gv350ceu! },
-  '802003': { model: 'gv58cg', spec: MODELS.gv58cg! },
-  '802008': { model: 'gv50cg', spec: MODELS.gv50cg! },
-  // Relatives (same platform generation), not supported models of Rastro:
-  '802004': { model: 'gv58lau', spec: MODELS.gv58cg! },
-  '802005': { model: 'gv355ceu', spec: MODELS.gv350ceu! },
-  '6E': { model: 'gv310lau', spec: MODELS.gv350ceu! },
-};
+export const DEVICE_TYPES: Record<string, { model: string; spec: ModelSpec }> = {};
+const TYPES: Array<[string, string, ModelSpec?]> = [
+  ['74', 'gv350ceu'], ['802003', 'gv58cg'], ['802008', 'gv50cg'], ['802004', 'gv58lau'], ['802005', 'gv355ceu'],
+  ['6E', 'gv310lau'], ['F1', 'gv350m'], ['C2', 'gv600m'], ['DC', 'gv600mg'], ['FC', 'gv600w'],
+  ['0F', 'gv55'], ['2F', 'gv55'], ['10', 'gv55lite'], ['50', 'gv55w'], ['4F', 'gv56'],
+  ['06', 'gv300'], ['25', 'gv300'], ['27', 'gv300w'], ['04', 'gv200'], ['35', 'gv200'],
+  ['1F', 'gv500'], ['36', 'gv500'], ['2D', 'gv500vc'], ['31', 'gv65'], ['DF', 'cv100lg'], ['BD', 'cv200'],
+  // GL300M: F5 is the type of the public GL300M captures (device name "GL300M").
+  ['1A', 'gl300'], ['30', 'gl300'], ['F5', 'gl300m'], ['2C', 'gl300w'], ['28', 'gl300vc'],
+  // Named only (generic rules):
+  ['02', 'gl200'], ['21', 'gl200'], ['08', 'gmt100'], ['3F', 'gmt100'], ['09', 'gv50p'], ['11', 'gl500'],
+  ['40', 'gl500'], ['41', 'gv75w'], ['42', 'gt501'], ['44', 'gl530'], ['45', 'gb100'], ['52', 'gl50'],
+  ['55', 'gl50b'], ['5E', 'gv500map'], ['C3', 'gl320m'], ['DE', 'gl500m'], ['F8', 'gv800w'], ['80201E', 'gv30ceu'],
+];
+for (const [code, model] of TYPES) {
+  // Named-only GL5xx/GL3xx trackers send no position append mask.
+  const spec = MODELS[model] ?? { ...GENERIC_MODEL, key: model, password: model, appendMask: model.startsWith('gl') ? null : APPEND_MASK };
+  DEVICE_TYPES[code] = { model, spec };
+}
 
 export interface ModelInfo {
-  model?: string;
+  /** Model key, or "desconhecido (XX)" for a device type not in the table. */
+  model: string;
+  /** true when the device type is in DEVICE_TYPES. */
+  known: boolean;
   spec: ModelSpec;
   deviceType: string;
   /** e.g. "09.04" (major.minor, hex digits as sent). */
@@ -147,7 +226,9 @@ export function modelFromVersion(version: string): ModelInfo {
   const deviceType = v.length >= 10 ? v.slice(0, v.length - 4) : v.slice(0, 2);
   const firmware = v.length >= 6 ? `${v.slice(-4, -2)}.${v.slice(-2)}` : undefined;
   const hit = DEVICE_TYPES[deviceType];
-  return hit ? { model: hit.model, spec: hit.spec, deviceType, firmware } : { spec: GENERIC_MODEL, deviceType, firmware };
+  return hit
+    ? { model: hit.model, known: true, spec: hit.spec, deviceType, firmware }
+    : { model: `desconhecido (${deviceType})`, known: false, spec: GENERIC_MODEL, deviceType, firmware };
 }
 
 export function layoutFor(spec: ModelSpec, message: string): Segment[] | undefined {

@@ -87,6 +87,13 @@ describe('a serial follows its one registration', () => {
     await until(() => dev.count('+SACK:') === n + 1);
   };
 
+  it('A cannot register B’s serial through the API (unique on the platform)', async () => {
+    const r = await userA.post('/api/equipamento', { serial: SERIAL_B, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
+    expect(r.status).toBe(409);
+    expect((await json(r)).msg).toBe('Já existe um registro com este Serial (IMEI)');
+    expect((await q('SELECT empresa_id FROM equipamento WHERE serial = $1', [SERIAL_B])).map((x) => x.empresa_id)).toEqual([B]);
+  });
+
   it('positions of B’s device go to B only; A sees nothing of it', async () => {
     dev = await FakeDevice.connect(gw.ports.queclinkTcp);
     await report(50_000);

@@ -27,6 +27,13 @@ const BY_CODE: Record<string, EventDef> = {
   GTRTL: { key: 'positionRequest', description: 'Posição solicitada em tempo real' },
   GTDIS: { key: 'digitalInputChange', description: 'Mudança de estado de entrada digital' },
   GTDOS: { key: 'digitalOutputChange', description: 'Mudança de estado de saída digital' },
+  // Older and personal-tracker models (GV55, GV300, GL300...).
+  GTIDL: { key: 'idle', description: 'Veículo parado com o motor ligado (marcha lenta)' },
+  GTEPN: { key: 'externalPowerOn', description: 'Alimentação externa conectada' },
+  GTEPF: { key: 'externalPowerOff', description: 'Alimentação externa desconectada' },
+  GTBPL: { key: 'lowBattery', description: 'Bateria interna baixa' },
+  GTJDR: { key: 'jamming', description: 'Bloqueio de sinal celular (jammer) detectado' },
+  GTJDS: { key: 'jammingState', description: 'Mudança do estado de bloqueio de sinal celular' },
 };
 
 /** Events chosen by the report type digit (second char of Report ID/Type). */

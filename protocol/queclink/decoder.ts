@@ -156,7 +156,7 @@ const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 // The text is built from two cached parts ("YYYY-MM-DDT" per day, "HH:MM:SS.000Z" per second of the day).
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const TIME_PART: string[] = [];
-let lastDay = -1, lastDayPart = '';
+let lastDay = -1, lastDayPart = '', lastSec = -1, lastIso = '';
 function dd(p: number): number {
   const a = T.charCodeAt(p) - 48, b = T.charCodeAt(p + 1) - 48;
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
@@ -169,17 +169,18 @@ function utcAt(i: number, name: string): string {
   if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) throw new FieldError(name, str(i));
   const y = y1 * 100 + y2;
   if (y < 100) throw new FieldError(name, str(i)); // Date.UTC never round-trips years 0-99: always refused
-  const day = (y * 100 + mo) * 100 + d;
+  const day = (y * 100 + mo) * 100 + d, sec = (h * 60 + mi) * 60 + se;
+  if (day === lastDay && sec === lastSec) return lastIso; // fix time and send time are often the same
   if (day !== lastDay) {
     const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
     if (d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) throw new FieldError(name, str(i));
     lastDayPart = `${T.slice(s, s + 4)}-${two(mo)}-${two(d)}T`;
     lastDay = day;
   }
-  const sec = (h * 60 + mi) * 60 + se;
   let tp = TIME_PART[sec];
   if (tp === undefined) tp = TIME_PART[sec] = `${two(h)}:${two(mi)}:${two(se)}.000Z`;
-  return lastDayPart + tp;
+  lastSec = sec;
+  return (lastIso = lastDayPart + tp);
 }
 
 const isImeiAt = (i: number) => (flen(i) === 15 && digitsAt(i)) || (flen(i) === 14 && hexFieldAt(i));
@@ -249,14 +250,16 @@ function codeOf(at: number, key: number): string {
 }
 
 /** Events by message code and report type (the event objects are shared; each result gets its own array). */
-const eventCache = new Map<string, NormalizedEvent>();
+const eventCache = new Map<string, NormalizedEvent[]>();
 function eventOf(code: string, reportType: number): NormalizedEvent[] {
-  const k = reportType < 0 ? code : code + reportType;
-  let e = eventCache.get(k);
-  if (e === undefined) {
-    e = eventsFor(code, reportType < 0 ? undefined : String(reportType))[0]!;
-    if (eventCache.size < 5000) eventCache.set(k, e);
+  let byType = eventCache.get(code);
+  if (byType === undefined) {
+    byType = [];
+    if (eventCache.size < 5000) eventCache.set(code, byType);
   }
+  const k = reportType + 1; // -1: no report type
+  let e = byType[k];
+  if (e === undefined) e = byType[k] = eventsFor(code, reportType < 0 ? undefined : String(reportType))[0]!;
   return [e];
 }
 
@@ -435,8 +438,14 @@ function statusAt(k: number, a: Attrs): boolean {
   let inp = 0, out = 0;
   for (let p = s + 2; p < s + 2 + w; p++) inp = inp * 16 + hexDigit(T.charCodeAt(p));
   for (let p = s + 2 + w; p < s + 2 + 2 * w; p++) out = out * 16 + hexDigit(T.charCodeAt(p));
-  bits(inp, w * 4, 'input', a);
-  bits(out, w * 4, 'output', a);
+  if (inp < 16 && out < 8) {
+    // Common case, same attributes as bits(): ignition input, inputs 1-3, outputs 1-3.
+    a.ignitionInput = (inp & 1) === 1; a.digitalInput1 = (inp & 2) === 2; a.digitalInput2 = (inp & 4) === 4; a.digitalInput3 = (inp & 8) === 8;
+    a.digitalOutput1 = (out & 1) === 1; a.digitalOutput2 = (out & 2) === 2; a.digitalOutput3 = (out & 4) === 4;
+  } else {
+    bits(inp, w * 4, 'input', a);
+    bits(out, w * 4, 'output', a);
+  }
   return true;
 }
 
@@ -576,9 +585,14 @@ function decodeAck(kind: string, code: string, base: Omit<DecodeResult, 'type'>)
 
 /** Report kind of a "+RESP:GTxxx," header: the length of the kind word, 0 when the text has no such header. */
 function headerKind(text: string): number {
-  // /^\+(RESP|BUFF|ACK|SACK):(GT[A-Z0-9]{3}),/
+  // /^\+(RESP|BUFF|ACK|SACK):(GT[A-Z0-9]{3}),/ by character codes
   if (text.charCodeAt(0) !== 43) return 0;
-  const k = text.startsWith('RESP:', 1) || text.startsWith('BUFF:', 1) || text.startsWith('SACK:', 1) ? 4 : text.startsWith('ACK:', 1) ? 3 : 0;
+  const a = text.charCodeAt(1), b = text.charCodeAt(2), c = text.charCodeAt(3), d = text.charCodeAt(4);
+  let k = 0;
+  if (text.charCodeAt(5) === 58) {
+    if ((a === 82 && b === 69 && c === 83 && d === 80) || (a === 66 && b === 85 && c === 70 && d === 70)
+      || (a === 83 && b === 65 && c === 67 && d === 75)) k = 4; // RESP, BUFF, SACK
+  } else if (a === 65 && b === 67 && c === 75 && d === 58) k = 3; // ACK
   if (!k) return 0;
   const g = k + 2; // index of 'G'
   if (text.charCodeAt(g) !== 71 || text.charCodeAt(g + 1) !== 84 || text.charCodeAt(g + 5) !== 44) return 0;
@@ -650,7 +664,7 @@ function scan(frame: Buffer, n: number): DecodeError | null {
   for (let i = 0; i < end; i++) {
     const b = frame[i]!;
     if (b === 44) { EN[nf] = i; ST[++nf] = i + 1; }
-    else if (b < 0x20 || b > 0x7e) return { protocol: PROTOCOL, error: 'byte não ASCII no quadro', errorCode: 'MALFORMED' };
+    else if (b - 0x20 >>> 0 > 0x5e) return { protocol: PROTOCOL, error: 'byte não ASCII no quadro', errorCode: 'MALFORMED' };
   }
   T = (frame as LatinBuffer).latin1Slice(0, end); // printable ASCII only: same as 'ascii', faster
   EN[nf] = end;

@@ -15,6 +15,7 @@ const cases: Case[] = [
   { name: 'integration: failing test (embedded PostgreSQL)', args: ['--project', 'integration', `${fx}/integration/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },
   { name: 'integration: passing control', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: '1', expect: 'pass', output: /1 passed/ },
   { name: 'integration: failing global setup', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: 'setup-fail', expect: 'fail', output: /falha proposital do global setup/ },
+  { name: 'e2e: failing test (real server)', args: ['--project', 'e2e', `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },
   { name: 'integration + e2e: failing tests together', args: ['--project', 'integration', '--project', 'e2e', `${fx}/integration/fail.fixture.ts`, `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /2 failed/ },
 ];
 const noE2e = process.argv.includes('--no-e2e');

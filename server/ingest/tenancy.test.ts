@@ -175,6 +175,24 @@ describe('a serial follows its one registration', () => {
     await until(async () => (await status(id)).status === 'erro');
     expect(await status(id)).toEqual({ status: 'erro', resposta: REFUSED.anterior });
     expect(dev.has('GTOUT')).toBe(false);
+  });
+
+  it('when the serial passes to another company, none of the previous company’s latest state is carried over', async () => {
+    const old = (await q('SELECT fix_time FROM telemetria.ultimo_estado WHERE serial = $1', [SERIAL_B]))[0].fix_time as Date;
+    await pool.query('DELETE FROM equipamento_ativo WHERE serial = $1', [SERIAL_B]);
+    await pool.query('DELETE FROM equipamento WHERE serial = $1', [SERIAL_B]);
+    const eq = await userA.post('/api/equipamento', { serial: SERIAL_B, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
+    expect(eq.status).toBeLessThan(300);
+    gw.writer.directory.invalidate();
+    // A buffered report older than B's last position: B's position must not stay in A's latest state.
+    const t = new Date(old.getTime() - 600_000);
+    const n = dev.count('+SACK:');
+    await dev.send(v.fri(t, 'BUFF'));
+    await until(() => dev.count('+SACK:') === n + 1);
+    const ue = (await q('SELECT empresa_id, ativo_id, fix_time FROM telemetria.ultimo_estado WHERE serial = $1', [SERIAL_B]))[0];
+    expect(ue).toEqual({ empresa_id: A, ativo_id: null, fix_time: new Date(Math.floor(t.getTime() / 1000) * 1000) });
+    const liveB = await body(await userB.get('/api/rastreamento/ultimo_estado'));
+    expect(liveB.map((x: any) => x.serial)).not.toContain(SERIAL_B);
     dev.close();
   });
 });

@@ -64,8 +64,12 @@ SELECT serial, fix_time, code, key, description, received_at, empresa_id, ativo_
     attributes jsonb)
 ON CONFLICT DO NOTHING`;
 
-const NEWER = '(excluded.fix_time IS NOT NULL AND (u.fix_time IS NULL OR excluded.fix_time >= u.fix_time))';
+// The row's company changed (the serial was registered to another company): nothing of the previous company's
+// state is kept (position, attributes, last event...), whatever the fix times.
+const OTHER = '(u.empresa_id IS DISTINCT FROM excluded.empresa_id)';
+const NEWER = `(${OTHER} OR (excluded.fix_time IS NOT NULL AND (u.fix_time IS NULL OR excluded.fix_time >= u.fix_time)))`;
 const pos = (c: string) => `${c} = CASE WHEN ${NEWER} THEN excluded.${c} ELSE u.${c} END`;
+const keep = (c: string) => `${c} = CASE WHEN ${OTHER} THEN excluded.${c} ELSE coalesce(excluded.${c}, u.${c}) END`;
 const SQL_ULTIMO = `
 INSERT INTO telemetria.ultimo_estado AS u (serial, empresa_id, ativo_id, motorista_id, protocolo, modelo, fix_time,
   lat, lon, speed, course, altitude, valid, ignition, battery, power, ultimo_tipo, ultimo_evento, ultima_comunicacao, attributes)
@@ -77,15 +81,12 @@ ORDER BY serial
 ON CONFLICT (serial) DO UPDATE SET
   empresa_id = excluded.empresa_id, ativo_id = excluded.ativo_id, motorista_id = excluded.motorista_id,
   protocolo = excluded.protocolo, modelo = coalesce(excluded.modelo, u.modelo),
-  ${['lat', 'lon', 'speed', 'course', 'altitude', 'valid'].map(pos).join(', ')},
-  fix_time = CASE WHEN ${NEWER} THEN excluded.fix_time ELSE u.fix_time END,
-  ignition = coalesce(excluded.ignition, u.ignition),
-  battery = coalesce(excluded.battery, u.battery),
-  power = coalesce(excluded.power, u.power),
+  ${['lat', 'lon', 'speed', 'course', 'altitude', 'valid', 'fix_time'].map(pos).join(', ')},
+  ${['ignition', 'battery', 'power', 'ultimo_evento'].map(keep).join(', ')},
   ultimo_tipo = excluded.ultimo_tipo,
-  ultimo_evento = coalesce(excluded.ultimo_evento, u.ultimo_evento),
-  ultima_comunicacao = greatest(u.ultima_comunicacao, excluded.ultima_comunicacao),
-  attributes = coalesce(u.attributes, '{}'::jsonb) || coalesce(excluded.attributes, '{}'::jsonb)`;
+  ultima_comunicacao = CASE WHEN ${OTHER} THEN excluded.ultima_comunicacao ELSE greatest(u.ultima_comunicacao, excluded.ultima_comunicacao) END,
+  attributes = CASE WHEN ${OTHER} THEN excluded.attributes
+               ELSE coalesce(u.attributes, '{}'::jsonb) || coalesce(excluded.attributes, '{}'::jsonb) END`;
 
 // Pending list: known serials are updated; new ones are listed while the list has fewer than $2 serials (0 = no cap).
 const SQL_PENDENTE = `

@@ -11,7 +11,7 @@ import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
 import { startOsmandHttp } from './osmand.ts';
-import { BatchWriter, type WriterOptions } from './writer.ts';
+import { BatchWriter, pendingLimitsFromEnv, type WriterOptions } from './writer.ts';
 
 export { migrateTelemetria } from './migrate.ts';
 export type { ConnectionLimits } from './listeners.ts';
@@ -117,6 +117,9 @@ export function hardenPool(pool: pg.Pool): pg.Pool {
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const host = opts.host ?? process.env.GATEWAY_HOST ?? '0.0.0.0';
+  // Invalid limits stop the start before anything is opened.
+  const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
+  pendingLimitsFromEnv();
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl, max: opts.poolSize ?? 4,
     connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
@@ -124,7 +127,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   hardenPool(pool);
   if (opts.migrate !== false) await migrateTelemetria(pool);
   const metrics = newMetrics();
-  const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
   const limiter = new AddressLimiter(limits.maxPerAddress, metrics);
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);

@@ -21,6 +21,17 @@ const cases: Case[] = [
 const noE2e = process.argv.includes('--no-e2e');
 
 let bad = 0;
+// The fixtures exist only for this check: the normal run must not pick them up.
+{
+  const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
+  delete env.RASTRO_SELF_CHECK;
+  const r = spawnSync(process.execPath, [vitest, 'list', '--filesOnly'], { cwd: root, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const files = r.stdout.split('\n').filter((l) => l.startsWith('['));
+  const leaked = files.filter((l) => l.includes('tests/self-check/'));
+  const ok = r.status === 0 && files.length > 0 && leaked.length === 0;
+  console.log(`${ok ? 'ok  ' : 'FALHOU'} execução normal: ${files.length} arquivos de teste, ${leaked.length} fixture(s) de self-check entre eles`);
+  if (!ok) bad++;
+}
 for (const c of cases) {
   if (noE2e && c.args.includes('e2e')) continue;
   const t0 = Date.now();

@@ -603,6 +603,12 @@ function headerKind(text: string): number {
   return k;
 }
 
+/**
+ * The attributes object. Built by a constructor so that V8 gives it in-object room for the ~25 attributes a
+ * report adds one by one (an object literal would grow and copy a separate property store several times).
+ */
+class AttributeBag {}
+
 function decodeText(opts: DecodeOptions): DecodeResult {
   const k = headerKind(T);
   if (!k) fail(T.charCodeAt(0) === 43 ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
@@ -616,7 +622,10 @@ function decodeText(opts: DecodeOptions): DecodeResult {
   if (!isCountAt(NF - 1)) fail('MALFORMED', `contador inválido: ${str(NF - 1)}`);
   const vi = versionInfo(1), info = vi.info;
   const deviceId = str(2), rawCount = str(NF - 1), count = upper(rawCount);
-  const attributes: Attrs = { protocolVersion: vi.version, deviceType: info.deviceType, messageCount: count };
+  const attributes = new AttributeBag() as Attrs;
+  attributes.protocolVersion = vi.version;
+  attributes.deviceType = info.deviceType;
+  attributes.messageCount = count;
   if (info.firmware) attributes.firmwareVersion = info.firmware;
   let first = 4; // first field after the device name
   if (NF > 8 && isVinAt(3)) {

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
 import { isDecodeError } from '../../protocol/types.ts';
-import { rawText } from './listeners.ts';
+import { protocolAllowed } from './devices.ts';
+import { AddressLimiter, rawText } from './listeners.ts';
+import { newMetrics } from './metrics.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
@@ -139,5 +141,32 @@ describe('writer rows', () => {
     const [e] = JSON.parse(rows.eventos);
     expect(e).toMatchObject({ key: 'panic', fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, attributes: { note: 'a\\b' } });
     expect([...rows.months]).toEqual(['2026-11']);
+  });
+
+  it('leaves out messages of a protocol other than the registration’s tecnologia (not stored, not pending)', () => {
+    const dev = (tecnologia: string | null) => ({ equipamentoId: 1, serial: 'S1', empresaId: 3, ativoId: 7, motoristaId: null, modelo: null, tecnologia });
+    expect(protocolAllowed(dev('queclink'), 'osmand')).toBe(false);
+    expect(protocolAllowed(dev('osmand'), 'queclink')).toBe(false);
+    expect(protocolAllowed(dev('legacy'), 'legacy')).toBe(true);
+    expect(protocolAllowed(dev('queclink'), 'tiny')).toBe(true); // protocols outside the catalogue are not checked
+    const link = { id: 't', protocol: 'osmand', alive: true, send: () => true };
+    const msg = (protocol: string) => prepare({ link, raw: 'raw', receivedAt: new Date('2026-11-23T12:00:00.000Z'), result: {
+      protocol, deviceId: 'S1', type: 'position', attributes: {}, events: [],
+      positions: [{ fixTime: '2026-11-23T11:59:00.000Z', latitude: -23.5, longitude: -46.6, speedKmh: 1, course: 0, valid: true }] } });
+    const a = msg('osmand'), b = msg('queclink');
+    const rows = buildRows([a, b], new Map([['S1', dev('queclink')]]), () => true);
+    expect([a.refused, b.refused]).toEqual([true, false]);
+    expect([rows.refused, rows.posicaoCount, rows.pendentes.length, rows.mensagensPendentes.length]).toEqual([1, 1, 0, 0]);
+  });
+
+  it('counts connections per address and refuses over the cap (0 = no cap)', () => {
+    const m = newMetrics();
+    const l = new AddressLimiter(2, m);
+    expect([l.acquire('1.1.1.1'), l.acquire('1.1.1.1'), l.acquire('1.1.1.1'), l.acquire('2.2.2.2')]).toEqual([true, true, false, true]);
+    expect(m.rejectedConnections).toBe(1);
+    l.release('1.1.1.1');
+    expect([l.count('1.1.1.1'), l.acquire('1.1.1.1')]).toEqual([1, true]);
+    const off = new AddressLimiter(0, m);
+    expect(Array.from({ length: 500 }, () => off.acquire('3.3.3.3')).every(Boolean)).toBe(true);
   });
 });

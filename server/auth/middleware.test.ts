@@ -56,5 +56,12 @@ describe('tenant', () => {
     expect((await app.request('/t', { method: 'POST', headers: { ...h, companyId: 'abc' } })).status).toBe(403);
     const { companyId: _omit, ...noCompany } = h;
     expect((await app.request('/t', { method: 'DELETE', headers: noCompany })).status).toBe(200);
+    // The token in the cookie alone (a browser's ambient credential): the custom header is required.
+    const cookie = { cookie: `token=${admin.token}` };
+    expect((await app.request('/t', { method: 'GET', headers: cookie })).status).toBe(200);
+    const refused = await app.request('/t', { method: 'POST', headers: cookie });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).msg).toBe('Alterações autenticadas pelo cookie precisam do cabeçalho companyId (ou use o cabeçalho Authorization: Bearer)');
+    expect((await app.request('/t', { method: 'POST', headers: { ...cookie, companyId: String(admin.empresaAtiva) } })).status).toBe(200);
   });
 });

@@ -83,7 +83,8 @@ export function requirePermission(key: string | ((c: Context<AppEnv>) => string)
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Sets the tenant filters on the request EntityManager. Writes act on the session's active company; a
- *  companyId header, when sent (the spec's client sends it), must name that company. */
+ *  companyId header, when sent (the spec's client sends it), must name that company. A write authenticated
+ *  by the cookie alone must carry the header (a custom header: no cross-site form can send it). */
 export function tenant(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const s = c.get('session');
@@ -95,6 +96,9 @@ export function tenant(): MiddlewareHandler<AppEnv> {
       const h = c.req.header('companyId');
       if (h != null && (String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva)) {
         throw new HttpError(403, 'A empresa da requisição (companyId) não corresponde à empresa ativa da sessão');
+      }
+      if (h == null && !c.req.header('authorization')?.toLowerCase().startsWith('bearer ')) {
+        throw new HttpError(403, 'Alterações autenticadas pelo cookie precisam do cabeçalho companyId (ou use o cabeçalho Authorization: Bearer)');
       }
     }
     await next();

@@ -399,6 +399,10 @@ function applyAt(name: string, k: number, a: Attrs, c: Ctx): void {
     case 'deviceStatus':
       if (statusAt(k, a)) return;
       break;
+    case 'hourMeter':
+      v = hoursAt(k);
+      if (v === v) { a.hourMeter = v; return; }
+      break;
     case 'reportIdType': {
       // 1 or 2 hex digits: report id, report type ("5" = id 0, type 5).
       const n = flen(k), s = ST[k]!;
@@ -413,6 +417,21 @@ function applyAt(name: string, k: number, a: Attrs, c: Ctx): void {
     }
   }
   c.desync = true;
+}
+
+/** "HHHHHHH:MM:SS" (also "HHHHH:MM:SS") → seconds, NaN if not /^(\d{1,7}):([0-5]\d):([0-5]\d)$/. */
+function hoursAt(k: number): number {
+  const s = ST[k]!, c = EN[k]! - 6; // index of the first ':'
+  if (c - s < 1 || c - s > 7 || T.charCodeAt(c) !== 58 || T.charCodeAt(c + 3) !== 58) return NaN;
+  let hh = 0;
+  for (let p = s; p < c; p++) {
+    const x = T.charCodeAt(p) - 48;
+    if (x < 0 || x > 9) return NaN;
+    hh = hh * 10 + x;
+  }
+  const mm = dd(c + 1), ss = dd(c + 4);
+  if (mm < 0 || mm > 59 || ss < 0 || ss > 59) return NaN;
+  return hh * 3600 + mm * 60 + ss;
 }
 
 /** Motion state byte (2 hex digits, upper case) by value. */

@@ -7,6 +7,7 @@ import type { Decoder } from '../../protocol/types.ts';
 import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
 import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
+import { events, type RowChange } from '../realtime/events.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
@@ -92,6 +93,9 @@ export function limitsFromEnv(): ConnectionLimits {
     maxPerAddress: envNumber('GATEWAY_MAX_CONN_PER_IP', 200),
   };
 }
+
+/** Registers whose changes can change what a serial resolves to. */
+const DIRECTORY_ENTITIES = new Set(['equipamento', 'equipamento_ativo', 'ativo']);
 
 /**
  * A pool that survives the database going away: node-postgres emits 'error' on a client whose server ends the
@@ -181,6 +185,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   }
   commands.start();
   writer.startMaintenance();
+  // Registrations changed through the API of this process (npm start): resolve serials afresh at once instead of
+  // after the cache's 30 s (a separate `npm run gateway` process relies on the TTL).
+  const onChange = (c: RowChange) => { if (DIRECTORY_ENTITIES.has(c.entity)) writer.directory.invalidate(); };
+  events.on('change', onChange);
   // Partitions a couple of months ahead, refreshed daily.
   const partTimer = setInterval(() => {
     void pool.connect().then(async (c) => {
@@ -197,6 +205,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     drain: () => writer.drain(),
     async stop() {
       clearInterval(partTimer);
+      events.off('change', onChange);
       commands.stop();
       const closing = [
         ...tcp.map((s) => new Promise<void>((r) => { s.close(() => r()); })),

@@ -54,7 +54,10 @@ export interface DecodeResult {
   protocol: string;
   /** IMEI / serial as the device reports it. */
   deviceId: string;
-  /** Model key (e.g. "gv58cg") when the frame tells it. */
+  /**
+   * Model key (e.g. "gv58cg") when the frame tells it; a device type the decoder does not know is reported as
+   * such (Queclink: "desconhecido (F5)") while the message still decodes.
+   */
   model?: string;
   /** Message type (e.g. "GTFRI", "GTHBD", "ack"). */
   type: string;

@@ -1,4 +1,4 @@
-// Queclink @Track decoder (models gv50cg, gv58cg, gv350ceu). Layout notes: protocol/queclink/README.md.
+// Queclink @Track decoder (every @Track model; see the device-type table in models.ts). Notes: protocol/queclink/README.md.
 import type { Decoder } from '../types.ts';
 import { decode, PROTOCOL, type DecodeOptions } from './decoder.ts';
 import { encode } from './encoder.ts';

@@ -154,6 +154,7 @@ describe('passwords', () => {
 
   it('recover sends an e-mail with /alterar_senha/{token}; the token changes the password once', async () => {
     await ts.createUser({ login: 'esquecido', senha: 'antiga-senha-1', ambienteId: 1, empresas: [1] });
+    const aberta = await ts.login('esquecido', 'antiga-senha-1');
     const res = await ts.fetch('/api/auth/recover', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'esquecido' }) });
     expect(res.status).toBe(200);
     const mail = inbox.find((m) => m.includes('esquecido@teste.local'));
@@ -164,6 +165,8 @@ describe('passwords', () => {
     expect(valid.payload.valido).toBe(true);
     const ch = await ts.fetch('/api/auth/changepwd', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, novaSenha: 'recuperada-123' }) });
     expect(ch.status).toBe(200);
+    // The recovery ends the sessions opened with the old password.
+    expect((await aberta.get('/api/auth/get_session')).status).toBe(401);
     expect((await login('esquecido', 'recuperada-123')).status).toBe(200);
     const again = await ts.fetch('/api/auth/changepwd', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, novaSenha: 'outra-senha-123' }) });
     expect(again.status).toBe(400);

@@ -56,7 +56,7 @@ export interface DecodeResult {
   deviceId: string;
   /**
    * Model key (e.g. "gv58cg") when the frame tells it; a device type the decoder does not know is reported as
-   * such (Queclink: "desconhecido (F5)") while the message still decodes.
+   * such (Queclink: "desconhecido (4B)") while the message still decodes.
    */
   model?: string;
   /** Message type (e.g. "GTFRI", "GTHBD", "ack"). */

@@ -388,12 +388,20 @@ const FAMILY: FamilyCase[] = [
     reply: '+SACK:099B$',
   },
   {
-    name: 'unknown device type: generic rules, model "desconhecido (38)"',
+    name: 'GV65+ GTFRI (type 38)',
     frame: '+RESP:GTFRI,380903,869606020188383,,,40,1,2,43.4,80,252.4,8.606297,50.700200,20200721090109,0262,0001,1932,1BA4,00,0.0,,,,0,220100,,,,20200721090110,00B9$',
-    model: 'desconhecido (38)', type: 'GTFRI',
+    model: 'gv65', type: 'GTFRI',
     position: { latitude: 50.7002, longitude: 8.606297, fixTime: '2020-07-21T09:01:09.000Z', speedKmh: 43.4, course: 80, altitude: 252.4, valid: true },
-    ignition: true, attrs: { deviceType: '38', batteryLevel: 0, odometer: 0 },
+    ignition: true, attrs: { deviceType: '38', batteryLevel: 0, odometer: 0, reportId: 4, reportType: 0 },
     reply: '+SACK:00B9$',
+  },
+  {
+    name: 'unknown device type (4B): generic rules, model "desconhecido (4B)"',
+    frame: '+RESP:GTCAN,4B0201,867995030004314,,00,1,C07FFFFF,,2,H982769,30263.00,1266,69,82,H0,P69.20,,0,2037.40,243.93,45.56,74.33,13115,,C00,,0,,,0,68.3,99,42.5,-69.099503,18.445614,20190417233605,0370,0002,5A3D,EB42,00,20190417183607,BD76$',
+    model: 'desconhecido (4B)', type: 'GTCAN',
+    position: { latitude: 18.445614, longitude: -69.099503, fixTime: '2019-04-17T23:36:05.000Z', speedKmh: 68.3, course: 99, altitude: 42.5, valid: false },
+    attrs: { deviceType: '4B', odo_can: 98276.9, engine_speed_can: 1266, fuelLevel: 69.2, mcc: 370, mnc: 2 },
+    reply: '+SACK:BD76$',
   },
 ];
 

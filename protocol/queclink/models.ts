@@ -133,12 +133,11 @@ function gv(key: string, adcs: string[] | null, extra: Partial<ModelSpec> = {}):
 
 // GL300 family (personal/asset trackers): no append mask; each position block is followed by the mileage,
 // the report ends with the battery percentage (captures "...,0228,0001,077F,4812,25.2,83,{send time}").
+// The field before the report type is reserved (battery trackers: no external power).
+const GL_EVENT: Segment[] = ['reserved', 'reportIdType', COUNTED, 'batteryLevel'];
 const GL300_LAYOUTS: Record<string, Segment[]> = {
-  GTFRI: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
-  GTRTL: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
-  GTGEO: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
-  GTSOS: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
-  GTSPD: ['externalPowerVoltage', 'reportIdType', COUNTED, 'batteryLevel'],
+  GTFRI: GL_EVENT, GTRTL: GL_EVENT, GTGEO: GL_EVENT, GTSOS: GL_EVENT, GTSPD: GL_EVENT, GTDOG: GL_EVENT, GTDIS: GL_EVENT,
+  GTIGL: GL_EVENT,
   GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'externalPowerConnected', 'mileage', 'reserved',
     'backupBatteryVoltage', 'charging', 'ledOn', 'reserved', 'reserved', 'reserved', 'lastFixTime', 'batteryLevel'],
 };
@@ -196,8 +195,8 @@ const TYPES: Array<[string, string, ModelSpec?]> = [
   ['6E', 'gv310lau'], ['F1', 'gv350m'], ['C2', 'gv600m'], ['DC', 'gv600mg'], ['FC', 'gv600w'],
   ['0F', 'gv55'], ['2F', 'gv55'], ['10', 'gv55lite'], ['50', 'gv55w'], ['4F', 'gv56'],
   ['06', 'gv300'], ['25', 'gv300'], ['27', 'gv300w'], ['04', 'gv200'], ['35', 'gv200'],
-  ['1F', 'gv500'], ['36', 'gv500'], ['2D', 'gv500vc'], ['31', 'gv65'], ['DF', 'cv100lg'], ['BD', 'cv200'],
-  // GL300M: F5 is the type of the public GL300M captures (device name "GL300M").
+  ['1F', 'gv500'], ['36', 'gv500'], ['2D', 'gv500vc'], ['31', 'gv65'], ['38', 'gv65'], ['DF', 'cv100lg'], ['BD', 'cv200'],
+  // F5 GL300M and 30 GL300N: types of public captures and of the qtripp device table.
   ['1A', 'gl300'], ['30', 'gl300'], ['F5', 'gl300m'], ['2C', 'gl300w'], ['28', 'gl300vc'],
   // Named only (generic rules):
   ['02', 'gl200'], ['21', 'gl200'], ['08', 'gmt100'], ['3F', 'gmt100'], ['09', 'gv50p'], ['11', 'gl500'],

@@ -292,6 +292,13 @@ const FAMILY: FamilyCase[] = [
     reply: '+SACK:1875$',
   },
   {
+    name: 'GV600M GTINF (two power voltages)',
+    frame: '+RESP:GTINF,C20113,869653060997976,,1A,89464278206103756482,19,0,11,12295,13985,4.25,0,0,,,20241104220934,0,0,,00,00,,,20241104162009,06D6$',
+    model: 'gv600m', type: 'GTINF',
+    attrs: { motionStatus: '1A', motion: true, iccid: '89464278206103756482', rssi: 19, externalPowerSupplyVoltage: 12.295, backupBatteryVoltage: 4.25, charging: false, lastFixTime: '2024-11-04T22:09:34.000Z' },
+    ignition: false, reply: '+SACK:06D6$',
+  },
+  {
     name: 'GV55 GTFRI (two analog inputs; altitude not sent)',
     frame: '+RESP:GTFRI,0F0106,862193020451183,,,10,1,1,0.0,163,,-57.513617,-25.368191,20150918182145,,,,,,21235.0,,,,0,210100,,,,20150918182149,00B8$',
     model: 'gv55', type: 'GTFRI',

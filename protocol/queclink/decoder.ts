@@ -274,6 +274,8 @@ interface Ctx {
   desync: boolean;
 }
 
+const CTX: Ctx = { i: 0, end: 0, spec: null as unknown as ModelSpec, attrs: {}, positions: [], desync: false };
+
 // ---- Position blocks: accuracy, speed, course, altitude, longitude, latitude, UTC time [, cell] [, tail] ----
 
 // Coordinates of the block last checked by blockAt() (read again by readPosition() without parsing).
@@ -659,7 +661,8 @@ function decodeText(opts: DecodeOptions): DecodeResult {
 
   if (h === 65) return decodeAck('ACK', code, base);
 
-  const c: Ctx = { i: first, end: NF - 2, spec: info.spec, attrs: attributes, positions: base.positions, desync: false };
+  const c = CTX; // one reading state, reused (decode() is not re-entrant)
+  c.i = first; c.end = NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false;
   const layout = layoutOf(vi, codeKey, code);
   if (layout) {
     runLayout(c, layout);

@@ -145,8 +145,13 @@ function gl(key: string): ModelSpec {
   return { key, password: key, appendMask: null, adcs: [], canBits: null, layouts: GL300_LAYOUTS, outTemplate: OUT_GV };
 }
 
-// GV600M: one analog input and a reserved field before the battery (capture "...,0.0,,,,3,410000,").
+// GV600M: one analog input and a reserved field before the battery (capture "...,0.0,,,,3,410000,"); GTINF has
+// a second power voltage after the first (capture "...,19,0,11,12295,13985,4.25,0,0,,,{last fix},...").
 const GV600M_ADCS = ['analogInput1', 'reserved'];
+const GV600M_LAYOUTS: Record<string, Segment[]> = {
+  GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'reserved', 'externalPowerVoltage', 'reserved', 'backupBatteryVoltage',
+    'charging', 'ledOn', 'reserved', 'reserved', 'lastFixTime'],
+};
 
 export const MODELS: Record<string, ModelSpec> = {
   gv350ceu: gv('gv350ceu', AN3, { canBits: CAN_GV350CEU }),
@@ -156,9 +161,9 @@ export const MODELS: Record<string, ModelSpec> = {
   gv355ceu: gv('gv355ceu', AN3, { canBits: CAN_GV350CEU }),
   gv310lau: gv('gv310lau', AN3),
   gv350m: gv('gv350m', AN1),
-  gv600m: gv('gv600m', GV600M_ADCS),
-  gv600mg: gv('gv600mg', GV600M_ADCS),
-  gv600w: gv('gv600w', GV600M_ADCS),
+  gv600m: gv('gv600m', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
+  gv600mg: gv('gv600mg', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
+  gv600w: gv('gv600w', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
   gv55: gv('gv55', AN2, { canBits: null }),
   gv55lite: gv('gv55lite', AN2, { canBits: null }),
   gv55w: gv('gv55w', AN2, { canBits: null }),

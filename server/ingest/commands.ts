@@ -12,6 +12,11 @@ import { rawOf, type IngestMessage, type Link } from './types.ts';
 const COMMAND_TYPES = new Set<CommandType>(['reboot', 'sync', 'readConfig', 'writeConfig', 'engineBlock', 'engineUnblock', 'output']);
 const MAX_ATTEMPTS = 3;
 
+/** Protocols whose command frame carries the device's serial in its header: the params the encoder reads it from. */
+const DEVICE_ADDRESS: Record<string, (serial: string) => Record<string, CommandParamValue>> = {
+  legacy: (serial) => ({ deviceId: Number(serial) }), // SV header (protocol/legacy encode(): params.deviceId)
+};
+
 // The serial's only registration, active, of the command's company, created before the command.
 const LEGIT = `(SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) = 1
   AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
@@ -98,8 +103,11 @@ export class CommandDispatcher {
     let bytes: Buffer;
     try {
       if (!COMMAND_TYPES.has(row.event as CommandType)) throw new CommandValidationError('UNSUPPORTED', 'event', `Comando não suportado: ${row.event}`);
-      const params = row.value && typeof row.value === 'object' && !Array.isArray(row.value)
+      let params = row.value && typeof row.value === 'object' && !Array.isArray(row.value)
         ? (row.value as Record<string, CommandParamValue | CommandParamValue[]>) : undefined;
+      // Binary frames addressed by the device's serial: the connected device's, whatever the queued row says.
+      const address = DEVICE_ADDRESS[link.protocol];
+      if (address) params = { ...params, ...address(row.serial) };
       bytes = decoder.encode({ type: row.event as CommandType, serial: row.id & 0xffff, model: link.model ?? row.modelo ?? undefined, params });
     } catch (err) {
       const msg = err instanceof CommandValidationError ? err.message : `Falha ao montar o comando: ${(err as Error).message}`;
@@ -125,13 +133,17 @@ export class CommandDispatcher {
     for (const m of batch) {
       const ack = m.result.ack;
       if (!ack) continue;
-      const n = Number.parseInt(ack.serial, 16);
+      // No sequence in the ack (a bare SV ACK/NACK): it answers the oldest command sent to the device.
+      const bare = ack.serial === '';
+      const n = bare ? -1 : Number.parseInt(ack.serial, 16);
       if (!Number.isFinite(n)) continue;
       try {
         const r = await this.pool.query(
           `UPDATE fila_processamento SET status = $3, processing = false, concluido_em = now(), resposta = $4, updated_at = now()
-            WHERE serial = $1 AND status = 'enviado' AND (id & 65535) = $2
-              AND id IN (SELECT f.id FROM fila_processamento f WHERE f.serial = $1 AND ${LEGIT}) RETURNING id`,
+            WHERE id = (SELECT f.id FROM fila_processamento f
+                         WHERE f.serial = $1 AND f.status = 'enviado' AND ($2 < 0 OR (f.id & 65535) = $2) AND ${LEGIT}
+                         ORDER BY f.enviado_em, f.id LIMIT 1 FOR UPDATE)
+              AND status = 'enviado' RETURNING id`,
           [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', rawOf(m).slice(0, 1000)]);
         if (r.rowCount) this.metrics.commandsDone++;
       } catch (err) {

@@ -216,6 +216,43 @@ describe('gateway', () => {
     d.close();
   });
 
+  it('sends commands to an SV (legacy) device with its serial in the header; a bare ACK/NACK closes the oldest sent command of its company', async () => {
+    const hexOf = (d: FakeDevice) => Buffer.from(d.received, 'latin1').toString('hex');
+    const d = await FakeDevice.connect(gw.ports.legacyTcp);
+    await d.send(Buffer.from('5356000b1600bc614e0500', 'hex')); // keep-alive of serial 12345678
+    await until(() => hexOf(d).includes('5356000b0100bc614e0006'));
+    // Company 2's command for the same serial, marked sent long ago: another company's; the device's ACK is not for it.
+    const foreign = (await pool.query(
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status, processing, enviado_em, tentativas)
+       VALUES (2, '12345678', 'reboot', '{}', 'enviado', true, now() - interval '1 minute', 1) RETURNING id`)).rows[0].id as number;
+    const ins = async (event: string, value: unknown) => (await pool.query(
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value) VALUES (1, '12345678', $1, $2) RETURNING id`,
+      [event, JSON.stringify(value)])).rows[0].id as number;
+    const a = await ins('reboot', { deviceId: 999 }); // the header serial is the connected device's, not the row's
+    const b = await ins('engineBlock', {});
+    const seq = (id: number) => (id & 0xffff).toString(16).padStart(4, '0');
+    // SV | length | version 01 | serial 00bc614e | product 00 | type 90 | sequence | command code | 0 parameters
+    const frameA = `5356000f0100bc614e0090${seq(a)}0100`;
+    const frameB = `5356000f0100bc614e0090${seq(b)}0300`;
+    await until(() => hexOf(d).includes(frameA) && hexOf(d).includes(frameB));
+    expect(hexOf(d).indexOf(frameA)).toBeLessThan(hexOf(d).indexOf(frameB));
+    const status = async (id: number) => (await pool.query(`SELECT status, processing, resposta FROM fila_processamento WHERE id = $1`, [id])).rows[0];
+    await until(async () => (await status(b)).status === 'enviado');
+    expect(await status(a)).toMatchObject({ status: 'enviado', processing: true });
+
+    await d.send(Buffer.from('5356000b1600bc614e0506', 'hex')); // bare ACK: no sequence
+    await until(async () => (await status(a)).status === 'concluido');
+    expect(await status(a)).toMatchObject({ processing: false, resposta: '5356000b1600bc614e0506' });
+    expect((await status(b)).status).toBe('enviado');
+    expect((await status(foreign)).status).toBe('enviado');
+
+    await d.send(Buffer.from('5356000b1600bc614e0515', 'hex')); // bare NACK: the next oldest fails
+    await until(async () => (await status(b)).status === 'erro');
+    expect(await status(b)).toMatchObject({ processing: false, resposta: '5356000b1600bc614e0515' });
+    expect((await status(foreign)).status).toBe('enviado');
+    d.close();
+  });
+
   it('random garbage never stops a Queclink connection: the next good frame is stored and acked', async () => {
     const fc = (await import('fast-check')).default;
     const d = await FakeDevice.connect(gw.ports.queclinkTcp);

@@ -10,6 +10,10 @@ describe('queclink encode', () => {
     expect(s(encode({ type: 'reboot', model: 'gv350ceu', password: 'senha1', serial: 0xffff, params: { reset: true } })))
       .toBe('AT+GTRTO=senha1,4,,,,,,FFFF$');
     expect(s(encode({ type: 'sync', model: 'gv50cg', serial: 1 }))).toBe('AT+GTRTO=gv50cg,1,,,,,,0001$');
+    // Default password of the other @Track models, named or not; unknown types fall back to the generic one.
+    expect(s(encode({ type: 'sync', model: 'gv350m', serial: 1 }))).toBe('AT+GTRTO=gv350m,1,,,,,,0001$');
+    expect(s(encode({ type: 'sync', model: 'gl500', serial: 1 }))).toBe('AT+GTRTO=gl500,1,,,,,,0001$');
+    expect(s(encode({ type: 'sync', model: 'desconhecido (4B)', serial: 1 }))).toBe('AT+GTRTO=gv58cg,1,,,,,,0001$');
     expect(s(encode({ type: 'readConfig', model: 'gv50cg', serial: 0x1a2b }))).toBe('AT+GTRTO=gv50cg,2,,,,,,1A2B$');
   });
 

@@ -1,6 +1,6 @@
 // Commands to Queclink devices: AT+GT{CMD}={password},...,{serial}$ .
 import { CommandValidationError, type CommandParamValue, type DeviceCommand } from '../types.ts';
-import { GENERIC_MODEL, MODELS } from './models.ts';
+import { specFor } from './models.ts';
 
 /** AT+GTRTO sub-commands (@Track): 1 RTL (position now), 2 READ (configuration), 3 REBOOT, 4 RESET (factory). */
 export const RTO = { RTL: '1', READ: '2', REBOOT: '3', RESET: '4' } as const;
@@ -32,7 +32,7 @@ function serialHex(serial: number | undefined): string {
 }
 
 function password(cmd: DeviceCommand): string {
-  const spec = (cmd.model && MODELS[cmd.model]) || GENERIC_MODEL;
+  const spec = specFor(cmd.model);
   const pwd = cmd.password ?? spec.password;
   param('password', pwd);
   if (!/^[0-9A-Za-z]{4,20}$/.test(pwd)) {
@@ -93,7 +93,7 @@ export function encode(cmd: DeviceCommand): Buffer {
         if (n !== 1 && n !== 2 && n !== 3) throw new CommandValidationError('RANGE', 'output', 'A saída deve ser 1, 2 ou 3');
         states[`o${n}`] = outputState(p.active, 'active');
       } else states.o1 = cmd.type === 'engineBlock' ? '1' : '0';
-      const spec = (cmd.model && MODELS[cmd.model]) || GENERIC_MODEL;
+      const spec = specFor(cmd.model);
       const fields = spec.outTemplate.map((f) => f.replace(/\{(o[123])\}/g, (_, k: string) => states[k]!));
       return at('GTOUT', pwd, fields, serial);
     }

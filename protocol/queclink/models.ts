@@ -214,6 +214,15 @@ for (const [code, model] of TYPES) {
   DEVICE_TYPES[code] = { model, spec };
 }
 
+/** The spec of a model key (MODELS, or a type only named in DEVICE_TYPES); the generic one otherwise. */
+export function specFor(model: string | undefined): ModelSpec {
+  if (!model) return GENERIC_MODEL;
+  const m = MODELS[model];
+  if (m) return m;
+  for (const t of Object.values(DEVICE_TYPES)) if (t.model === model) return t.spec;
+  return GENERIC_MODEL;
+}
+
 export interface ModelInfo {
   /** Model key, or "desconhecido (XX)" for a device type not in the table. */
   model: string;

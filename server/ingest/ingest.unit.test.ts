@@ -1,6 +1,6 @@
 // Pure unit tests of the gateway pieces (no database).
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
 import { isDecodeError } from '../../protocol/types.ts';
 import { protocolAllowed } from './devices.ts';
@@ -9,7 +9,8 @@ import { newMetrics } from './metrics.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
-import { buildRows, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
+import { log } from './log.ts';
+import { BatchWriter, buildRows, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
 
 describe('OsmAnd', () => {
   it('decodes the Traccar Client query (speed in knots → km/h)', () => {
@@ -168,5 +169,52 @@ describe('writer rows', () => {
     expect([l.count('1.1.1.1'), l.acquire('1.1.1.1')]).toEqual([1, true]);
     const off = new AddressLimiter(0, m);
     expect(Array.from({ length: 500 }, () => off.acquire('3.3.3.3')).every(Boolean)).toBe(true);
+  });
+});
+
+describe('backpressure in the log', () => {
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks(); });
+
+  it('logs one line when reading first pauses and one when the episode ends, with the count, not one per pause', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    const info = vi.spyOn(log, 'info').mockImplementation(() => undefined);
+    const metrics = newMetrics();
+    const w = new BatchWriter({} as never, metrics, { maxQueued: 10, maxBatch: 5, maxInFlight: 1, lingerMs: 0, pending: { maintenanceMs: 0 } });
+    let written = 0;
+    // Each batch takes 1 ms to write.
+    (w as unknown as { write: (b: unknown[]) => Promise<void> }).write = async (b) => { await new Promise((r) => setTimeout(r, 1)); written += b.length; };
+    let pauses = 0, resumes = 0;
+    w.register({ pause: () => pauses++, resume: () => resumes++ });
+    const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };
+    const msg = () => ({ link, raw: 'r', receivedAt: new Date(), result: { protocol: 'x', deviceId: 'S1', type: 'HBD', attributes: {}, events: [], positions: [] } });
+    // One batch being written; then 40 cycles of: 5 more fill the queue (10: reading pauses), the batch is
+    // written (5 left: reading resumes, the next batch goes).
+    for (let i = 0; i < 5; i++) w.enqueue(msg());
+    for (let c = 0; c < 40; c++) {
+      for (let i = 0; i < 5; i++) w.enqueue(msg());
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    expect(pauses).toBe(40);
+    expect(resumes).toBe(40);
+    expect(metrics.readPauses).toBe(40);
+    const full = warn.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação cheia'));
+    expect(full).toHaveLength(1);
+    expect(full[0]![0]).toEqual({ queued: 10 });
+    expect(info.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação normalizada'))).toHaveLength(0); // still going
+    await vi.advanceTimersByTimeAsync(1000); // no pause for a second: the episode ends
+    const end = info.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação normalizada'));
+    expect(end).toHaveLength(1);
+    // the 10th message started the episode; the 39 later cycles brought 195 more
+    expect(end[0]![0]).toMatchObject({ pausas: 40, mensagens: 195, maiorFila: 10 });
+    expect(end[0]![1]).toBe('fila de gravação normalizada: leitura pausada 40 vez(es), 195 mensagens recebidas durante o episódio');
+    // a new episode later logs its own start
+    for (let i = 0; i < 10; i++) w.enqueue(msg());
+    expect(warn.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação cheia'))).toHaveLength(2);
+    const stopping = w.stop(10);
+    await vi.advanceTimersByTimeAsync(20);
+    await stopping;
+    expect(info.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação normalizada'))).toHaveLength(2);
+    expect(written).toBe(215);
   });
 });

@@ -20,6 +20,7 @@ export interface GatewayMetrics {
   pendingDropped: number; // messages of unknown devices not kept (bounds of the pending list)
   acksSent: number;
   queued: number;
+  readPauses: number; // times reading paused because the write queue was full (backpressure)
   commandsSent: number;
   commandsDone: number;
 }
@@ -27,7 +28,7 @@ export interface GatewayMetrics {
 export function newMetrics(): GatewayMetrics {
   return {
     connections: 0, bytesIn: 0, frames: 0, badFrames: 0, garbageBytes: 0, messages: 0, positions: 0, implausiblePositions: 0, events: 0,
-    pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, refusedMessages: 0, rejectedConnections: 0, idleTimeouts: 0, pendingDropped: 0, acksSent: 0, queued: 0,
+    pendingMessages: 0, batches: 0, directCopies: 0, batchFailures: 0, rejectedMessages: 0, refusedMessages: 0, rejectedConnections: 0, idleTimeouts: 0, pendingDropped: 0, acksSent: 0, queued: 0, readPauses: 0,
     commandsSent: 0, commandsDone: 0,
   };
 }

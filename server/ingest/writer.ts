@@ -486,6 +486,57 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Backpressure in the log: under load reading pauses and resumes with every batch (hundreds of times a second),
+ * so instead of a line per pause, ONE line when an episode starts and one when it ends (no pause for quietMs),
+ * with how many times reading was paused and how many messages came in meanwhile.
+ */
+export class BackpressureLog {
+  private active = false;
+  private since = 0;
+  private pauses = 0;
+  private messages = 0;
+  private maxQueued = 0;
+  private timer: NodeJS.Timeout | null = null;
+  constructor(private quietMs = 1000, private logger: Pick<typeof log, 'warn' | 'info'> = log) {}
+
+  get inEpisode(): boolean { return this.active; }
+
+  /** Reading was paused with this many messages waiting. */
+  paused(queued: number): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (!this.active) {
+      this.active = true;
+      this.since = Date.now();
+      this.pauses = 0;
+      this.messages = 0;
+      this.maxQueued = 0;
+      this.logger.warn({ queued }, 'fila de gravação cheia: pausando leitura das conexões');
+    }
+    this.pauses++;
+    if (queued > this.maxQueued) this.maxQueued = queued;
+  }
+
+  /** A message was queued (counted only during an episode). */
+  message(): void { if (this.active) this.messages++; }
+
+  /** Reading resumed: the episode ends unless it pauses again within quietMs. */
+  resumed(): void {
+    if (!this.active || this.timer) return;
+    this.timer = setTimeout(() => { this.timer = null; this.end(); }, this.quietMs);
+    this.timer.unref();
+  }
+
+  /** Ends the episode now (also on stop), logging its summary. */
+  end(): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (!this.active) return;
+    this.active = false;
+    this.logger.info({ pausas: this.pauses, mensagens: this.messages, maiorFila: this.maxQueued, duracaoMs: Date.now() - this.since },
+      `fila de gravação normalizada: leitura pausada ${this.pauses} vez(es), ${this.messages} mensagens recebidas durante o episódio`);
+  }
+}
+
 export class BatchWriter {
   readonly directory: DeviceDirectory;
   private queue: Prepared[] = [];
@@ -505,6 +556,7 @@ export class BatchWriter {
   private maintaining: Promise<void> | null = null;
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private lastFullLog = 0;
+  readonly backpressure = new BackpressureLog();
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
     const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
@@ -575,9 +627,11 @@ export class BatchWriter {
   enqueue(m: IngestMessage): void {
     this.queue.push(prepare(m));
     this.metrics.queued = this.queued;
+    if (this.backpressure.inEpisode) this.backpressure.message();
     if (!this.paused && this.queued >= this.opts.maxQueued) {
       this.paused = true;
-      log.warn({ queued: this.queued }, 'fila de gravação cheia: pausando leitura das conexões');
+      this.metrics.readPauses++;
+      this.backpressure.paused(this.queued);
       for (const l of this.pausables) l.pause?.();
     }
     this.schedule();
@@ -625,6 +679,7 @@ export class BatchWriter {
       if (this.paused && this.queued <= this.resumeAt) {
         this.paused = false;
         for (const l of this.pausables) l.resume?.();
+        this.backpressure.resumed();
       }
       if (this.queue.length) this.schedule(); else this.notifyIdle();
     }
@@ -772,6 +827,7 @@ export class BatchWriter {
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, timeoutMs))]);
     this.stopped = true;
     this.clearTimer();
+    this.backpressure.end();
     if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
     this.maintenanceTimer = null;
     await this.maintaining;

@@ -85,6 +85,10 @@ describe('self-assigned company', () => {
     const u = await res.json();
     expect(u.empresas).toEqual([A]);
     expect(u.empresaAtiva).toBe(A);
+    const emptied = await g.api.put(`/api/usuario/${u.id}`, { ...u, empresas: [] });
+    expect(emptied.status).toBe(400);
+    expect((await emptied.json()).msg).toBe('O campo Empresas deve ter ao menos uma empresa');
+    expect((await row('usuario', u.id)).empresas).toEqual([A]);
   });
 });
 

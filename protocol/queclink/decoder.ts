@@ -145,11 +145,6 @@ function decField(i: number, name: string): number {
   if (v !== v) throw new FieldError(name, str(i));
   return v;
 }
-function intField(i: number, name: string): number {
-  const v = intAt(i);
-  if (v !== v) throw new FieldError(name, str(i));
-  return v;
-}
 const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 
 // YYYYMMDDHHMMSS (UTC) → ISO-8601, strictly validated (real calendar date, years 0100-9999), no Date, no regex.
@@ -313,6 +308,15 @@ function readCell(j: number, end: number, a: Attrs): boolean {
   return true;
 }
 
+/** A position; a class so that V8 keeps room in the object for the optional altitude, hdop and satellites. */
+class Position {
+  declare altitude?: number;
+  declare hdop?: number;
+  declare satellites?: number;
+  constructor(public fixTime: string, public latitude: number, public longitude: number, public speedKmh: number,
+    public course: number, public valid: boolean) {}
+}
+
 function readPosition(c: Ctx): void {
   const j = c.i, end = c.end;
   const a = c.attrs;
@@ -355,15 +359,8 @@ function readPosition(c: Ctx): void {
   const course = flen(j + 2) === 0 ? 0 : decField(j + 2, 'azimuth');
   if (speedKmh < 0 || course < 0 || course > 360) fail('MALFORMED', 'velocidade ou direção inválida');
   const accuracy = flen(acc) === 0 ? 0 : decAt(acc);
-  const p: NormalizedPosition = {
-    fixTime: utcAt(time, 'gnssUtcTime'),
-    latitude,
-    longitude,
-    speedKmh,
-    course,
-    // GNSS accuracy 0 = no current fix (coordinates are the last known ones).
-    valid: accuracy > 0,
-  };
+  // GNSS accuracy 0 = no current fix (coordinates are the last known ones).
+  const p: NormalizedPosition = new Position(utcAt(time, 'gnssUtcTime'), latitude, longitude, speedKmh, course, accuracy > 0);
   if (flen(j + 3) !== 0) p.altitude = decField(j + 3, 'altitude');
   if (hdop !== undefined) p.hdop = hdop;
   if (satellites !== undefined) p.satellites = satellites;

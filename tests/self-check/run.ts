@@ -23,7 +23,7 @@ const noE2e = process.argv.includes('--no-e2e');
 let bad = 0;
 // The fixtures exist only for this check: the normal run must not pick them up.
 {
-  const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   delete env.RASTRO_SELF_CHECK;
   const r = spawnSync(process.execPath, [vitest, 'list', '--filesOnly'], { cwd: root, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   const files = r.stdout.split('\n').filter((l) => l.startsWith('['));

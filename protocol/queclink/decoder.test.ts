@@ -434,6 +434,20 @@ describe('queclink decode: the whole @Track family', () => {
     ]);
   });
 
+  it('heartbeats are answered whatever the model and the header', () => {
+    for (const [frame, reply] of [
+      ['+ACK:GTHBD,F10413,862599050544301,GV350M,20240919020058,20A8$', '+SACK:GTHBD,F10413,20A8$'],
+      ['+ACK:GTHBD,C2010D,869653060009939,GV600M,20240107182623,1440$', '+SACK:GTHBD,C2010D,1440$'],
+      ['+ACK:GTHBD,F50201,866425030235982,GL300M,20190208124909,0BD6$', '+SACK:GTHBD,F50201,0BD6$'],
+      ['+BUFF:GTHBD,0F0106,862193020451183,,20150918182149,00B9$', '+SACK:GTHBD,0F0106,00B9$'],
+      ['+ACK:GTHBD,E70100,862193020451183,,20150918182149,00BA$', '+SACK:GTHBD,E70100,00BA$'],
+    ]) {
+      const r = ok(frame!);
+      expect(r.type, frame).toBe('GTHBD');
+      expect(r.reply, frame).toBe(reply);
+    }
+  });
+
   it('an unknown report still decodes its position and is answered', () => {
     const r = ok('+RESP:GTXYZ,740904,862524060867948,,7,1,12.5,90,700.0,-46.633308,-23.550520,20260514010456,0724,0005,772A,052B253E,00,20260514010458,AA3C$');
     expect(r.type).toBe('GTXYZ');

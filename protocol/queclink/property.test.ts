@@ -76,6 +76,30 @@ describe('queclink properties', () => {
     }), { numRuns: 3000 });
   });
 
+  it('any device type, any report, extra or missing leading fields: the position is never lost', () => {
+    const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9A-F]{${n}}$`));
+    const version = fc.oneof(hex(6), hex(10));
+    const code = fc.constantFrom('GTFRI', 'GTERI', 'GTSOS', 'GTIGN', 'GTIGF', 'GTSTT', 'GTXYZ', 'GTLSW', 'GTDAT');
+    // Leading fields that cannot look like coordinates: digits without a point, hex words, empty.
+    const lead = fc.array(fc.oneof(fc.constant(''), fc.stringMatching(/^\d{1,5}$/), hex(8)), { maxLength: 6 });
+    const coord = (max: number) => fc.integer({ min: -max * 1e6, max: max * 1e6 }).map((v) => (v / 1e6).toFixed(6));
+    const time = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().replace(/[-T:]/g, '').slice(0, 14));
+    const tail = fc.array(fc.oneof(fc.constant(''), fc.stringMatching(/^\d{1,4}$/)), { maxLength: 8 });
+    fc.assert(fc.property(version, code, lead, fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 359 }), coord(180), coord(90), time, tail,
+      (ver, c, pre, speed10, course, lon, lat, t, post) => {
+        const block = `1,${(speed10 / 10).toFixed(1)},${course},100.0,${lon},${lat},${t},0724,0005,772A,052B253E,00`;
+        const f = ['+RESP:' + c, ver, '862524060867948', 'X', ...pre, block, ...post, '20260101000000', 'AB12'].join(',') + '$';
+        const r = decode(Buffer.from(f));
+        if (isDecodeError(r)) throw new Error(`${r.error}: ${f}`);
+        expect(r.positions.length, f).toBeGreaterThan(0);
+        expect(r.positions[0]).toMatchObject({ latitude: Number(lat), longitude: Number(lon), speedKmh: speed10 / 10, course, altitude: 100, valid: true });
+        expect(r.positions[0]!.fixTime).toBe(`${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:${t.slice(12, 14)}.000Z`);
+        expect(r.reply).toBe(c === 'GTHBD' ? undefined : '+SACK:AB12$');
+        checked(Buffer.from(f));
+      }), { numRuns: 3000 });
+  });
+
   it('oversize frames are refused by the decoder and skipped by the framer', () => {
     const big = `+RESP:GTFRI,740904,862524060867948,${'9,'.repeat(MAX_FRAME)}AA3C$`;
     const r = decode(Buffer.from(big));

@@ -68,7 +68,8 @@ async function start(url: string, port: number): Promise<number> {
   const ready = (async () => {
     for (;;) {
       const r = await fetch(`http://127.0.0.1:${port}/api/openapi.json`).catch(() => null);
-      if (r?.status === 200) { await r.arrayBuffer(); return performance.now() - t0; }
+      // 401: up and answering (the document needs a session).
+      if (r?.status === 200 || r?.status === 401) { await r.arrayBuffer(); return performance.now() - t0; }
       await new Promise((res) => setTimeout(res, 10));
     }
   })();

@@ -1,10 +1,13 @@
-// GET /api/openapi.json (the generated document) and /api/docs (a self-contained HTML viewer).
+// GET /api/openapi.json (the generated document) and /api/docs (a self-contained HTML viewer): both need a
+// session and show only the operations the caller may use (like /api/meta).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
 import { generatedDir } from '../crud/registry.ts';
+import { requireSession } from '../auth/middleware.ts';
+import { can } from '../auth/users.ts';
 
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */
 export function fallbackOpenapi(model: Model): Record<string, unknown> {
@@ -22,8 +25,8 @@ export function fallbackOpenapi(model: Model): Record<string, unknown> {
         delete: { tags: [tag], summary: `Excluir ${e.label.singular}`, operationId: `${e.permission}.excluir` },
       }),
     };
-    paths[`/api/${e.key}/export`] = { get: { tags: [tag], summary: `Exportar ${e.label.plural} (csv, xlsx)` } };
-    paths[`/api/${e.key}/{id}/historico`] = { get: { tags: [tag], summary: 'Histórico de alterações' } };
+    paths[`/api/${e.key}/export`] = { get: { tags: [tag], summary: `Exportar ${e.label.plural} (csv, xlsx)`, 'x-permission': `${e.permission}.lista` } };
+    paths[`/api/${e.key}/{id}/historico`] = { get: { tags: [tag], summary: 'Histórico de alterações', 'x-permission': `${e.permission}.visualizar` } };
     for (const a of e.actions) paths[`/api/${e.key}/{id}/${a.name}`] = { post: { tags: [tag], summary: a.label, operationId: a.permission } };
   }
   return { openapi: '3.1.0', info: { title: 'Rastro API', version: '0.1.0' }, paths };
@@ -53,14 +56,77 @@ ul{list-style:none;padding-left:1rem}li{margin:.2rem 0}.m{display:inline-block;w
 ${sections}</body></html>`;
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+/** Permission key of an operation: x-permission (generated document) or operationId (fallback document). */
+const permissionOf = (op: Record<string, any>): string | undefined => op['x-permission'] ?? op.operationId;
+
+/**
+ * The document reduced to the operations allowed by `may`: an operation without a permission key is dropped
+ * (fail closed); tags and component schemas nobody references any more are dropped too.
+ */
+export function openapiFor(doc: Record<string, any>, may: (key: string) => boolean): Record<string, any> {
+  const paths: Record<string, any> = {};
+  for (const [p, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
+    const kept: Record<string, any> = {};
+    for (const [k, op] of Object.entries(item)) {
+      if (!METHODS.includes(k)) continue;
+      const key = op && typeof op === 'object' ? permissionOf(op) : undefined;
+      if (key && may(key)) kept[k] = op;
+    }
+    if (!Object.keys(kept).length) continue;
+    for (const [k, v] of Object.entries(item)) if (!METHODS.includes(k)) kept[k] = v; // parameters, summary, ...
+    paths[p] = kept;
+  }
+  const out: Record<string, any> = { ...doc, paths };
+  const schemas = doc.components?.schemas as Record<string, unknown> | undefined;
+  if (schemas) {
+    // Schemas reachable from the kept paths (and from reachable schemas, responses, parameters).
+    const used = new Set<string>();
+    const seen = new Set<unknown>();
+    const walk = (v: unknown) => {
+      if (!v || typeof v !== 'object' || seen.has(v)) return;
+      seen.add(v);
+      if (Array.isArray(v)) { v.forEach(walk); return; }
+      for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref' && typeof x === 'string') {
+          const m = /^#\/components\/(\w+)\/(.+)$/.exec(x);
+          if (m) {
+            if (m[1] === 'schemas') used.add(m[2]);
+            walk(doc.components?.[m[1]]?.[m[2]]);
+          }
+        } else walk(x);
+      }
+    };
+    walk(paths);
+    out.components = { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([k]) => used.has(k))) };
+  }
+  if (Array.isArray(doc.tags)) {
+    const tags = new Set(Object.values(paths).flatMap((item) => Object.values(item as Record<string, any>).flatMap((op) => (op && Array.isArray(op.tags) ? op.tags : []))));
+    out.tags = doc.tags.filter((t: { name?: string }) => t && tags.has(t.name));
+  }
+  return out;
+}
+
+/** The docs page has an inline <style> and nothing else. */
+const DOCS_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const load = () => {
+  let cached: { file: string; mtimeMs: number; doc: Record<string, any> } | undefined;
+  const load = (): Record<string, any> => {
     if (openapi) return openapi;
     const file = path.join(generatedDir(), 'openapi.json');
-    return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : fallbackOpenapi(model);
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st) return fallbackOpenapi(model);
+    if (cached?.file !== file || cached.mtimeMs !== st.mtimeMs) cached = { file, mtimeMs: st.mtimeMs, doc: JSON.parse(fs.readFileSync(file, 'utf8')) };
+    return cached.doc;
   };
-  app.get('/openapi.json', (c) => c.json(load()));
-  app.get('/docs', (c) => c.html(docsHtml(load())));
+  const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k)); };
+  app.get('/openapi.json', requireSession(), (c) => c.json(mine(c)));
+  app.get('/docs', requireSession(), (c) => {
+    c.header('Content-Security-Policy', DOCS_POLICY);
+    return c.html(docsHtml(mine(c)));
+  });
   return app;
 }

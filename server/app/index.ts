@@ -16,6 +16,8 @@ import { setRuntime } from '../crud/registry.ts';
 import { HttpError } from '../http/envelope.ts';
 import { calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
+import { inputGuard } from '../http/input-guard.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -41,6 +43,7 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   const limit = o.bodyLimitBytes ?? Number(process.env.BODY_LIMIT_BYTES ?? 1024 * 1024);
   const app = new Hono<AppEnv>();
 
+  app.use('*', securityHeaders());
   app.use('/api/*', async (c, next) => {
     const t0 = performance.now();
     c.set('log', o.log);
@@ -56,6 +59,8 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
       return c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413);
     },
   }));
+  // NUL bytes and deep JSON: 400 before any handler parses or recurses.
+  app.use('/api/*', inputGuard());
 
   const api = new Hono<AppEnv>();
   api.route('/auth', authRoutes({ log: o.log, ...o.auth }));

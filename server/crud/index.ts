@@ -1,7 +1,6 @@
 // Generic CRUD for one entity of the model, in the ra-data-simple-rest convention.
 // Generated route modules do: `export default crudRoutes(entityMeta)`.
 import { Hono, type Context } from 'hono';
-import { stream } from 'hono/streaming';
 import { hash } from '@node-rs/argon2';
 import {
   ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException,
@@ -19,7 +18,7 @@ import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
-import { exportRows } from './export.ts';
+import { exportResponse } from './export.ts';
 
 type Row = Record<string, any>;
 type Where = Record<string, unknown>;
@@ -401,13 +400,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       if (!f || f.hidden || f.writeOnly || f.type === 'password') throw badRequest(`Coluna desconhecida: ${src}`);
       return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
     });
-    const em = c.get('em');
-    const name = `${ent.key}.${format}`;
-    c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    c.header('Content-Disposition', `attachment; filename="${name}"`);
-    return stream(c, async (out) => {
-      await exportRows({ em, entity: ent, session: s, where, orderBy, columns, format, write: (chunk) => out.write(chunk) });
-    });
+    // Streamed, limited per user; see server/crud/export.ts.
+    return exportResponse({ em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') });
   });
 
   app.get('/:id/historico', requirePermission(`${P}.visualizar`), async (c) => {

@@ -30,11 +30,12 @@ const EN = new Int32Array(MAX_FRAME + 2);
 let NF = 0;
 
 /** Value of a hex digit, -1 if not one (local: calls across modules cost more under the test/dev loaders). */
+// Hex digit values by character code (the text is printable ASCII, checked by scan()).
+const HEX = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) HEX[65 + c] = HEX[97 + c] = 10 + c;
 function hexDigit(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
+  return HEX[c]!;
 }
 /** The string upper-cased; the same string when it has no lower-case letter (no allocation). */
 function upper(raw: string): string {
@@ -179,7 +180,6 @@ function utcAt(i: number, name: string): string {
 }
 
 const isImeiAt = (i: number) => (flen(i) === 15 && digitsAt(i)) || (flen(i) === 14 && hexFieldAt(i));
-const isVersionAt = (i: number) => (flen(i) === 6 || flen(i) === 10) && hexFieldAt(i);
 const isCountAt = (i: number) => flen(i) === 4 && hexFieldAt(i);
 /** A VIN before the device name (GV500 family): 17 of [0-9A-Z] without I, O, Q, with letters and digits. */
 function isVinAt(i: number): boolean {
@@ -212,9 +212,10 @@ interface VersionInfo {
 }
 /** Per protocol version (as a number: a fleet has few distinct versions), cached. */
 const versionCache = new Map<number, VersionInfo>();
-function versionInfo(i: number): VersionInfo {
-  const n = flen(i);
-  let key = hexAt(i) + (n === 10 ? 2 ** 41 : 0);
+function versionInfo(i: number): VersionInfo | null {
+  const n = flen(i), h = hexAt(i);
+  if ((n !== 6 && n !== 10) || h !== h) return null;
+  const key = h + (n === 10 ? 2 ** 41 : 0);
   let vi = versionCache.get(key);
   if (!vi) {
     if (versionCache.size >= 1000) versionCache.clear();
@@ -635,10 +636,11 @@ function decodeText(opts: DecodeOptions): DecodeResult {
   const at = k + 2, codeKey = T.charCodeAt(at + 2) * 65536 + T.charCodeAt(at + 3) * 256 + T.charCodeAt(at + 4);
   const code = codeOf(at, codeKey);
   if (NF < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
-  if (!isVersionAt(1)) fail('MALFORMED', `versão de protocolo inválida: ${str(1)}`);
+  const vi = versionInfo(1);
+  if (!vi) fail('MALFORMED', `versão de protocolo inválida: ${str(1)}`);
   if (!isImeiAt(2)) fail('MALFORMED', `IMEI inválido: ${str(2)}`);
   if (!isCountAt(NF - 1)) fail('MALFORMED', `contador inválido: ${str(NF - 1)}`);
-  const vi = versionInfo(1), info = vi.info;
+  const info = vi.info;
   const deviceId = str(2), rawCount = str(NF - 1), count = upper(rawCount);
   const attributes = new AttributeBag() as Attrs;
   attributes.protocolVersion = vi.version;

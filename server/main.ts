@@ -1,18 +1,61 @@
 // Entry point: `npm start` (tsx server/main.ts): web app + API, device gateway, and the demo trackers.
-import { startServer } from './app/start.ts';
+// SIGTERM/SIGINT stop it within SHUTDOWN_TIMEOUT_MS whatever state the database is in: the graceful steps run
+// with a deadline, then the process exits anyway (a dead database made the old graceful stop wait forever).
+import { startServer, type Running } from './app/start.ts';
 import { portsFromEnv, startGateway, type Gateway } from './ingest/index.ts';
 import { startDemoSimulation, type Simulation } from './ingest/simulator.ts';
 
 const off = (v: string | undefined) => v === 'off' || v === '0' || v === 'false';
+const SHUTDOWN_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 8000);
+
+let running: Running | undefined;
+let gateway: Gateway | undefined;
+let demo: Simulation | undefined;
+let closing = false;
+
+const say = (level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}) => {
+  if (running) running.log[level](extra, msg);
+  else process.stderr.write(`${msg}\n`);
+};
+
+/** Runs a graceful step, giving up (and saying so) when it takes longer than `ms`. */
+async function step(name: string, ms: number, fn: (() => Promise<unknown>) | undefined): Promise<void> {
+  if (!fn) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), ms); });
+  const r = await Promise.race([fn().then(() => 'ok' as const, (err) => { say('error', `encerramento: ${name} falhou`, { err }); return 'failed' as const; }), late]);
+  clearTimeout(timer);
+  if (r === 'late') say('error', `encerramento: ${name} não terminou em ${ms} ms; seguindo`);
+}
+
+async function shutdown(sig: NodeJS.Signals): Promise<void> {
+  if (closing) {
+    // A second signal: stop now.
+    process.exit(1);
+  }
+  closing = true;
+  say('info', `encerrando (${sig})`);
+  // Whatever hangs below, the process ends by the deadline.
+  setTimeout(() => {
+    say('error', `encerramento excedeu ${SHUTDOWN_MS} ms; saindo`);
+    process.exit(1);
+  }, SHUTDOWN_MS).unref();
+  const share = Math.max(500, Math.floor(SHUTDOWN_MS / 3));
+  await step('simulação', share, demo && (() => demo!.stop()));
+  await step('gateway', share, gateway && (() => gateway!.stop()));
+  await step('servidor web e banco', share, running && (() => running!.close()));
+  process.exit(0);
+}
+
+// Installed before anything starts, so a signal during start-up (e.g. waiting for a database) also stops it.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void shutdown(sig); });
 
 const t0 = performance.now();
-const running = await startServer();
+running = await startServer();
 const { log } = running;
 log.info({ url: running.url, coldStartMs: Math.round(performance.now() - t0) }, `Rastro disponível em ${running.url} (partida a frio em ${Math.round(performance.now() - t0)} ms)`);
 
-let gateway: Gateway | undefined;
-let demo: Simulation | undefined;
-if (!off(process.env.GATEWAY)) {
+if (!off(process.env.GATEWAY) && !closing) {
   try {
     gateway = await startGateway({ databaseUrl: running.databaseUrl, ports: portsFromEnv() });
     // Demo trackers for the seeded ativos, except in production or when switched off.
@@ -25,17 +68,4 @@ if (!off(process.env.GATEWAY)) {
     // The web app stays up; the gateway problem is reported loudly.
     log.error({ err: e }, 'gateway de equipamentos não iniciado');
   }
-}
-
-let closing = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, async () => {
-    if (closing) return;
-    closing = true;
-    log.info('encerrando');
-    await demo?.stop().catch(() => undefined);
-    await gateway?.stop().catch(() => undefined);
-    await running.close().catch(() => undefined);
-    process.exit(0);
-  });
 }

@@ -1,11 +1,12 @@
-// Whole-result export (CSV or XLSX) with bounded memory: rows come in batches (keyset paging), and the next batch
-// is read only when the client has taken the previous one (pull-based body).
+// Whole-result export (CSV or XLSX) with bounded memory: rows come in batches from a server-side cursor, and the
+// next batch is read only when the client has taken the previous one (pull-based body).
 // A failure after the first bytes cannot change the status any more: the CSV gets a last line saying the file is
 // incomplete, then the connection is aborted (no final chunk), so browsers and HTTP clients report a failed
 // download instead of a short file. Concurrent exports are limited per user and in total.
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
+import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
@@ -14,8 +15,10 @@ import { idOf, idsOf } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
 
-// Rows per query: each batch re-runs the filter, so larger batches mean fewer passes; memory stays bounded by it.
-const BATCH = Number(process.env.EXPORT_BATCH ?? 2000);
+/** Rows per FETCH (memory per export is bounded by it). */
+const BATCH = Number(process.env.EXPORT_BATCH ?? 250);
+/** Rows encoded between two turns of the event loop. */
+const SLICE = 250;
 
 export interface ExportOpts {
   em: EntityManager; entity: EntityMeta; session: Session; where: Record<string, unknown>;
@@ -73,47 +76,64 @@ function csvCell(v: unknown): string {
 
 type Row = Record<string, any>;
 
-/** Sort field types whose values round-trip exactly between PostgreSQL and JS (keyset paging is safe). */
-const EXACT = new Set(['integer', 'reference', 'string', 'text', 'enum', 'boolean', 'date', 'time', 'number']);
-
-/** Rows after `last` in the order [{field: dir}, {id: ASC}] (PostgreSQL: NULLS LAST for ASC, FIRST for DESC). */
-function after(field: string, dir: 'ASC' | 'DESC', last: Row, nullable: boolean): Row {
-  const id = last.id, v = last[field];
-  if (field === 'id') return { id: { [dir === 'ASC' ? '$gt' : '$lt']: id } };
-  const asc = dir === 'ASC';
-  if (v == null) return asc ? { [field]: null, id: { $gt: id } } : { $or: [{ [field]: null, id: { $gt: id } }, { [field]: { $ne: null } }] };
-  return { $or: [{ [field]: { [asc ? '$gt' : '$lt']: v } }, { [field]: v, id: { $gt: id } }, ...(asc && nullable ? [{ [field]: null }] : [])] };
+// Exports read through a pool of their own (one connection per running export, at most EXPORT_MAX_TOTAL): a
+// download its client stalls holds one of these, never a connection of the application's pool.
+const pools = new WeakMap<object, pg.Pool>();
+function exportPool(em: EntityManager): pg.Pool {
+  const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
+  let pool = pools.get(conn);
+  if (!pool) {
+    // Same connection settings and type parsers as the ORM's pool.
+    pool = new pg.Pool({ ...conn.mapOptions({}), max: exportLimits().total, idleTimeoutMillis: 5_000, allowExitOnIdle: true });
+    pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
+    pools.set(conn, pool);
+  }
+  return pool;
 }
 
 /**
- * Batches of plain rows (property names, references as ids), one ordinary query per batch: keyset paging after
- * the last row (offset only when sorting by a timestamp, whose microseconds JS cannot carry). No connection is
- * held between batches (a slow client cannot pin the pool) and a lost connection fails the next batch — the
- * ORM's cursor stream instead waits forever for a dead connection. Many-to-many columns are loaded per batch.
+ * Batches of plain rows (property names, references as ids) from a server-side cursor (DECLARE/FETCH in a
+ * read-only transaction: one sort and one consistent snapshot for the whole export). A lost connection fails the
+ * next FETCH (the ORM's own cursor stream instead waits forever on a dead connection); returning early (client
+ * gone) rolls back and frees the connection. Many-to-many columns are loaded per batch.
  */
 async function* batches(o: ExportOpts): AsyncGenerator<Row[]> {
   const name = ormName(o.em, o.entity);
   const meta = o.em.getMetadata().find(name)!;
   const m2n = o.columns.map((c) => c.field.name).filter((n) => meta.properties[n as never]?.kind === 'm:n');
-  const [sortField, dir] = Object.entries(o.orderBy[0] ?? { id: 'ASC' })[0] as [string, 'ASC' | 'DESC'];
-  const f = o.entity.fields.find((x) => x.name === sortField);
-  const keyset = sortField === 'id' || (!!f && EXACT.has(f.type));
-  const nullable = meta.properties[sortField as never]?.nullable !== false;
-  let last: Row | null = null;
-  for (let offset = 0; ; offset += BATCH) {
-    const where = keyset && last ? { $and: [o.where, after(sortField, dir, last, nullable)] } : o.where;
-    const qb = o.em.createQueryBuilder(name).select('*').where(where as never).orderBy(o.orderBy as never).limit(BATCH);
-    if (!keyset) qb.offset(offset);
-    const rows = (await qb.execute('all', true)) as Row[]; // plain data keyed by property, no entities
-    if (!rows.length) return;
-    last = rows[rows.length - 1];
-    if (m2n.length) {
-      const full = (await o.em.find(name, { id: { $in: rows.map((r) => r.id) } } as never, { populate: m2n as never[], filters: false })) as Row[];
-      const byId = new Map(full.map((r) => [Number(r.id), r]));
-      for (const r of rows) for (const n of m2n) r[n] = idsOf(byId.get(Number(r.id))?.[n]);
+  // The SQL exactly as the ORM would send it (parameters inlined by the ORM's platform, as in em.execute).
+  const sql = o.em.createQueryBuilder(name).select('*').where(o.where as never).orderBy(o.orderBy as never).getFormattedQuery();
+  const driver = o.em.getDriver();
+  const client = await exportPool(o.em).connect();
+  let broken = false;
+  const onError = () => { broken = true; };
+  client.on('error', onError); // the server dropped the connection: the pending query rejects by itself
+  let done = false;
+  try {
+    await client.query('begin read only');
+    await client.query(`declare rastro_export no scroll cursor for ${sql}`);
+    for (;;) {
+      const raw = (await client.query(`fetch ${BATCH} from rastro_export`)).rows as Row[];
+      if (raw.length) {
+        const rows = raw.map((r) => driver.mapResult(r as never, meta) as Row);
+        if (m2n.length) {
+          const full = (await o.em.find(name, { id: { $in: rows.map((r) => r.id) } } as never, { populate: m2n as never[], filters: false })) as Row[];
+          const byId = new Map(full.map((r) => [Number(r.id), r]));
+          for (const r of rows) for (const n of m2n) r[n] = idsOf(byId.get(Number(r.id))?.[n]);
+        }
+        yield rows;
+      }
+      if (raw.length < BATCH) break;
     }
-    yield rows;
-    if (rows.length < BATCH) return;
+    await client.query('commit');
+    done = true;
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    if (!done && !broken) await client.query('rollback').catch(() => { broken = true; });
+    client.off('error', onError);
+    client.release(broken); // a broken connection is destroyed, not returned to the pool
   }
 }
 
@@ -151,9 +171,12 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 async function* csvChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]>): AsyncGenerator<Uint8Array> {
   yield enc.encode('\uFEFF' + o.columns.map((c) => csvCell(c.label)).join(';') + '\r\n');
   for await (const rows of source) {
-    const lines = (await cellValues(o, rows)).map((vals) => vals.map(csvCell).join(';')).join('\r\n');
-    yield enc.encode(lines + '\r\n');
-    await tick(); // let other requests run between batches
+    const vals = await cellValues(o, rows);
+    // Small slices with a turn of the event loop between them: other requests are not held behind a batch.
+    for (let i = 0; i < vals.length; i += SLICE) {
+      yield enc.encode(vals.slice(i, i + SLICE).map((v) => v.map(csvCell).join(';')).join('\r\n') + '\r\n');
+      await tick();
+    }
   }
 }
 
@@ -169,7 +192,11 @@ async function* xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, a
   const producer = (async () => {
     for await (const rows of source) {
       if (stop) return;
-      for (const vals of await cellValues(o, rows)) ws.addRow(vals).commit();
+      const vals = await cellValues(o, rows);
+      for (let i = 0; i < vals.length; i++) {
+        ws.addRow(vals[i]).commit();
+        if (i % SLICE === SLICE - 1) await tick();
+      }
       // Backpressure: wait while the client has not taken what the zip writer produced.
       while (!stop && pass.readableLength > 1 << 20) await once(pass, 'data', { signal: ac.signal });
       await tick();

@@ -20,12 +20,16 @@ export function tileSource(template: string | undefined): string | null {
   return `${m[1].toLowerCase()}://${host}`;
 }
 
-/** Policy of the SPA pages. MUI/emotion inject <style> elements, hence style-src 'unsafe-inline'; no inline scripts. */
+/**
+ * Policy of the SPA pages. No inline or foreign scripts. 'unsafe-eval': the JSON-schema forms (rjsf + ajv) compile
+ * their validators with new Function at run time (precompiled validators would let it go). MUI/emotion inject
+ * <style> elements, hence style-src 'unsafe-inline'.
+ */
 export function pagePolicy(o: SecurityHeadersOptions = {}): string {
   const tiles = tileSource(o.tileUrl ?? process.env.VITE_MAP_TILE_URL ?? DEFAULT_TILE_URL);
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    "script-src 'self' 'unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${tiles ? ` ${tiles}` : ''}`,
     "font-src 'self' data:",

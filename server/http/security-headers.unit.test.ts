@@ -24,7 +24,8 @@ describe('securityHeaders()', () => {
     const csp = r.headers.get('content-security-policy')!;
     expect(csp).toBe(pagePolicy({ tileUrl: 'https://{s}.tiles.test/{z}/{x}/{y}.png' }));
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("script-src 'self' 'unsafe-eval';"); // no 'unsafe-inline' for scripts
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.test;");
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');

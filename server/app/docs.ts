@@ -6,7 +6,9 @@ import { Hono } from 'hono';
 import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
 import { generatedDir } from '../crud/registry.ts';
-import { requireSession } from '../auth/middleware.ts';
+import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { requireSession, sessionOfToken } from '../auth/middleware.ts';
 import { can } from '../auth/users.ts';
 
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */
@@ -122,9 +124,19 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
     if (cached?.file !== file || cached.mtimeMs !== st.mtimeMs) cached = { file, mtimeMs: st.mtimeMs, doc: JSON.parse(fs.readFileSync(file, 'utf8')) };
     return cached.doc;
   };
+  // Opened in a browser tab there is no bearer header: the front end's token cookie (runtime/src/api/cookie.ts)
+  // identifies the session. Read-only pages, and the cookie is SameSite=Lax: no cross-site use.
+  const fromCookie: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const token = c.req.header('authorization') ? undefined : getCookie(c, 'rastro_token');
+    if (token && !c.get('session')) {
+      const s = await sessionOfToken(c.get('em'), token);
+      if (s) c.set('session', s);
+    }
+    await next();
+  };
   const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k)); };
-  app.get('/openapi.json', requireSession(), (c) => c.json(mine(c)));
-  app.get('/docs', requireSession(), (c) => {
+  app.get('/openapi.json', fromCookie, requireSession(), (c) => c.json(mine(c)));
+  app.get('/docs', fromCookie, requireSession(), (c) => {
     c.header('Content-Security-Policy', DOCS_POLICY);
     return c.html(docsHtml(mine(c)));
   });

@@ -127,6 +127,15 @@ describe('openapi and docs', () => {
     expect(html).not.toContain('/api/empresa/{id}/suspende');
     expect(docs.headers.get('content-security-policy')).toContain("style-src 'unsafe-inline'");
   });
+
+  it('opened in a browser tab: the front end\'s token cookie is the session', async () => {
+    const page = await ts.fetch('/api/docs', { headers: { cookie: `rastro_token=${encodeURIComponent(leitor.token)}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('/api/empresa/{id}/suspende');
+    const doc = await (await ts.fetch('/api/openapi.json', { headers: { cookie: `rastro_token=${encodeURIComponent(leitor.token)}` } })).json();
+    expect(ops(doc)).not.toContain('POST /api/ativo');
+    expect((await ts.fetch('/api/docs', { headers: { cookie: 'rastro_token=forjado' } })).status).toBe(401);
+  });
 });
 
 describe('export limits and failures', () => {

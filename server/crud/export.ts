@@ -222,14 +222,30 @@ export function exportChunks(o: ExportOpts, source: AsyncIterable<Record<string,
  * A streaming Response for an export. The first chunk (header and first batch) is produced before answering, so
  * an early failure is still an ordinary JSON error; later failures end the body as described at the top.
  */
-export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format: 'csv' | 'xlsx'; log?: Logger; onEnd?: () => void }): Promise<ReadableStream<Uint8Array>> {
+export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format: 'csv' | 'xlsx'; log?: Logger; onEnd?: () => void; idleMs?: number }): Promise<ReadableStream<Uint8Array>> {
   const end = () => o.onEnd?.();
   let first: IteratorResult<Uint8Array>;
   try { first = await chunks.next(); } catch (err) { end(); throw err; }
   let pending: IteratorResult<Uint8Array> | null = first;
   let failure: unknown = null;
+  // A client that stops reading for idleMs gives its slot and its database connection back.
+  const idleMs = o.idleMs ?? Number(process.env.EXPORT_IDLE_TIMEOUT_MS ?? 60_000);
+  let idle: NodeJS.Timeout | undefined;
+  const stopIdle = () => clearTimeout(idle);
+  const armIdle = (ctrl: ReadableStreamDefaultController<Uint8Array>) => {
+    stopIdle();
+    idle = setTimeout(() => {
+      end();
+      o.log?.warn({ idleMs }, 'exportação encerrada: o cliente parou de ler');
+      void chunks.return(undefined).catch(() => undefined);
+      try { ctrl.error(new Error(`exportação encerrada: o cliente não leu nada em ${idleMs} ms`)); } catch { /* already closed */ }
+    }, idleMs);
+    idle.unref();
+  };
   return new ReadableStream<Uint8Array>({
+    start(ctrl) { armIdle(ctrl); },
     async pull(ctrl) {
+      stopIdle();
       if (failure) {
         // Give the error line a moment to leave before the connection is cut.
         await new Promise((r) => setTimeout(r, 50));
@@ -239,7 +255,7 @@ export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format
       try {
         const r = pending ?? (await chunks.next());
         pending = null;
-        if (r.done) { end(); ctrl.close(); } else ctrl.enqueue(r.value);
+        if (r.done) { end(); ctrl.close(); } else { ctrl.enqueue(r.value); armIdle(ctrl); }
       } catch (err) {
         end();
         o.log?.error({ err }, 'exportação interrompida');
@@ -250,6 +266,7 @@ export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format
     },
     async cancel() {
       // Client went away: close the cursor, free the slot.
+      stopIdle();
       end();
       await chunks.return(undefined).catch(() => undefined);
     },

@@ -95,6 +95,28 @@ describe('exportBody', () => {
   });
 });
 
+describe('exportBody idle timeout', () => {
+  it('a client that stops reading loses the export after idleMs: source closed, slot freed', async () => {
+    let closed = false, ended = 0;
+    async function* chunks() {
+      try { for (;;) yield enc.encode('y'.repeat(64 * 1024)); } finally { closed = true; }
+    }
+    const url = await serveBody(() => exportBody(chunks(), { format: 'csv', onEnd: () => ended++, idleMs: 300 }));
+    const res = await new Promise<http.IncomingMessage>((resolve) => { http.get(url, (r) => { r.pause(); resolve(r); }); });
+    for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(closed).toBe(true);
+    expect(ended).toBe(1);
+    res.destroy();
+  });
+
+  it('a slow client that keeps reading is not cut', async () => {
+    async function* chunks() { for (let i = 0; i < 6; i++) yield enc.encode(`l${i}\n`); }
+    const url = await serveBody(() => exportBody(chunks(), { format: 'csv', idleMs: 300 }));
+    const r = await readAll(url);
+    expect(r).toEqual({ status: 200, complete: true, text: 'l0\nl1\nl2\nl3\nl4\nl5\n' });
+  });
+});
+
 describe('acquireExportSlot', () => {
   it('allows EXPORT_MAX_PER_USER per user, 429 beyond, released once', () => {
     const a1 = acquireExportSlot(9001);

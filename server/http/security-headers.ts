@@ -1,5 +1,5 @@
 // Protective headers on every response: Content-Security-Policy (pages: what the SPA needs; API: nothing),
-// nosniff, Referrer-Policy, framing refused, API answers never cached.
+// nosniff, Referrer-Policy, framing refused, API answers never cached, HSTS behind HTTPS.
 import type { MiddlewareHandler } from 'hono';
 
 export interface SecurityHeadersOptions {
@@ -59,5 +59,9 @@ export function securityHeaders(o: SecurityHeadersOptions = {}): MiddlewareHandl
     h.set('X-Frame-Options', 'DENY');
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (api && !h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
+    // Behind HTTPS (directly or via a proxy): browsers keep to HTTPS. Ignored by browsers over plain HTTP.
+    if (c.req.url.startsWith('https:') || c.req.header('x-forwarded-proto')?.split(',')[0].trim() === 'https') {
+      h.set('Strict-Transport-Security', 'max-age=31536000');
+    }
   };
 }

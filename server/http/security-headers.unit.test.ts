@@ -37,6 +37,9 @@ describe('securityHeaders()', () => {
     expect(r.headers.get('content-security-policy')).toBe(API_POLICY);
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.headers.get('strict-transport-security')).toBe(null);
+    const tls = await app.request('/api/x', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(tls.headers.get('strict-transport-security')).toBe('max-age=31536000');
     const d = await app.request('/api/docs');
     expect(d.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
   });

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ afterEach(() => {
 
 interface Server { child: ChildProcess; url: string; dataDir: string; output: () => string; exited: Promise<{ code: number | null; signal: string | null }> }
 
-async function startMain(env: Record<string, string>): Promise<Server> {
+async function startMain(env: Record<string, string>, waitReady = true): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-main-'));
   fs.chmodSync(dataDir, 0o755); // the embedded cluster may run as another user when we are root
   dirs.push(dataDir);
@@ -38,6 +39,7 @@ async function startMain(env: Record<string, string>): Promise<Server> {
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
   const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  if (!waitReady) return { child, url: '', dataDir, output: () => out, exited };
   const url = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`servidor não iniciou: ${out.slice(-2000)}`)), 90_000);
     const look = () => {
@@ -81,6 +83,25 @@ describe('SIGTERM', () => {
     const ms = await term(s);
     expect(ms, s.output().slice(-3000)).not.toBe(null);
     expect(s.output()).toContain('encerrando (SIGTERM)');
+  });
+
+  it('stops during start-up while the database never answers', async () => {
+    // A "database" that accepts connections and never says a word.
+    const sockets: net.Socket[] = [];
+    const mute = net.createServer((sock) => { sockets.push(sock); });
+    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (mute.address() as net.AddressInfo).port;
+      const s = await startMain({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/rastro` }, false);
+      for (let i = 0; i < 200 && !sockets.length; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(sockets.length).toBeGreaterThan(0); // it is waiting on the database
+      expect(s.child.exitCode).toBe(null);
+      const ms = await term(s);
+      expect(ms, s.output().slice(-3000)).not.toBe(null);
+    } finally {
+      for (const sock of sockets) sock.destroy();
+      await new Promise((r) => mute.close(r));
+    }
   });
 
   it('stops while a client stalls a download (database alive)', async () => {

@@ -10,7 +10,7 @@ import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
 import { log } from './log.ts';
-import { BatchWriter, buildRows, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
+import { BatchWriter, buildRows, copyNum, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
 
 describe('OsmAnd', () => {
   it('decodes the Traccar Client query (speed in knots → km/h)', () => {
@@ -110,6 +110,14 @@ describe('tiny test protocol framing', () => {
 });
 
 describe('writer rows', () => {
+  it('writes numbers in COPY text exactly as String() does (fast path for up to 6 decimals)', () => {
+    const ref = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '\\N');
+    expect([-23.561414, -46.6, 0.000001, -0.5, 760.5, 1073.741823, 1073.741824, 1e-7, -0, 2 ** 31, NaN, Infinity, undefined, null].map(copyNum))
+      .toEqual(['-23.561414', '-46.6', '0.000001', '-0.5', '760.5', '1073.741823', '1073.741824', '1e-7', '0', '2147483648', '\\N', '\\N', '\\N', '\\N']);
+    fc.assert(fc.property(fc.integer({ min: -2e9, max: 2e9 }), fc.integer({ min: 0, max: 7 }), (k, d) => copyNum(k / 10 ** d) === ref(k / 10 ** d)), { numRuns: 20_000 });
+    fc.assert(fc.property(fc.double(), (v) => copyNum(v) === ref(v)), { numRuns: 20_000 });
+  });
+
   it('reads decoder times by arithmetic and anything else like Date.parse', () => {
     for (const t of ['2026-11-23T12:34:56.789Z', '2024-02-29T23:59:59.000Z', '2023-02-31T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-11-23T12:34:56Z', 'x']) {
       expect(isoMs(t)).toEqual(Date.parse(t));

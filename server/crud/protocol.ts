@@ -1,0 +1,46 @@
+// The ra-data-simple-rest protocol: parsing of ?filter/?sort/?range, ids and bodies, and the paged answer
+// (JSON array + Content-Range). Shared by the generated CRUD routes and the providers.
+import type { Context } from 'hono';
+import { badRequest, notFound } from '../http/envelope.ts';
+
+export const MAX_PAGE = 1000;
+
+export function parseJson(raw: string | undefined, what: string): unknown {
+  if (raw == null || raw === '') return undefined;
+  try { return JSON.parse(raw); } catch { throw badRequest(`Parâmetro ${what} inválido: JSON malformado`); }
+}
+
+export function parseRange(raw: string | undefined): { offset: number; limit: number } {
+  const r = parseJson(raw, 'range');
+  if (r === undefined) return { offset: 0, limit: 25 };
+  if (!Array.isArray(r) || r.length !== 2 || !r.every((n) => Number.isSafeInteger(n) && n >= 0) || r[1] < r[0]) throw badRequest('Parâmetro range inválido');
+  return { offset: r[0], limit: Math.min(r[1] - r[0] + 1, MAX_PAGE) };
+}
+
+export function parseId(c: Context, name = 'id'): number {
+  const raw = c.req.param(name) ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+export async function readBody(c: Context): Promise<unknown> {
+  try { return await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }
+}
+
+/** ra's sort parameter ([field, order]); undefined when absent. */
+export function parseSort(raw: string | undefined): { field: string; order: 'ASC' | 'DESC' } | undefined {
+  const sort = parseJson(raw, 'sort');
+  if (sort === undefined) return undefined;
+  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('Parâmetro sort inválido');
+  const order = sort[1].toUpperCase();
+  if (order !== 'ASC' && order !== 'DESC') throw badRequest('Direção de ordenação inválida: use ASC ou DESC');
+  return { field: sort[0], order };
+}
+
+/** Answers one page as ra-data-simple-rest expects: the rows and Content-Range {unit} {start}-{end}/{total}. */
+export function sendPage(c: Context, unit: string, offset: number, rows: unknown[], total: number) {
+  const end = rows.length ? offset + rows.length - 1 : offset;
+  c.header('Content-Range', `${unit} ${offset}-${end}/${total}`);
+  c.header('Access-Control-Expose-Headers', 'Content-Range');
+  return c.json(rows);
+}

@@ -1,0 +1,181 @@
+// Generic CRUD routes for one entity of the model, in the ra-data-simple-rest convention.
+// Generated route modules do: `export default crudRoutes(entityMeta)` (re-exported by ./index.ts).
+import { Hono } from 'hono';
+import type { EntityMeta } from '../../generator/model.ts';
+import type { AppEnv } from '../app/env.ts';
+import { requirePermission, requireSession, tenant } from '../auth/middleware.ts';
+import { guardTarget } from '../auth/grants.ts';
+import { NO_SESSIONS, endUserSessions } from '../auth/sessions.ts';
+import { emitChange } from '../realtime/events.ts';
+import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
+import { HttpError, badRequest, notFound } from '../http/envelope.ts';
+import { entityByKey, ormName } from './registry.ts';
+import { exportResponse } from './export.ts';
+import { parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
+import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, type Row, type Where } from './query.ts';
+import { mapDbError, prepare } from './write.ts';
+import { history, plain } from './history.ts';
+
+function matches(row: Row, cond: Record<string, unknown>): boolean {
+  return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
+}
+
+// ---------- routes ----------
+
+export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const P = entity.permission;
+  const e = () => entityByKey(entity.key) ?? entity;
+
+  app.use('*', requireSession(), tenant());
+
+  app.get('/', async (c) => {
+    const s = c.get('session');
+    const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
+    // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.
+    const isGetMany = !!filter && Object.keys(filter).length === 1 && 'id' in filter;
+    const perms = isGetMany ? [`${P}.lista`, `${P}.visualizar`] : [`${P}.lista`];
+    if (!perms.some((p) => s.roles.some((r) => r === 'wiki' || r === 'dev') || s.permissoes.has(p))) throw new HttpError(403, 'Você não tem permissão para fazer isso');
+    const ent = e();
+    const where = buildWhere(ent, filter, s);
+    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
+    const { offset, limit } = parseRange(c.req.query('range'));
+    const em = c.get('em');
+    const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
+    return sendPage(c, ent.key, offset, rows.map((r) => serialize(ent, r as Row)), total);
+  });
+
+  app.get('/export', requirePermission(`${P}.lista`), async (c) => {
+    const s = c.get('session');
+    const ent = e();
+    const format = c.req.query('format') ?? 'csv';
+    if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
+    const where = buildWhere(ent, parseJson(c.req.query('filter'), 'filter'), s);
+    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
+    const colsParam = parseJson(c.req.query('columns'), 'columns');
+    if (colsParam !== undefined && (!Array.isArray(colsParam) || !colsParam.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
+    const columns = ((colsParam as string[] | undefined) ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
+      const f = fieldOf(ent, src);
+      if (!f || f.hidden || f.writeOnly || f.type === 'password') throw badRequest(`Coluna desconhecida: ${src}`);
+      return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
+    });
+    // Streamed, limited per user; see server/crud/export.ts.
+    return exportResponse({ em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') });
+  });
+
+  app.get('/:id/historico', requirePermission(`${P}.visualizar`), async (c) => {
+    const s = c.get('session');
+    const id = parseId(c);
+    const ent = e();
+    const em = c.get('em');
+    const where: Where = { entidade: ent.key, registroId: id };
+    if (ent.scope === 'empresa') where.empresaId = s.empresaAtiva;
+    if (ent.scope === 'ambiente') where.ambienteId = s.ambienteId;
+    const live = await em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s)] } as never, { filters: false });
+    const rows = await em.find(HistoricoAlteracaoSchema, where as never, { orderBy: { data: 'DESC', id: 'DESC' } });
+    // The change history of a row with companies is shown only while the caller may see the row.
+    if (!live && (!rows.length || ent.companies)) throw notFound();
+    return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
+  });
+
+  app.get('/:id', requirePermission(`${P}.visualizar`), async (c) => {
+    const ent = e();
+    const row = await findVisible(c.get('em'), ent, c.get('session'), parseId(c));
+    return c.json(serialize(ent, row));
+  });
+
+  // Declarative row actions (also on read-only resources, e.g. sessao.elimina).
+  for (const action of entity.actions) {
+    app.post(`/:id/${action.name}`, requirePermission(action.permission), async (c) => {
+      const s = c.get('session');
+      const ent = e();
+      const id = parseId(c);
+      const em = c.get('em');
+      const { row: updated, before, after } = await em.transactional(async (tx) => {
+        const row = await findVisible(tx, ent, s, id);
+        await guardTarget(tx, ent, s, row, action.name);
+        const before = plain(ent, row);
+        if (action.visibleWhen && !matches(before, action.visibleWhen)) {
+          throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
+        }
+        tx.assign(row as never, action.set as never);
+        await tx.flush();
+        const after = plain(ent, row);
+        history(tx, ent, s, id, action.name, before, after);
+        await tx.flush();
+        return { row, before, after };
+      }).catch((err) => mapDbError(ent, err));
+      emitChange({ entity: ent.key, id, op: action.name, before, after });
+      return c.json(serialize(ent, updated));
+    });
+  }
+  if (entity.readOnlyResource) return app;
+
+  app.post('/', requirePermission(`${P}.adicionar`), async (c) => {
+    const s = c.get('session');
+    const ent = e();
+    const body = await readBody(c);
+    const em = c.get('em');
+    const created = await em.transactional(async (tx) => {
+      const data = await prepare(tx, ent, s, body, null);
+      const scope: Row = ent.scope === 'empresa' ? { empresaId: s.empresaAtiva } : ent.scope === 'ambiente' ? { ambienteId: s.ambienteId } : {};
+      const row = tx.create(ormName(tx, ent), { ...data, ...scope } as never) as Row;
+      await tx.flush();
+      history(tx, ent, s, Number(row.id), 'create', null, plain(ent, row));
+      await tx.flush();
+      return row;
+    }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
+    return c.json(serialize(ent, created), 201);
+  });
+
+  app.put('/:id', requirePermission(`${P}.editar`), async (c) => {
+    const s = c.get('session');
+    const ent = e();
+    const id = parseId(c);
+    const body = await readBody(c);
+    const em = c.get('em');
+    const { row: updated, before, after, ended } = await em.transactional(async (tx) => {
+      const row = await findVisible(tx, ent, s, id);
+      await guardTarget(tx, ent, s, row, 'update');
+      const before = plain(ent, row);
+      const data = await prepare(tx, ent, s, body, row);
+      tx.assign(row as never, data as never);
+      await tx.flush();
+      const after = plain(ent, row);
+      const passwordChanged = ent.fields.some((f) => f.type === 'password' && f.name in data && data[f.name] != null);
+      history(tx, ent, s, id, 'update', before, after, passwordChanged);
+      await tx.flush();
+      // A password set by an administrator ends every session of that user (sockets too, after commit).
+      const ended = passwordChanged && ent.key === 'usuario' ? await endUserSessions(tx, id) : NO_SESSIONS;
+      return { row, before, after, ended };
+    }).catch((err) => mapDbError(ent, err));
+    ended.notify();
+    emitChange({ entity: ent.key, id, op: 'update', before, after });
+    return c.json(serialize(ent, updated));
+  });
+
+  app.delete('/:id', requirePermission(`${P}.excluir`), async (c) => {
+    const s = c.get('session');
+    const ent = e();
+    const id = parseId(c);
+    const em = c.get('em');
+    const { out: gone, before } = await em.transactional(async (tx) => {
+      const row = await findVisible(tx, ent, s, id);
+      await guardTarget(tx, ent, s, row, 'delete');
+      const before = plain(ent, row);
+      const out = serialize(ent, row);
+      tx.remove(row as never);
+      await tx.flush();
+      history(tx, ent, s, id, 'delete', before, null);
+      await tx.flush();
+      return { out, before };
+    }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id, op: 'delete', before, after: null });
+    return c.json(gone);
+  });
+
+  return app;
+}
+
+export default crudRoutes;

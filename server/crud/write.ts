@@ -1,0 +1,155 @@
+// Writes: validation of request bodies (JSON Schema + references + uniqueness) and driver errors in pt-BR.
+import { hash } from '@node-rs/argon2';
+import {
+  ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException,
+} from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { Session } from '../app/env.ts';
+import { idOf, idsOf } from '../auth/users.ts';
+import { guardGrants } from '../auth/grants.ts';
+import { HttpError, badRequest } from '../http/envelope.ts';
+import { entityByKey, ormName, schemaFor } from './registry.ts';
+import { compile, messages, type FieldError } from './validation.ts';
+import { SYSTEM, escapeLike, fieldOf, fmt, scopeWhere, tenantOnly, type Row, type Where } from './query.ts';
+
+/** Hash for password fields (argon2id is @node-rs/argon2's default algorithm). */
+export const hashPassword = (s: string) => hash(s, { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+
+function failValidation(errors: FieldError[]): never {
+  throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');
+}
+
+/** Validates a request body against the entity's JSON Schema; answers the data to persist. */
+export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unknown, existing: Row | null): Promise<Row> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Corpo da requisição inválido: esperado um objeto JSON');
+  const schema = schemaFor(e.key);
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const errors: FieldError[] = [];
+  const input: Row = {};
+  for (const [k, v] of Object.entries(body as Row)) {
+    const f = fieldOf(e, k);
+    // System and read-only fields are the server's: ignored when sent (ra sends the whole record on update).
+    if (SYSTEM.has(k) || (f && (f.readOnly || f.system) && !(k in props))) continue;
+    if (!(k in props) && f?.hidden) continue;
+    input[k] = v;
+  }
+  // Only wiki/dev may grant the special roles.
+  if ('roles' in input && e.key === 'usuario' && !s.roles.some((r) => r === 'wiki' || r === 'dev')) {
+    const before = existing ? JSON.stringify(existing.roles ?? null) : 'null';
+    if (JSON.stringify(input.roles ?? null) !== before && !(Array.isArray(input.roles) && input.roles.length === 0 && !existing?.roles?.length)) {
+      throw new HttpError(403, 'Somente perfis especiais podem conceder os perfis wiki e dev');
+    }
+  }
+  const required = new Set<string>((schema.required as string[] | undefined) ?? []);
+  const candidate: Row = {};
+  if (existing) {
+    for (const f of e.fields) if (f.name in props && !(f.type === 'password' || f.writeOnly) && existing[f.name] !== undefined) candidate[f.name] = fmt(f, existing[f.name]);
+  }
+  for (const [k, v] of Object.entries(input)) {
+    const f = fieldOf(e, k);
+    if (typeof v === 'string' && f?.upperCase) input[k] = v.toUpperCase();
+    candidate[k] = input[k];
+  }
+  // On create, an omitted field with a default takes it (a required enum with a default is not missing).
+  if (!existing) {
+    for (const f of e.fields) if (f.name in props && !(f.name in candidate) && f.default !== undefined && !f.system) candidate[f.name] = f.default;
+  }
+  // null / '' / [] count as missing ('false' counts as filled).
+  for (const [k, v] of Object.entries(candidate)) {
+    const f = fieldOf(e, k);
+    const empty = v === null || v === '' || (Array.isArray(v) && v.length === 0 && f?.type === 'referenceList');
+    if (!empty) continue;
+    if (required.has(k) && !(existing && f && (f.type === 'password' || f.writeOnly))) {
+      errors.push({ field: k, label: f?.label ?? k, message: `O campo ${f?.label ?? k} é obrigatório` });
+    }
+    delete candidate[k];
+  }
+  const reqForUpdate = existing ? [...required].filter((k) => { const f = fieldOf(e, k); return !(f && (f.type === 'password' || f.writeOnly)); }) : [...required];
+  const validate = compile(`${e.key}:${existing ? 'u' : 'c'}`, existing ? { ...schema, required: reqForUpdate } : schema);
+  if (!validate(candidate)) errors.push(...messages(validate.errors ?? [], schema, e).filter((x) => !errors.some((y) => y.field === x.field)));
+  if (errors.length) failValidation(errors);
+  if (existing) await keepHiddenReferences(em, e, s, input, existing);
+  await guardGrants(em, e, s, input, existing);
+
+  const data: Row = {};
+  for (const [k, v] of Object.entries(input)) {
+    const f = fieldOf(e, k);
+    if (!f) continue;
+    if (v === '' || v === null) {
+      // An empty password on update keeps the current one.
+      if (f.type === 'password' || f.writeOnly) { if (!existing) data[k] = null; continue; }
+      data[k] = f.type === 'referenceList' ? [] : null;
+      continue;
+    }
+    if (f.type === 'password' || (f.writeOnly && f.type === 'string')) data[k] = await hashPassword(String(v));
+    else if (f.type === 'datetime') data[k] = new Date(String(v));
+    else data[k] = v;
+  }
+  if (!existing) {
+    for (const f of e.fields) if (!(f.name in data) && f.default !== undefined && !f.system) data[f.name] = f.default;
+  }
+  await checkReferences(em, e, s, data, existing);
+  await checkUnique(em, e, s, data, existing ? Number(existing.id) : null);
+  return data;
+}
+
+/** Reference lists keep the rows the caller cannot see (e.g. a user's roles of another company): a write
+ *  changes only the references visible to the caller. */
+async function keepHiddenReferences(em: EntityManager, e: EntityMeta, s: Session, input: Row, existing: Row): Promise<void> {
+  for (const f of e.fields) {
+    if (f.type !== 'referenceList' || !f.reference || !(f.name in input)) continue;
+    const target = entityByKey(f.reference);
+    const before = idsOf(existing[f.name]);
+    if (!target || !before.length) continue;
+    const visible = (await em.find(ormName(em, target), { $and: [{ id: { $in: before } }, scopeWhere(target, s)] } as never, { filters: false, fields: ['id'] as never })) as Row[];
+    const seen = new Set(visible.map((r) => Number(r.id)));
+    const hidden = before.filter((id) => !seen.has(id));
+    if (!hidden.length) continue;
+    const submitted = Array.isArray(input[f.name]) ? idsOf(input[f.name]) : [];
+    input[f.name] = [...new Set([...submitted, ...hidden])];
+  }
+}
+
+/** Referenced rows must exist and be visible to the caller; references already on the row are not re-checked. */
+async function checkReferences(em: EntityManager, e: EntityMeta, s: Session, data: Row, existing: Row | null): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const f of e.fields) {
+    if (!(f.name in data) || data[f.name] == null || !f.reference) continue;
+    if (f.type !== 'reference' && f.type !== 'referenceList') continue;
+    const target = entityByKey(f.reference);
+    if (!target) continue;
+    const had = new Set(existing ? (f.type === 'reference' ? [idOf(existing[f.name])] : idsOf(existing[f.name])) : []);
+    const ids = [...new Set(f.type === 'reference' ? [Number(data[f.name])] : idsOf(data[f.name]))].filter((id) => !had.has(id));
+    if (!ids.length) continue;
+    const n = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s)] } as never, { filters: false });
+    if (n !== ids.length) errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} referencia um registro inexistente` });
+  }
+  if (errors.length) failValidation(errors);
+}
+
+async function checkUnique(em: EntityManager, e: EntityMeta, s: Session, data: Row, selfId: number | null): Promise<void> {
+  for (const f of e.fields) {
+    if (!f.unique || f.system || data[f.name] == null || data[f.name] === '') continue;
+    const global = (f as FieldMeta & { uniqueGlobal?: boolean }).uniqueGlobal === true;
+    const value = f.caseInsensitive && typeof data[f.name] === 'string' ? { $ilike: escapeLike(data[f.name]) } : data[f.name];
+    const where: Where[] = [global ? {} : tenantOnly(e, s), { [f.name]: value }];
+    if (selfId != null) where.push({ id: { $ne: selfId } });
+    const n = await em.count(ormName(em, e), { $and: where } as never, { filters: false });
+    if (n > 0) throw new HttpError(409, `Já existe um registro com este ${f.label}`, { field: f.name }, 'Registro duplicado');
+  }
+}
+
+/** Maps driver exceptions of a failed write to pt-BR HTTP errors. */
+export function mapDbError(e: EntityMeta, err: unknown): never {
+  if (err instanceof UniqueConstraintViolationException) {
+    const msg = String((err as Error).message);
+    const f = e.fields.find((x) => x.unique && msg.includes(x.column));
+    throw new HttpError(409, f ? `Já existe um registro com este ${f.label}` : 'Já existe um registro com estes dados', null, 'Registro duplicado');
+  }
+  if (err instanceof ForeignKeyConstraintViolationException) {
+    throw new HttpError(409, 'Este registro está em uso por outros cadastros e não pode ser excluído ou alterado', null, 'Registro em uso');
+  }
+  if (err instanceof NotNullConstraintViolationException) throw badRequest('Campo obrigatório não informado');
+  throw err;
+}

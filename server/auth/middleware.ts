@@ -7,7 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityByKey, ormName } from '../crud/registry.ts';
 import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
 import { verifySession } from './tokens.ts';
-import { can, empresaUsable, findEmpresa, findUser, idOf, idsOf, rolesAndPermissions, userActive } from './users.ts';
+import { can } from './users.ts';
+import { cachedSession, invalidateSession } from './session-cache.ts';
 
 export function tokenOf(c: Context): string | undefined {
   const h = c.req.header('authorization');
@@ -26,6 +27,7 @@ export const sessaoName = (em: EntityManager) => ormName(em, entityByKey('sessao
 /** Ends a session row (ativa=false, dataFim=now). */
 export async function endSession(em: EntityManager, id: number): Promise<void> {
   await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+  invalidateSession(id);
 }
 
 /** Loads and checks the session row of the request's token. */
@@ -35,27 +37,10 @@ export async function loadSession(c: Context<AppEnv>): Promise<Session | null> {
   return sessionOfToken(emOf(c), token);
 }
 
-/** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no longer may. */
+/** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no
+ *  longer may. One query, cached per token while the session channel is listened to (session-cache.ts). */
 export async function sessionOfToken(em: EntityManager, token: string): Promise<Session | null> {
-  const sid = await verifySession(token);
-  if (!sid) return null;
-  const row = (await em.findOne(sessaoName(em), { id: sid } as never, { filters: false })) as Record<string, any> | null;
-  const now = new Date();
-  if (!row || row.ativa === false || row.dataFim || new Date(row.dataValidoAte) <= now) return null;
-  const usuarioId = idOf(row.usuario)!;
-  const end = async () => { await endSession(em, sid); return null; };
-  const user = await findUser(em, usuarioId);
-  if (!user || !userActive(user)) return end();
-  const empresas = idsOf(user.empresas);
-  const empresaAtiva = idOf(row.empresaAtiva) ?? empresas[0];
-  if (!empresaAtiva || !empresas.includes(empresaAtiva)) return end();
-  if (!empresaUsable(await findEmpresa(em, empresaAtiva))) return end();
-  const { roles, permissoes } = await rolesAndPermissions(em, user, empresaAtiva);
-  if (!row.dataUltimoAcesso || now.getTime() - new Date(row.dataUltimoAcesso).getTime() > 60_000) {
-    await em.nativeUpdate(sessaoName(em), { id: sid } as never, { dataUltimoAcesso: now } as never, { filters: false });
-  }
-  em.clear();
-  return { id: sid, usuarioId, login: String(row.login), ambienteId: idOf(row.ambienteId)!, empresaAtiva, empresas, roles, permissoes };
+  return cachedSession(em, token, verifySession, (sid) => endSession(em, sid));
 }
 
 /** 401 unless the request carries a live session; sets c.get('session'). Idempotent. */

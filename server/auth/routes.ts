@@ -15,6 +15,7 @@ import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
+import { invalidateSession } from './session-cache.ts';
 import { endSession, loadSession, requirePermission, requireSession, sessaoName, tenant } from './middleware.ts';
 import { SESSION_HOURS, signSession } from './tokens.ts';
 import {
@@ -271,6 +272,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const em = c.get('em');
     if (!empresaUsable(await findEmpresa(em, id))) throw new HttpError(403, 'Empresa suspensa ou desativada');
     await em.nativeUpdate(sessaoName(em), { id: s.id } as never, { empresaAtiva: id } as never, { filters: false });
+    invalidateSession(s.id);
     const usuario = entityByKey('usuario');
     if (usuario?.fields.some((f) => f.name === 'empresaAtiva')) {
       await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never, { filters: false });

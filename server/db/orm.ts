@@ -34,7 +34,8 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
     forceUtcTimezone: true,
     // Tenancy is enforced by explicit conditions + filters on the queried entity; no extra joins.
     autoJoinRefsForFilters: false,
-    schemaGenerator: { ignoreSchema: IGNORED_SCHEMAS },
+    // Triggers are hand-written in migrations (session cache notifications, *_sessao_notify): never dropped by the diff.
+    schemaGenerator: { ignoreSchema: IGNORED_SCHEMAS, ignoreTriggers: true },
     migrations: {
       path: o.migrationsPath ?? MIGRATIONS_DIR,
       pathTs: o.migrationsPath ?? MIGRATIONS_DIR,

@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
 import { sessionOfToken } from '../auth/middleware.ts';
+import { listenSessions } from '../auth/session-cache.ts';
 import { idsOf, strings } from '../auth/users.ts';
 import { entityByKey, getModel, ormName } from '../crud/registry.ts';
 import { events, type RowChange, type SessionEnded } from './events.ts';
@@ -41,6 +42,8 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     cors: process.env.CORS_ORIGIN ? { origin: process.env.CORS_ORIGIN.split(','), credentials: true } : undefined,
   });
   const session = async (token: string): Promise<Session | null> => sessionOfToken(o.orm.em.fork(), token);
+  // Cross-process session cache invalidation (LISTEN rastro_sessao) lives as long as the server.
+  const sessions = listenSessions(o.orm.config, o.log);
 
   io.use(async (socket, next) => {
     const token = tokenOf(socket);
@@ -133,6 +136,7 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     close: async () => {
       events.off('change', onChange);
       events.off('sessionEnded', onSessionEnded);
+      await sessions.close();
       await io.close();
     },
   };

@@ -1,0 +1,214 @@
+// Sessions resolved in one query (session row + user + active company + role keys) and cached per token in
+// process. Correctness over speed: the cache is used only while this process LISTENs on `rastro_sessao`
+// (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or
+// alter a session, from any process; migration *_sessao_notify). In-process writes also invalidate
+// synchronously through the change events, so the very next request never sees the old state.
+import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Configuration } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import type { Session } from '../app/env.ts';
+import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+import { events } from '../realtime/events.ts';
+import { effectiveKeys } from './companies.ts';
+import { SUPER_ROLES, allPermissionKeys, strings } from './users.ts';
+
+export const CHANNEL = 'rastro_sessao';
+const MAX_ENTRIES = Number(process.env.SESSION_CACHE_MAX ?? 20_000);
+/** Safety net for writes that bypass the triggers (none known): an entry is re-read after this age. */
+const TTL_MS = Number(process.env.SESSION_CACHE_TTL_MS ?? 30_000);
+const TOUCH_MS = 60_000;
+
+interface Entry { session: Session; validUntil: number; lastAccess: number; cachedAt: number }
+
+/** The cache of one database (one ORM). */
+class SessionCache {
+  byToken = new Map<string, Entry>();
+  generation = 0;
+  listening = false;
+  hits = 0;
+  misses = 0;
+  invalidate(match: (s: Session) => boolean): void {
+    this.generation++;
+    for (const [t, e] of this.byToken) if (match(e.session)) this.byToken.delete(t);
+  }
+  clear(): void { this.generation++; this.byToken.clear(); }
+  set(token: string, e: Entry): void {
+    if (this.byToken.size >= MAX_ENTRIES) this.byToken.delete(this.byToken.keys().next().value!);
+    this.byToken.set(token, e);
+  }
+}
+
+const caches = new Map<Configuration, SessionCache>();
+
+/** Drops cached sessions in every cache of this process (ids are per database; over-invalidating is harmless). */
+export function invalidate(kind: 's' | 'u' | 'e' | 'c' | '*', id?: number): void {
+  for (const c of caches.values()) apply(c, kind, id);
+}
+function apply(c: SessionCache, kind: string, id?: number): void {
+  if (kind === 's') c.invalidate((s) => s.id === id);
+  else if (kind === 'u') c.invalidate((s) => s.usuarioId === id);
+  else if (kind === 'e') c.invalidate((s) => s.empresaAtiva === id || s.empresas.includes(id!));
+  else c.clear(); // cargo (keys of its holders) or unknown: everything
+}
+export const invalidateSession = (id: number) => invalidate('s', id);
+
+// In-process writes (generic CRUD after commit, session ends): synchronous invalidation.
+const keyHolders = () => new Set(getModel().entities.filter((e) => e.fields.some((f) => f.optionsFrom === 'permissions')).map((e) => e.key));
+events.on('change', (ch) => {
+  if (ch.op === 'create' && ch.entity !== 'sessao') return;
+  if (ch.entity === 'sessao') invalidate('s', ch.id);
+  else if (ch.entity === 'usuario') invalidate('u', ch.id);
+  else if (ch.entity === 'empresa') invalidate('e', ch.id);
+  else if (ch.entity === 'cargo' || ch.entity === 'ambiente' || keyHolders().has(ch.entity)) invalidate('*');
+});
+events.on('sessionEnded', (e) => invalidate('s', e.sessaoId));
+
+export interface SessionListener { close(): Promise<void>; readonly listening: boolean }
+
+/** LISTENs on the session channel for this ORM's database and enables its cache while connected. */
+export function listenSessions(config: Configuration, log?: Logger): SessionListener {
+  const url = config.get('clientUrl') as string | undefined;
+  const cache = caches.get(config) ?? new SessionCache();
+  caches.set(config, cache);
+  let client: pg.Client | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const down = () => { cache.listening = false; cache.clear(); };
+  const connect = async () => {
+    if (closed || !url) return;
+    const c = new pg.Client({ connectionString: url, application_name: 'rastro-sessao-listener' });
+    client = c;
+    c.on('notification', (m) => {
+      const [kind, id] = String(m.payload ?? '').split(':');
+      apply(cache, kind, Number(id));
+    });
+    const retry = (err?: unknown) => {
+      if (client !== c) return;
+      client = undefined;
+      down();
+      c.end().catch(() => undefined);
+      if (closed) return;
+      if (err) log?.warn({ err }, 'cache de sessões: conexão LISTEN perdida; cache desligado até reconectar');
+      timer = setTimeout(() => void connect(), 1000);
+      timer.unref();
+    };
+    c.on('error', retry);
+    c.on('end', () => retry());
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANNEL}`);
+      if (client !== c) return;
+      cache.clear(); // anything cached while not listening may have missed notifications
+      cache.listening = true;
+    } catch (err) { retry(err); }
+  };
+  void connect();
+  return {
+    get listening() { return cache.listening; },
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      down();
+      caches.delete(config);
+      await c?.end().catch(() => undefined);
+    },
+  };
+}
+
+/** For tests and the benchmark. */
+export function cacheStats(config: Configuration) {
+  const c = caches.get(config);
+  return c ? { entries: c.byToken.size, hits: c.hits, misses: c.misses, listening: c.listening } : null;
+}
+
+// ---- one query --------------------------------------------------------------------------------------
+
+const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+interface Sql { text: string; perCompany: boolean }
+const sqlOf = new WeakMap<Configuration, Sql>();
+
+function buildSql(em: EntityManager): Sql {
+  const md = em.getMetadata();
+  const table = (key: string) => {
+    const m = md.find(ormName(em, entityByKey(key)!))!;
+    return { t: (m.schema ? q(m.schema) + '.' : '') + q(m.tableName), c: (p: string) => q(m.properties[p as never].fieldNames[0]) };
+  };
+  const s = table('sessao'), u = table('usuario'), e = table('empresa'), c = table('cargo');
+  const perCompany = entityByKey('cargo')?.scope === 'empresa';
+  const text = `select s.${s.c('id')} as "id", s.${s.c('login')} as "login", s.${s.c('ambienteId')} as "ambienteId",
+  s.${s.c('usuario')} as "usuarioId", s.${s.c('ativa')} as "ativa", s.${s.c('dataFim')} as "dataFim",
+  s.${s.c('dataValidoAte')} as "dataValidoAte", s.${s.c('dataUltimoAcesso')} as "dataUltimoAcesso",
+  u.${u.c('ativo')} as "usuarioAtivo", u.${u.c('empresas')} as "empresas", u.${u.c('roles')} as "roles",
+  u.${u.c('permissoesExtras')} as "permissoesExtras",
+  e.${e.c('id')} as "empresaAtiva", e.${e.c('status')} as "empresaStatus",
+  (select coalesce(json_agg(c.${c.c('permissoes')}), '[]'::json) from ${c.t} c
+    where c.${c.c('id')} = any(u.${u.c('cargos')})${perCompany ? ` and c.${c.c('empresaId')} = e.${e.c('id')}` : ''}) as "cargos"
+from ${s.t} s
+join ${u.t} u on u.${u.c('id')} = s.${s.c('usuario')}
+left join ${e.t} e on e.${e.c('id')} = coalesce(s.${s.c('empresaAtiva')}, u.${u.c('empresas')}[1])
+where s.${s.c('id')} = $1`;
+  return { text, perCompany };
+}
+
+interface Resolved { session: Session | null; end: boolean; validUntil: number; lastAccess: number }
+
+async function resolve(em: EntityManager, sid: number, now: number): Promise<Resolved> {
+  let sql = sqlOf.get(em.config);
+  if (!sql) { sql = buildSql(em); sqlOf.set(em.config, sql); }
+  const [r] = (await em.getConnection().execute(sql.text.replace('$1', '?'), [sid])) as Record<string, any>[];
+  const none = { session: null, end: false, validUntil: 0, lastAccess: 0 };
+  if (!r || r.ativa === false || r.dataFim || new Date(r.dataValidoAte).getTime() <= now) return none;
+  const empresas = (r.empresas ?? []).map(Number) as number[];
+  const empresaAtiva = r.empresaAtiva == null ? null : Number(r.empresaAtiva);
+  if (r.usuarioAtivo === false || empresaAtiva == null || !empresas.includes(empresaAtiva) || (r.empresaStatus ?? 'ativa') !== 'ativa') {
+    return { ...none, end: true };
+  }
+  const roles = strings(r.roles);
+  const permissoes = new Set<string>(strings(r.permissoesExtras));
+  for (const keys of (r.cargos ?? []) as unknown[]) for (const k of strings(keys)) permissoes.add(k);
+  if (roles.some((x) => SUPER_ROLES.includes(x))) for (const k of allPermissionKeys()) permissoes.add(k);
+  const session: Session = {
+    id: Number(r.id), usuarioId: Number(r.usuarioId), login: String(r.login), ambienteId: Number(r.ambienteId),
+    empresaAtiva, empresas, roles, permissoes: effectiveKeys(permissoes),
+  };
+  return { session, end: false, validUntil: new Date(r.dataValidoAte).getTime(), lastAccess: r.dataUltimoAcesso ? new Date(r.dataUltimoAcesso).getTime() : 0 };
+}
+
+/** The live session of a token: from the cache, else one query (cached while listening). `end` is called
+ *  when the row is live but its user or company no longer may (the caller ends the row). */
+export async function cachedSession(
+  em: EntityManager, token: string, verify: (t: string) => Promise<number | null>, end: (sid: number) => Promise<void>,
+): Promise<Session | null> {
+  const now = Date.now();
+  const cache = caches.get(em.config);
+  const hit = cache?.listening ? cache.byToken.get(token) : undefined;
+  if (hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS) {
+    cache!.hits++;
+    if (now - hit.lastAccess > TOUCH_MS) { hit.lastAccess = now; touch(em, hit.session.id, now); }
+    return hit.session;
+  }
+  if (hit) cache!.byToken.delete(token);
+  const sid = await verify(token);
+  if (!sid) return null;
+  const gen = cache?.generation;
+  if (cache) cache.misses++;
+  const r = await resolve(em, sid, now);
+  if (r.end) { await end(sid); return null; }
+  if (!r.session) return null;
+  let lastAccess = r.lastAccess;
+  if (now - lastAccess > TOUCH_MS) { lastAccess = now; touch(em, sid, now); }
+  // Stored only when nothing was invalidated meanwhile (the row read may predate that change).
+  if (cache?.listening && cache.generation === gen) cache.set(token, { session: r.session, validUntil: r.validUntil, lastAccess, cachedAt: now });
+  return r.session;
+}
+
+function touch(em: EntityManager, sid: number, now: number): void {
+  const s = em.getMetadata().find(ormName(em, entityByKey('sessao')!))!;
+  const col = s.properties['dataUltimoAcesso' as never].fieldNames[0];
+  em.getConnection().execute(`update ${(s.schema ? q(s.schema) + '.' : '') + q(s.tableName)} set ${q(col)} = ? where ${q(s.properties['id' as never].fieldNames[0])} = ?`, [new Date(now), sid])
+    .catch(() => undefined);
+}

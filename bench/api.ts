@@ -1,11 +1,17 @@
-// npm run bench:api — cold start of the API server and latency of GET /api/ativo with 100k assets.
+// npm run bench:api — the generated API against a bare node:http + pg server (bench/api-bare.ts) running the
+// same SQL on the same table (100k ativos, half in the measured company), in the same run: list of 25 sorted by
+// placa with the total, and get by id with the company check. Closed-loop load of our own (10 keep-alive
+// connections, bounded duration), rounds alternating the two servers; prints req/s, p50/p99, server CPU per
+// request and the ratio generated/bare (target >= 0.8x). Also the API's cold start.
 // Database: a fresh embedded PostgreSQL in a temp dir, or a temp database `rastro_bench_api_*` created
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
 // (tsx server/main.ts, its own process), on a temp copy of server/migrations.
-// Options (env): BENCH_ATIVOS (100000), BENCH_REQUESTS (300), BENCH_WARMUP (30), BENCH_KEEP=1 keeps the temp dirs.
+// Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
+// BENCH_ONLY=lista|id runs one case; BENCH_KEEP=1 keeps the temp dirs; BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,8 +19,9 @@ import { freePort, startEmbeddedPostgres, type EmbeddedHandle } from '../server/
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
-const N = Number(process.env.BENCH_REQUESTS ?? 300);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN_PASSWORD = 'bench-admin-123';
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
@@ -29,6 +36,7 @@ fs.cpSync(path.join(ROOT, 'server/migrations'), migrations, { recursive: true })
 let embedded: EmbeddedHandle | undefined;
 let dropDb: (() => Promise<void>) | undefined;
 let server: ChildProcess | undefined;
+let bare: ChildProcess | undefined;
 
 async function database(): Promise<string> {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -54,11 +62,13 @@ async function database(): Promise<string> {
 /** Spawns the server like `npm start` does (without the front-end build); answers ms until it serves. */
 async function start(url: string, port: number): Promise<number> {
   const t0 = performance.now();
-  server = spawn(process.execPath, [TSX, 'server/main.ts'], {
+  server = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, MIGRATIONS_PATH: migrations,
       DATA_DIR: path.join(work, 'data'), DIST_DIR: path.join(work, 'no-dist'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      // The API alone: no device gateway nor demo trackers in the measured process.
+      GATEWAY: 'off', DEMO_SIMULATION: 'off',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -84,67 +94,154 @@ async function stop(): Promise<void> {
   await new Promise<void>((res) => { s.once('exit', () => res()); s.kill('SIGTERM'); });
 }
 
-interface Stats { name: string; p50: number; p95: number; mean: number; n: number }
+type Proc = ChildProcess;
 
-async function measure(name: string, base: string, headers: Record<string, string>, paths: (i: number) => string, expect = 200): Promise<Stats> {
-  const one = async (i: number) => {
-    const t = performance.now();
-    const r = await fetch(base + paths(i), { headers });
-    await r.arrayBuffer();
-    if (r.status !== expect) throw new Error(`${name}: HTTP ${r.status} em ${paths(i)}`);
-    return performance.now() - t;
-  };
-  for (let i = 0; i < WARMUP; i++) await one(i);
-  const t: number[] = [];
-  for (let i = 0; i < N; i++) t.push(await one(WARMUP + i));
-  t.sort((a, b) => a - b);
-  const q = (p: number) => t[Math.min(t.length - 1, Math.floor(p * t.length))];
-  return { name, p50: q(0.5), p95: q(0.95), mean: t.reduce((a, b) => a + b, 0) / t.length, n: t.length };
+/** CPU time (ms) of a process (utime + stime from /proc). */
+function cpuMs(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) * 10; // fields 14, 15 in USER_HZ (100)
+  } catch { return NaN; }
 }
 
-const ms = (n: number) => n.toFixed(2).padStart(8);
+interface Load { name: string; target: string; rps: number; p50: number; p99: number; n: number; errors: number; cpuPerReq: number }
+
+/** Closed-loop load: CONNECTIONS keep-alive connections, each sending the next request when the last answered. */
+async function load(name: string, target: string, base: string, pid: number, headers: Record<string, string>, path: (i: number) => string, seconds: number): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const u = new URL(base);
+  const lat: number[] = [];
+  let errors = 0, i = 0;
+  const one = (p: string) => new Promise<number>((resolve) => {
+    const t = performance.now();
+    const req = http.request({ host: u.hostname, port: u.port, path: p, agent, headers }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode === 200 ? performance.now() - t : -1));
+    });
+    req.on('error', () => resolve(-1));
+    req.end();
+  });
+  const c0 = cpuMs(pid);
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < end) {
+      const ms = await one(path(i++));
+      if (ms < 0) errors++; else lat.push(ms);
+    }
+  }));
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = cpuMs(pid) - c0;
+  agent.destroy();
+  lat.sort((a, b) => a - b);
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  return { name, target, rps: lat.length / elapsed, p50: q(0.5), p99: q(0.99), n: lat.length, errors, cpuPerReq: cpu / Math.max(1, lat.length + errors) };
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function waitHttp(url: string, p: Proc): Promise<void> {
+  for (let i = 0; ; i++) {
+    const r = await fetch(url).catch(() => null);
+    if (r) { await r.arrayBuffer(); return; }
+    if (p.exitCode !== null || i > 1200) throw new Error(`servidor não respondeu em ${url}`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}
+
+const f1 = (n: number) => n.toFixed(1).padStart(9);
+const f2 = (n: number) => n.toFixed(2).padStart(8);
 
 try {
   const url = await database();
   const port = await freePort();
-  console.log(`Banco: ${embedded ? 'PostgreSQL embutido (temporário)' : url.replace(/:[^:@/]*@/, ':***@')}`);
+  console.log(`Banco: ${embedded ? 'PostgreSQL embutido (temporário)' : url.replace(/:[^:@/]*@/, ':***@')}; CPUs: ${os.cpus().length}; carga (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
   const first = await start(url, port);
   await stop();
   const cold = await start(url, port);
-  console.log(`Partida a frio (processo → primeira resposta 200): ${Math.round(first)} ms na 1ª partida (migrações + dados iniciais), ${Math.round(cold)} ms com o banco pronto`);
+  console.log(`Partida a frio (processo → primeira resposta): ${Math.round(first)} ms na 1ª partida (migrações + dados iniciais), ${Math.round(cold)} ms com o banco pronto`);
 
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const empresas = (await db.query('select id from empresa order by id limit 2')).rows.map((r) => Number(r.id));
   const t0 = performance.now();
-  const seed = spawnSync(process.execPath, [TSX, 'server/seed/demo.ts', '--ativos', String(ATIVOS)], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
-  if (seed.status !== 0) throw new Error(`seed:demo falhou: ${seed.stderr}`);
-  console.log(`seed:demo: ${seed.stdout.trim().split('\n').join('; ')} (${Math.round(performance.now() - t0)} ms no total)`);
-
+  // Half of the assets in the company measured, half in another one.
+  for (const [i, empresa] of empresas.entries()) {
+    const n = i === 0 ? Math.ceil(ATIVOS / 2) : Math.floor(ATIVOS / 2);
+    const seed = spawnSync(process.execPath, [TSX, 'server/seed/demo.ts', '--ativos', String(n), '--empresa', String(empresa)], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
+    if (seed.status !== 0) throw new Error(`seed:demo falhou: ${seed.stderr}`);
+  }
+  await db.query('analyze ativo');
   const base = `http://127.0.0.1:${port}`;
   const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
-  const headers = { authorization: `Bearer ${login.payload.token}` };
-  const get = async (p: string) => { const r = await fetch(base + p, { headers }); return { total: r.headers.get('content-range'), rows: await r.json() as any[] }; };
-  const total = (await get('/api/ativo?range=[0,0]')).total;
-  const sample = (await get('/api/ativo?sort=["id","ASC"]&range=[0,999]')).rows.map((r) => r.id as number);
-  const mid = (await get(`/api/ativo?sort=["placa","ASC"]&range=[${Math.floor(ATIVOS / 2)},${Math.floor(ATIVOS / 2)}]`)).rows[0];
-  const fragment = String(mid.placa).slice(0, 6);
-  const qTotal = (await get(`/api/ativo?filter=${encodeURIComponent(JSON.stringify({ q: fragment }))}&range=[0,24]`)).total;
-  console.log(`Ativos: ${total}; busca q="${fragment}": ${qTotal}; ${N} requisições por caso (após ${WARMUP} de aquecimento), uma por vez`);
+  const empresa = Number(login.payload.user.empresaAtiva);
+  const counts = (await db.query('select empresa_id, count(*)::int as n from ativo group by 1 order by 1')).rows.map((r) => `empresa ${r.empresa_id}: ${r.n}`).join(', ');
+  const ids = (await db.query('select id from ativo where empresa_id = $1 order by random() limit 2000', [empresa])).rows.map((r) => Number(r.id));
+  await db.end();
+  console.log(`Ativos: ${counts} (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
 
-  const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
-  const results: Stats[] = [];
-  results.push(await measure('GET /api/auth/token_valido (referência)', base, headers, () => '/api/auth/token_valido'));
-  results.push(await measure('GET /api/ativo (25, ordem padrão)', base, headers, () => '/api/ativo?range=[0,24]'));
-  results.push(await measure('GET /api/ativo (25, placa DESC)', base, headers, () => `/api/ativo?sort=${enc(['placa', 'DESC'])}&range=[0,24]`));
-  results.push(await measure(`GET /api/ativo (q="${fragment}")`, base, headers, () => `/api/ativo?filter=${enc({ q: fragment })}&range=[0,24]`));
-  results.push(await measure('GET /api/ativo/{id}', base, headers, (i) => `/api/ativo/${sample[i % sample.length]}`));
-  results.push(await measure('GET /api/ativo (25, página 2000)', base, headers, () => '/api/ativo?range=[50000,50024]'));
+  // The bare server: its own process, like the API.
+  const barePort = await freePort();
+  bare = spawn(process.execPath, ['--import', 'tsx', 'bench/api-bare.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, PORT: String(barePort), BARE_EMPRESA: String(empresa) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const bareBase = `http://127.0.0.1:${barePort}`;
+  await waitHttp(`${bareBase}/api/ativo/0`, bare);
 
-  const ref = results[0].p50;
-  console.log(`\n${'caso'.padEnd(44)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'média'.padStart(8)}   p50/ref`);
-  for (const r of results) console.log(`${r.name.padEnd(44)}${ms(r.p50)}${ms(r.p95)}${ms(r.mean)}   ${(r.p50 / ref).toFixed(2)}x`);
-  console.log(JSON.stringify({ coldStartMs: { first: Math.round(first), ready: Math.round(cold) }, ativos: total, results: results.map((r) => ({ ...r, p50: +r.p50.toFixed(2), p95: +r.p95.toFixed(2), mean: +r.mean.toFixed(2) })) }));
+  const headers = { authorization: `Bearer ${login.payload.token}`, 'accept-encoding': 'identity' };
+  const LIST = `/api/ativo?sort=${encodeURIComponent(JSON.stringify(['placa', 'ASC']))}&range=${encodeURIComponent('[0,24]')}`;
+  const byId = (i: number) => `/api/ativo/${ids[i % ids.length]}`;
+  // Same answers from both (rows and total), so the comparison is fair.
+  const same = async (p: string) => {
+    const [a, b] = await Promise.all([fetch(base + p, { headers }), fetch(bareBase + p)]);
+    const [ja, jb] = [await a.json(), await b.json()];
+    const key = (j: any) => JSON.stringify(Array.isArray(j) ? j.map((r: any) => [r.id, r.placa]) : [j.id, j.placa]);
+    if (a.status !== 200 || b.status !== 200 || key(ja) !== key(jb) || (Array.isArray(ja) && a.headers.get('content-range') !== b.headers.get('content-range'))) {
+      throw new Error(`respostas diferentes em ${p}: ${a.status} ${a.headers.get('content-range')} / ${b.status} ${b.headers.get('content-range')}`);
+    }
+  };
+  await same(LIST);
+  await same(byId(0));
+
+  const gpid = server!.pid!, bpid = bare.pid!;
+  const cases = [
+    { name: 'lista 25 por placa + total', path: () => LIST },
+    { name: 'por id (com a empresa)', path: byId },
+  ].filter((c, i) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === ['lista', 'id'][i]);
+  // Warm-up (JIT, pools, session cache), then rounds alternating generated / bare.
+  for (const c of cases) { await load(c.name, 'gerada', base, gpid, headers, c.path, 1); await load(c.name, 'bare', bareBase, bpid, {}, c.path, 1); }
+  const runs: Load[] = [];
+  console.log(`\n${CONNECTIONS} conexões, ${SECONDS} s por medida, ${ROUNDS} rodadas alternadas\n${'caso'.padEnd(30)}${'servidor'.padEnd(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU ms/req'.padStart(11)}${'erros'.padStart(6)}`);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const c of cases) {
+      for (const [target, b, pid, h] of (r % 2 ? [['bare', bareBase, bpid, {}], ['gerada', base, gpid, headers]] : [['gerada', base, gpid, headers], ['bare', bareBase, bpid, {}]]) as [string, string, number, Record<string, string>][]) {
+        const x = await load(c.name, target, b, pid, h, c.path, SECONDS);
+        runs.push(x);
+        console.log(`${x.name.padEnd(30)}${x.target.padEnd(9)}${f1(x.rps)}${f2(x.p50)}${f2(x.p99)}${f2(x.cpuPerReq).padStart(11)}${String(x.errors).padStart(6)}`);
+      }
+    }
+  }
+  const summary = cases.map((c) => {
+    const of = (t: string) => runs.filter((x) => x.name === c.name && x.target === t);
+    const g = of('gerada'), b = of('bare');
+    const ratios = g.map((x, i) => x.rps / b[i].rps);
+    return {
+      caso: c.name,
+      gerada: { rps: Math.round(median(g.map((x) => x.rps))), p50: +median(g.map((x) => x.p50)).toFixed(2), p99: +median(g.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(g.map((x) => x.cpuPerReq)).toFixed(3) },
+      bare: { rps: Math.round(median(b.map((x) => x.rps))), p50: +median(b.map((x) => x.p50)).toFixed(2), p99: +median(b.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(b.map((x) => x.cpuPerReq)).toFixed(3) },
+      razoes: ratios.map((x) => +x.toFixed(2)),
+      razao: +median(ratios).toFixed(2),
+    };
+  });
+  console.log('');
+  for (const s of summary) {
+    console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}) ${s.razao >= 0.8 ? '✓ meta ≥ 0,8×' : '✗ abaixo da meta 0,8×'}`);
+  }
+  console.log(`Carga da máquina ao fim (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(JSON.stringify({ coldStartMs: { first: Math.round(first), ready: Math.round(cold) }, ativos: ATIVOS, conexoes: CONNECTIONS, segundos: SECONDS, rodadas: ROUNDS, loadavg: os.loadavg(), resultados: summary }));
 } finally {
   await stop().catch(() => undefined);
+  if (bare && bare.exitCode === null) await new Promise<void>((res) => { bare!.once('exit', () => res()); bare!.kill('SIGTERM'); });
   await dropDb?.().catch((e) => console.error(String(e)));
   await embedded?.stop().catch(() => undefined);
   if (process.env.BENCH_KEEP !== '1') for (const d of [tmp, work]) fs.rmSync(d, { recursive: true, force: true });

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -16,10 +18,36 @@ const fixtures = fileURLToPath(new URL('./src/fixtures', import.meta.url));
 const useGenerated = existsSync(`${generated}/index.ts`);
 if (!useGenerated) console.warn('[rastro] runtime/src/generated missing: using runtime/src/fixtures');
 
+/** Build-time compression: every text asset of the output gets .br (quality 11) and .gz (level 9) beside it,
+ *  written only when smaller; the server picks one by Accept-Encoding (server/app/static.ts). */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'rastro-precompress',
+    apply: 'build',
+    configResolved(c) { outDir = path.resolve(c.root, c.build.outDir); },
+    closeBundle() {
+      const walk = (d: string): string[] => readdirSync(d).flatMap((f) => {
+        const p = path.join(d, f);
+        return statSync(p).isDirectory() ? walk(p) : [p];
+      });
+      for (const file of walk(outDir)) {
+        if (!/\.(js|mjs|css|html|svg|json|txt|map|wasm)$/.test(file)) continue;
+        const raw = readFileSync(file);
+        if (raw.length < 512) continue;
+        const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+        const gz = gzipSync(raw, { level: 9 });
+        if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+        if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@rastro/generated': useGenerated ? generated : fixtures },
   },

@@ -1,10 +1,7 @@
 // The Hono application: /api (auth, named calls, generated CRUD routes), the built front end, errors.
-import fs from 'node:fs';
-import path from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { DriverException, ValidationError } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -18,6 +15,7 @@ import { calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
 import { inputGuard } from '../http/input-guard.ts';
 import { securityHeaders } from '../http/security-headers.ts';
+import { staticFiles } from './static.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -71,20 +69,11 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   api.all('*', (c) => c.json(errorBody(404, 'Rota não encontrada'), 404));
   app.route('/api', api);
 
-  // Built front end (vite outDir) with history-mode fallback.
-  const dist = path.resolve(o.distDir ?? process.env.DIST_DIR ?? 'dist');
-  app.use('*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
-    if (!fs.existsSync(dist)) return next();
-    return serveStatic({ root: dist })(c, next);
-  });
-  app.get('*', (c) => {
-    const index = path.join(dist, 'index.html');
-    if (!fs.existsSync(index)) {
-      return c.html('<!doctype html><meta charset="utf-8"><title>Rastro</title><p>Front end não compilado: execute <code>npm run build</code>.</p>', 503);
-    }
-    return c.html(fs.readFileSync(index, 'utf8'));
-  });
+  // Built front end (vite outDir): precompressed hashed assets cached for a year, index.html revalidated;
+  // history-mode fallback (server/app/static.ts).
+  const front = staticFiles(o.distDir ?? process.env.DIST_DIR ?? 'dist');
+  app.use('*', front.assets);
+  app.get('*', front.index);
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.status, err.message, err.payload, err.errorMsg), err.status);

@@ -138,7 +138,7 @@ describe('generator', () => {
     expect(entity).toContain('{ name: "veiculo_teste_empresa_id_codigo_unique", properties: ["empresaId", "codigo"] }');
     expect(entity).toContain('empresa: { name: "empresa", default: true');
     expect(s('entities/index.ts')).toContain('VeiculoTeste');
-    expect(s('routes/veiculo_teste.ts')).toContain("import { crudRoutes } from '../../crud/index.ts';");
+    expect(s('routes/veiculo_teste.ts')).toContain("import { crudRoutes } from '../../crud/routes.ts';");
     expect(s('routes/index.ts')).toContain("{ key: \"veiculo_teste\", app: veiculo_teste }");
     expect(r('resources/veiculo_teste.tsx')).toContain('<GenericList entity={entity} schema={schema} />');
     expect(r('index.ts')).toContain("import('./resources/veiculo_teste.tsx')");
@@ -206,7 +206,7 @@ describe('generator', () => {
     await gen(p);
     cpSync(join(REPO, 'generator/model.ts'), join(p.root, 'generator/model.ts'));
     writeFile(join(p.root, 'server/app/env.ts'), 'export type AppEnv = { Variables: Record<string, unknown> };\n');
-    writeFile(join(p.root, 'server/crud/index.ts'), [
+    writeFile(join(p.root, 'server/crud/routes.ts'), [
       "import { Hono } from 'hono';",
       "import type { EntityMeta } from '../../generator/model.ts';",
       "import type { AppEnv } from '../app/env.ts';",

@@ -1,4 +1,5 @@
-// Reads metadata/: every *.yaml under an area folder is an entity, or a screen when it says `kind: tela`;
+// Reads metadata/: every *.yaml under an area folder is an entity, a screen when it says `kind: tela`, or a
+// provider when it says `kind: provider`;
 // _menu.yaml holds the menu groups.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
@@ -15,10 +16,12 @@ export interface LoadedMetadata {
   dir: string;
   entities: SourceFile[];
   screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
+  providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
   menu: SourceFile;
 }
 
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
+export const isProvider = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'provider';
 
 // Folders under metadata/ that hold other data (not entity files).
 export const IGNORED_DIRS = new Set(['catalogos']);
@@ -68,7 +71,8 @@ export function loadMetadata(dir: string): LoadedMetadata {
     if (e instanceof MetadataError) throw e;
     throw new MetadataError([problem(menuFile, '', 'arquivo de grupos do menu não encontrado')]);
   }
-  const entities = files.filter((f) => !isScreen(f.data));
+  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data));
   const screens = files.filter((f) => isScreen(f.data));
-  return { dir, entities, screens, menu: { file: menuFile, area: '', data: menuData } };
+  const providers = files.filter((f) => isProvider(f.data));
+  return { dir, entities, screens, providers, menu: { file: menuFile, area: '', data: menuData } };
 }

@@ -106,6 +106,29 @@ export interface ScreenMeta {
   help?: string;
 }
 
+/** A read-only resource whose rows come from code (metadata `kind: provider`), served by the core
+ *  (server/crud/provider.ts) through the one pipeline; implementation registered in server/providers/. */
+export interface ProviderColumn { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string }
+export interface ProviderFilter { name: string; label: string; type: 'search' | 'string' | 'integer' | 'boolean' | 'date' | 'datetime'; multiple: boolean }
+export interface ProviderParam { name: string; label: string; type: 'string' | 'integer'; enum?: string[] }
+export interface ProviderCall { path: string; op: 'one' | 'list'; query: string[]; notFound?: string }
+export interface ProviderMeta {
+  key: string;
+  file: string;
+  area: string;
+  label: string;
+  path?: string;           // ra-data-simple-rest list below /api, params as {name}
+  one: boolean;            // also GET {path}/:id
+  permission: string[];    // any of these keys opens it
+  scope: 'empresa' | 'global';
+  params: ProviderParam[];
+  columns: ProviderColumn[];
+  filters: ProviderFilter[];
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  calls: ProviderCall[];
+  help?: string;
+}
+
 export interface RouteEntry {
   path: string;            // e.g. /tlm/fro/ativo/:id/editar
   name: string;            // route name = permission key, e.g. tlm.fro.ativo.editar
@@ -117,6 +140,7 @@ export interface RouteEntry {
 export interface Model {
   entities: EntityMeta[];
   screens: ScreenMeta[];   // non-CRUD screens, sorted by key
+  providers: ProviderMeta[]; // resources whose rows come from code, sorted by key
   permissions: PermissionMeta[]; // the whole catalogue, sorted by key
   menu: MenuNode[];
   routes: RouteEntry[];

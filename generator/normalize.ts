@@ -4,7 +4,8 @@ import { basename } from 'node:path';
 import { MetadataError, problem } from './errors.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
-  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, RouteEntry, Scope, ScreenMeta,
+  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
+  ProviderMeta, ProviderParam, RouteEntry, Scope, ScreenMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -24,6 +25,15 @@ interface RawEntity {
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
+}
+interface RawProvider {
+  kind: 'provider'; key: string; label: string; path?: string; one?: boolean; permission: string[]; scope: 'empresa' | 'global';
+  params?: (Partial<ProviderParam> & { name: string; label: string })[];
+  columns: (Partial<ProviderColumn> & { name: string; label: string })[];
+  filters?: (Partial<ProviderFilter> & { name: string; type: ProviderFilter['type'] })[];
+  sort?: { field: string; order?: 'ASC' | 'DESC' };
+  calls?: { path: string; op: 'one' | 'list'; query?: string[]; notFound?: string }[];
+  help?: string;
 }
 interface RawMenu { groups: { name: string; order: number; icon?: string }[] }
 
@@ -214,6 +224,50 @@ function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path:
   return screen;
 }
 
+const pathParams = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+function normalizeProvider(raw: RawProvider, file: string, area: string, err: (path: string, msg: string) => void): ProviderMeta {
+  const expectedKey = basename(file).replace(/\.ya?ml$/, '');
+  if (raw.key !== expectedKey) err('/key', `deve ser igual ao nome do arquivo (${expectedKey})`);
+  if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
+  const columns: ProviderColumn[] = raw.columns.map((c) => ({
+    name: c.name, label: c.label, type: c.type ?? 'string', sortable: c.sortable ?? false, default: c.default ?? true,
+    ...(c.sortKey ? { sortKey: c.sortKey } : {}),
+  }));
+  const filters: ProviderFilter[] = (raw.filters ?? []).map((f) => ({
+    name: f.name, label: f.label ?? columns.find((c) => c.name === f.name)?.label ?? f.name, type: f.type, multiple: f.multiple ?? false,
+  }));
+  const params: ProviderParam[] = (raw.params ?? []).map((p) => ({ name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}) }));
+  const dup = (what: string, names: string[], path: string) => names.forEach((n, i) => { if (names.indexOf(n) !== i) err(`${path}/${i}/name`, `${what} repetido: ${n}`); });
+  dup('coluna', columns.map((c) => c.name), '/columns');
+  dup('filtro', filters.map((f) => f.name), '/filters');
+  dup('parâmetro', params.map((p) => p.name), '/params');
+  if (filters.filter((f) => f.type === 'search').length > 1) err('/filters', 'só um filtro pode ser do tipo search');
+  const sort = { field: raw.sort?.field ?? columns[0].name, order: raw.sort?.order ?? 'ASC' as const };
+  if (!columns.some((c) => c.sortable && c.name === sort.field)) err('/sort/field', `deve ser uma coluna com sortable: true: ${sort.field}`);
+  const used = new Set<string>();
+  const checkPath = (path: string, at: string) => pathParams(path).forEach((n) => {
+    used.add(n);
+    if (!params.some((p) => p.name === n)) err(at, `parâmetro {${n}} não declarado em params`);
+  });
+  if (raw.path) checkPath(raw.path, '/path');
+  if (raw.one && !raw.path) err('/one', 'exige path');
+  const calls = (raw.calls ?? []).map((c, i) => {
+    checkPath(c.path, `/calls/${i}/path`);
+    (c.query ?? []).forEach((q, j) => { if (!filters.some((f) => f.name === q)) err(`/calls/${i}/query/${j}`, `filtro não declarado em filters: ${q}`); });
+    return { path: c.path, op: c.op, query: c.query ?? [], ...(c.notFound ? { notFound: c.notFound } : {}) };
+  });
+  params.forEach((p, i) => { if (!used.has(p.name)) err(`/params/${i}/name`, `parâmetro não usado em path nem em calls: ${p.name}`); });
+  if (!raw.path && !calls.length) err('', 'declare path, calls ou os dois');
+  const provider: ProviderMeta = {
+    key: raw.key, file, area, label: raw.label, one: raw.one ?? false, permission: raw.permission, scope: raw.scope,
+    params, columns, filters, sort, calls,
+  };
+  if (raw.path) provider.path = raw.path;
+  if (raw.help) provider.help = raw.help;
+  return provider;
+}
+
 function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu): MenuNode[] {
   const items = [
     ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` } as MenuNode })),
@@ -269,6 +323,12 @@ export function normalize(meta: LoadedMetadata): Model {
     screens.push(normalizeScreen(src.data as RawScreen, src.file, src.area, err));
   }
   screens.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const providers: ProviderMeta[] = [];
+  for (const src of meta.providers ?? []) {
+    const err = (path: string, msg: string) => problems.push(problem(src.file, path, msg));
+    providers.push(normalizeProvider(src.data as RawProvider, src.file, src.area, err));
+  }
+  providers.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
   // Cross-entity checks.
   const byKey = new Map<string, EntityMeta>();
@@ -361,10 +421,31 @@ export function normalize(meta: LoadedMetadata): Model {
   entityPermissions.forEach((p, i) => {
     if (i > 0 && entityPermissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
   });
+  // Providers: keys and API paths of their own; permission keys from the catalogue.
+  const catalogue = new Set([...entityPermissions, ...screens.flatMap((t) => t.permissions)].map((p) => p.key));
+  const apiPaths = new Map<string, string>(entities.map((e) => [`/${e.key}`, e.file]));
+  const providerKeys = new Map<string, string>();
+  for (const p of providers) {
+    const pp: string[] = [];
+    const other = providerKeys.get(p.key);
+    if (other) pp.push(problem(p.file, '/key', `key "${p.key}" já usado em ${other}`));
+    providerKeys.set(p.key, p.file);
+    p.permission.forEach((k, i) => { if (!catalogue.has(k)) pp.push(problem(p.file, `/permission/${i}`, `permissão fora do catálogo: ${k}`)); });
+    const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+    const claim = (path: string, at: string) => {
+      const o = apiPaths.get(shape(path));
+      if (o) pp.push(problem(p.file, at, `caminho "${path}" já usado em ${o}`));
+      else apiPaths.set(shape(path), p.file);
+    };
+    if (p.path) claim(p.path, '/path');
+    p.calls.forEach((c, i) => claim(c.path, `/calls/${i}/path`));
+    problems.push(...pp);
+  }
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
-  const model: Model = { entities, screens, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
+  if (problems.length) throw new MetadataError(problems);
+  const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
   if (platform.length) model.platform = platform;
   return model;
 }

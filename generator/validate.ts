@@ -11,7 +11,7 @@ import type { LoadedMetadata } from './load.ts';
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const localize = ((localizeModule as any).default ?? localizeModule) as any;
 
-export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; menu: ValidateFunction }
+export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; menu: ValidateFunction }
 
 export function compileValidators(metadataDir: string): MetadataValidators {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -20,6 +20,7 @@ export function compileValidators(metadataDir: string): MetadataValidators {
   return {
     entity: ajv.compile(read('entity.schema.json')),
     screen: ajv.compile(read('screen.schema.json')),
+    provider: ajv.compile(read('provider.schema.json')),
     menu: ajv.compile(read('menu.schema.json')),
   };
 }
@@ -58,6 +59,9 @@ export function validateMetadata(meta: LoadedMetadata, validators = compileValid
   }
   for (const src of meta.screens ?? []) {
     if (!validators.screen(src.data)) problems.push(...formatErrors(src.file, validators.screen.errors));
+  }
+  for (const src of meta.providers ?? []) {
+    if (!validators.provider(src.data)) problems.push(...formatErrors(src.file, validators.provider.errors));
   }
   if (problems.length) throw new MetadataError(problems);
 }

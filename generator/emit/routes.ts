@@ -10,7 +10,7 @@ export function emitRoutes(model: Model, imports: Pick<ImportPaths, 'serverSrc' 
   for (const e of model.entities) {
     files.set(`routes/${e.key}.ts`, [
       HEADER(e.file),
-      `import { crudRoutes } from '../${imports.serverSrc}/crud/index.ts';`,
+      `import { crudRoutes } from '../${imports.serverSrc}/crud/routes.ts';`,
       `import type { EntityMeta } from '../${imports.generatorFromServer}/model.ts';`,
       '',
       `export const entity: EntityMeta = ${JSON.stringify(e, null, 2)};`,

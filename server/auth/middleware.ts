@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { AppEnv, Session } from '../app/env.ts';
+import type { PermissionKey } from '../generated/permissions.ts';
 import { getOrm } from '../db/context.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityByKey, ormName } from '../crud/registry.ts';
@@ -56,7 +57,7 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
 }
 
 /** 403 unless the session holds the permission key (roles wiki/dev hold all). */
-export function requirePermission(key: string | ((c: Context<AppEnv>) => string)): MiddlewareHandler<AppEnv> {
+export function requirePermission(key: PermissionKey | ((c: Context<AppEnv>) => PermissionKey)): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const s = c.get('session');
     if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');

@@ -1,25 +1,19 @@
-// Event and parameter libraries (metadata/catalogos/*.yaml through protocol/catalog.ts, issue 3 §1), read-only,
-// in the ra-data-simple-rest shape (array + Content-Range; ?sort, ?range, ?filter) so the shared list helpers
-// page, sort and filter them like any resource:
+// Event and parameter libraries (metadata/catalogos/*.yaml through protocol/catalog.ts, issue 3 §1), read-only.
+// Providers (server/crud/provider.ts): their columns, filters, sorts, paths and permission keys are declared in
+// metadata/adm/biblioteca_lista.yaml, biblioteca_tecnologias.yaml, metadata/tlm/biblioteca_familia.yaml and
+// biblioteca_familias.yaml; the core serves them (session, permission, ra-data-simple-rest protocol):
 //   GET /api/biblioteca/tecnologias                          technologies with libraries, their models and lists
 //   GET /api/biblioteca/{tecnologia}/{modelo}/eventos         /adm/bib/biblioteca_de_eventos (adm.bib.biblioteca_de_eventos.lista)
 //   GET /api/biblioteca/{tecnologia}/{modelo}/parametros
 //   GET /api/biblioteca/familias                              the families of /tlm/cfg/biblioteca (tlm.cfg.biblioteca.lista)
 //   GET /api/biblioteca/familia/{familia}                    eventos | perifericos | parametros | viagem | alarmes
-// filter: q (contains, case and accent insensitive, over event key, description, subtitle, code and @Track message),
-// type (one or a list), undescribed (true/false), origem (catalogue family, family lists), id (list: getMany).
-// sort: id (catalogue order, the default), event, description, subtitle, type, unit, code, origem, risk.
-// The catalogues are loaded and validated once, when the calls are mounted (an invalid file stops the start).
-import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../app/env.ts';
-import { requireSession } from '../auth/middleware.ts';
-import { can } from '../auth/users.ts';
-import { HttpError, badRequest } from '../http/envelope.ts';
+// filter q searches (case and accent insensitive) event key, description, subtitle, code and @Track message.
+// sort id = catalogue order (the default); empty values sort last.
+// The catalogues are loaded and validated once, on the first request (an invalid file answers 500 and is logged)
+// or at start through buildLibraries().
+import { HttpError } from '../http/envelope.ts';
+import { memoryPage, type Provider } from '../crud/provider.ts';
 import { getCatalog, type CatalogEntry, type CatalogFile } from '../../protocol/catalog.ts';
-
-export const PERM_TECNOLOGIA = 'adm.bib.biblioteca_de_eventos.lista';
-export const PERM_FAMILIA = 'tlm.cfg.biblioteca.lista';
-export const MAX_PAGE = 1000;
 
 /** Technologies and the catalogues of their libraries. Models share their technology's catalogues. */
 const TECNOLOGIAS: { id: string; label: string; modelos: { id: string; label: string }[]; eventos: string; parametros: string }[] = [
@@ -121,144 +115,62 @@ export function buildLibraries() {
   return { tecnologias, familias };
 }
 
-// ---- ra-data-simple-rest query: filter, sort, range --------------------------------------------
 
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('pt-BR');
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-
-function parseJson(raw: string | undefined, what: string): unknown {
-  if (raw == null || raw === '') return undefined;
-  try { return JSON.parse(raw); } catch { throw badRequest(`Parâmetro ${what} inválido: JSON malformado`); }
-}
-
-const FILTERS = new Set(['q', 'type', 'undescribed', 'origem', 'id']);
-
-export function applyFilter(rows: LibraryRow[], filter: unknown): LibraryRow[] {
-  if (filter === undefined) return rows;
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw badRequest('Parâmetro filter inválido');
-  let out = rows;
-  for (const [k, v] of Object.entries(filter as Record<string, unknown>)) {
-    if (!FILTERS.has(k)) throw badRequest(`Filtro desconhecido: ${k}`);
-    if (v === undefined || v === null || v === '') continue;
-    if (k === 'q') {
-      if (typeof v !== 'string') throw badRequest('O filtro q deve ser um texto');
-      const q = fold(v.trim());
-      if (!q) continue;
-      out = out.filter((r) => [r.event, r.description, r.subtitle, r.message ?? '', r.code === null ? '' : String(r.code)].some((s) => fold(s).includes(q)));
-    } else if (k === 'undescribed') {
-      if (v !== true && v !== false && v !== 'true' && v !== 'false') throw badRequest('O filtro undescribed deve ser true ou false');
-      const want = v === true || v === 'true';
-      out = out.filter((r) => r.undescribed === want);
-    } else {
-      const list = Array.isArray(v) ? v : [v];
-      if (!list.every((x) => typeof x === 'string')) throw badRequest(`O filtro ${k} deve ser um texto ou uma lista de textos`);
-      const set = new Set(list as string[]);
-      const field = k === 'type' ? 'type' : k === 'origem' ? 'origem' : 'id';
-      out = out.filter((r) => set.has(r[field]));
-    }
-  }
-  return out;
-}
-
-const SORTS: Record<string, (r: LibraryRow) => string | number | null> = {
+const SORT_KEYS: Record<string, (r: LibraryRow) => string | number | null> = {
   id: (r) => r.ordem,
-  ordem: (r) => r.ordem,
-  event: (r) => r.event,
-  description: (r) => r.description || null,
-  subtitle: (r) => r.subtitle || null,
-  type: (r) => r.type,
   unit: (r) => r.unit.short || null,
-  'unit.short': (r) => r.unit.short || null,
   code: (r) => r.code ?? r.message,
-  message: (r) => r.message,
   risk: (r) => (r.risk === null ? null : ['baixo', 'médio', 'alto'].indexOf(r.risk)),
   origem: (r) => r.origemLabel,
-  origemLabel: (r) => r.origemLabel,
 };
+const SEARCH = (r: LibraryRow) => [r.event, r.description, r.subtitle, r.message, r.code];
 
-function compare(a: string | number | null, b: string | number | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1; // empty values last (ascending)
-  if (b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return collator.compare(String(a), String(b));
-}
+let libs: ReturnType<typeof buildLibraries> | undefined;
+const loaded = () => (libs ??= buildLibraries());
 
-export function applySort(rows: LibraryRow[], sort: unknown): LibraryRow[] {
-  let field = 'id', order = 'ASC';
-  if (sort !== undefined) {
-    if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('Parâmetro sort inválido');
-    [field, order] = [sort[0], sort[1].toUpperCase()];
-  }
-  const key = SORTS[field];
-  if (!key) throw badRequest(`Campo de ordenação desconhecido: ${field}`);
-  if (order !== 'ASC' && order !== 'DESC') throw badRequest('Direção de ordenação inválida: use ASC ou DESC');
-  const sign = order === 'ASC' ? 1 : -1;
-  return [...rows].sort((a, b) => sign * compare(key(a), key(b)) || a.ordem - b.ordem);
-}
+const byOrder = <T,>(rows: T[]) => rows.map((r, ordem) => ({ ...r, ordem }));
+const ordemKey = { id: (r: { ordem: number }) => r.ordem };
 
-function parseRange(raw: string | undefined): { offset: number; limit: number } {
-  const r = parseJson(raw, 'range');
-  if (r === undefined) return { offset: 0, limit: 25 };
-  if (!Array.isArray(r) || r.length !== 2 || !r.every((n) => Number.isSafeInteger(n) && n >= 0) || r[1] < r[0]) throw badRequest('Parâmetro range inválido');
-  return { offset: r[0], limit: Math.min(r[1] - r[0] + 1, MAX_PAGE) };
-}
-
-/** Answers rows as ra-data-simple-rest expects: the page as a JSON array and Content-Range {unit} {start}-{end}/{total}
- * (unit = the path with dots, e.g. biblioteca.queclink.gv58cg.eventos: a token without '/'). */
-function page<T>(c: Context<AppEnv>, resource: string, rows: T[]) {
-  const { offset, limit } = parseRange(c.req.query('range'));
-  const slice = rows.slice(offset, offset + limit);
-  const end = slice.length ? offset + slice.length - 1 : offset;
-  c.header('Content-Range', `${resource.replaceAll('/', '.')} ${offset}-${end}/${rows.length}`);
-  c.header('Access-Control-Expose-Headers', 'Content-Range');
-  return c.json(slice);
-}
-
-function list(c: Context<AppEnv>, resource: string, lib: Library) {
-  const filtered = applyFilter(lib.rows, parseJson(c.req.query('filter'), 'filter'));
-  return page(c, resource, applySort(filtered, parseJson(c.req.query('sort'), 'sort')));
-}
-
-function requireAny(c: Context<AppEnv>, keys: string[]): void {
-  const s = c.get('session');
-  if (!keys.some((k) => can(s, k))) throw new HttpError(403, 'Você não tem permissão para fazer isso');
-}
-
-export default (api: Hono<AppEnv>) => {
-  const { tecnologias, familias } = buildLibraries();
-
-  api.get('/biblioteca/tecnologias', requireSession(), (c) => {
-    requireAny(c, [PERM_TECNOLOGIA, PERM_FAMILIA]);
-    return page(c, 'biblioteca/tecnologias', tecnologias.map((t) => ({
-      id: t.id, label: t.label, modelos: t.modelos,
-      listas: { eventos: t.listas.eventos?.info ?? null, parametros: t.listas.parametros?.info ?? null },
-    })));
-  });
-
-  api.get('/biblioteca/familias', requireSession(), (c) => {
-    requireAny(c, [PERM_FAMILIA]);
-    return page(c, 'biblioteca/familias', familias.map((f) => ({ id: f.id, label: f.label, ...f.lib.info })));
-  });
-
-  api.get('/biblioteca/familia/:familia', requireSession(), (c) => {
-    requireAny(c, [PERM_FAMILIA]);
-    const id = c.req.param('familia');
-    const f = familias.find((x) => x.id === id);
-    if (!f) throw new HttpError(404, `Família de biblioteca desconhecida: ${id}. Use ${familias.map((x) => x.id).join(', ')}.`);
-    return list(c, `biblioteca/familia/${f.id}`, f.lib);
-  });
-
-  for (const tipo of ['eventos', 'parametros'] as const) {
-    api.get(`/biblioteca/:tecnologia/:modelo/${tipo}`, requireSession(), (c) => {
-      requireAny(c, [PERM_TECNOLOGIA]);
-      const tid = c.req.param('tecnologia'), mid = c.req.param('modelo');
+export const providers: Record<string, Provider> = {
+  biblioteca_tecnologias: {
+    list: (q, { meta }) => {
+      const rows = byOrder(loaded().tecnologias.map((t) => ({
+        id: t.id, label: t.label, modelos: t.modelos,
+        listas: { eventos: t.listas.eventos?.info ?? null, parametros: t.listas.parametros?.info ?? null },
+      })));
+      const page = memoryPage(rows, q, meta, { sortKeys: ordemKey });
+      return { rows: page.rows.map(({ ordem: _, ...r }) => r), total: page.total };
+    },
+  },
+  biblioteca_familias: {
+    list: (q, { meta }) => {
+      const rows = byOrder(loaded().familias.map((f) => ({ id: f.id, label: f.label, ...f.lib.info })));
+      const page = memoryPage(rows, q, meta, { sortKeys: ordemKey });
+      return { rows: page.rows.map(({ ordem: _, ...r }) => r), total: page.total };
+    },
+  },
+  biblioteca_familia: {
+    list: (q, { meta }) => {
+      const { familias } = loaded();
+      const id = String(q.params.familia);
+      const f = familias.find((x) => x.id === id);
+      if (!f) throw new HttpError(404, `Família de biblioteca desconhecida: ${id}. Use ${familias.map((x) => x.id).join(', ')}.`);
+      return memoryPage(f.lib.rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
+    },
+  },
+  biblioteca_lista: {
+    list: (q, { meta }) => {
+      const { tecnologias } = loaded();
+      const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';
       const t = tecnologias.find((x) => x.id === tid);
       if (!t) throw new HttpError(404, `Tecnologia desconhecida: ${tid}. Use ${tecnologias.map((x) => x.id).join(', ')}.`);
       if (!t.modelos.some((m) => m.id === mid)) throw new HttpError(404, `Modelo desconhecido para a tecnologia ${t.label}: ${mid}. Use ${t.modelos.map((m) => m.id).join(', ')}.`);
       const lib = t.listas[tipo];
       if (!lib) throw new HttpError(404, `A tecnologia ${t.label} não tem biblioteca de ${tipo === 'eventos' ? 'eventos' : 'parâmetros'}.`);
-      return list(c, `biblioteca/${t.id}/${mid}/${tipo}`, lib);
-    });
-  }
+      return memoryPage(lib.rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
+    },
+  },
 };
+
+/** Loads (and validates) the catalogues now: an invalid file stops the start. */
+export default () => { loaded(); };

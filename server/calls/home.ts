@@ -1,13 +1,14 @@
 // GET /api/home/resumo: counts of the company-scoped registers the caller may list (landing page).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { requireSession, tenant } from '../auth/middleware.ts';
 import { can, findEmpresa } from '../auth/users.ts';
 import { getModel, ormName } from '../crud/registry.ts';
 import { ok } from '../http/envelope.ts';
+import { route } from '../crud/pipeline.ts';
 
 export default (api: Hono<AppEnv>) => {
-  api.get('/home/resumo', requireSession(), tenant(), async (c) => {
+  // Counts only the registers the caller may list (checked per entity below).
+  route(api, 'get', '/home/resumo', { permission: 'self', scope: 'empresa' }, async (c) => {
     const s = c.get('session');
     const em = c.get('em');
     const contagens = [];

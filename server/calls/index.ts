@@ -1,11 +1,20 @@
-// Named calls (spec section 7). Each module: `export default (api: Hono<AppEnv>) => void`.
+// Named calls (spec section 7) and providers. Each call module: `export default (api: Hono<AppEnv>) => void`,
+// registering its routes through server/crud/pipeline.ts route(). Providers (metadata `kind: provider`) are
+// implemented in the modules below and mounted by the core (server/crud/provider.ts), one implementation per key.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
+import { getModel } from '../crud/registry.ts';
+import { mountProviders, type Provider } from '../crud/provider.ts';
 import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
-import biblioteca from './biblioteca.ts';
-import ingest from '../ingest/calls.ts';
+import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
+import { providers as ingestProviders } from '../ingest/calls.ts';
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, ingest, biblioteca];
+/** The registry: provider key (metadata) → implementation. */
+export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders };
+
+const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
+
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, mount];

@@ -2,12 +2,13 @@
 import type { Hono } from 'hono';
 import type { MenuNode } from '../../generator/model.ts';
 import type { AppEnv } from '../app/env.ts';
-import { requireSession } from '../auth/middleware.ts';
 import { can } from '../auth/users.ts';
 import { getModel } from '../crud/registry.ts';
+import { route } from '../crud/pipeline.ts';
 
 export default (api: Hono<AppEnv>) => {
-  api.get('/meta', requireSession(), (c) => {
+  // What the caller may use is filtered by their keys below: the route itself needs the session only.
+  route(api, 'get', '/meta', { permission: 'self', scope: 'global' }, (c) => {
     const s = c.get('session');
     const model = getModel();
     const entities = model.entities

@@ -1,10 +1,11 @@
 // GET /api/garagem/por_empresa/{id}, GET /api/ativo/por_empresa/{id} (id = the active company).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { requireSession, tenant } from '../auth/middleware.ts';
-import { can, idOf } from '../auth/users.ts';
+import { idOf } from '../auth/users.ts';
 import { entityByKey, ormName } from '../crud/registry.ts';
 import { HttpError, ok } from '../http/envelope.ts';
+import { route } from '../crud/pipeline.ts';
+import type { PermissionKey } from '../generated/permissions.ts';
 
 const lists: Record<string, string[]> = {
   garagem: ['descricao', 'nome', 'grupoSuperior'],
@@ -13,11 +14,14 @@ const lists: Record<string, string[]> = {
 
 export default (api: Hono<AppEnv>) => {
   for (const [key, fields] of Object.entries(lists)) {
-    api.get(`/${key}/por_empresa/:id`, requireSession(), tenant(), async (c) => {
-      const s = c.get('session');
+    const keys = (): PermissionKey[] => {
       const e = entityByKey(key);
       if (!e) throw new HttpError(404, 'Rota não encontrada');
-      if (!can(s, `${e.permission}.lista`) && !can(s, `${e.permission}.visualizar`)) throw new HttpError(403, 'Você não tem permissão para fazer isso');
+      return [`${e.permission}.lista` as PermissionKey, `${e.permission}.visualizar` as PermissionKey];
+    };
+    route(api, 'get', `/${key}/por_empresa/:id`, { permission: keys, scope: 'empresa' }, async (c) => {
+      const s = c.get('session');
+      const e = entityByKey(key)!;
       if (Number(c.req.param('id')) !== s.empresaAtiva) throw new HttpError(403, 'A empresa informada não é a empresa ativa da sessão');
       const em = c.get('em');
       const known = fields.filter((f) => e.fields.some((x) => x.name === f));

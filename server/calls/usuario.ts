@@ -1,15 +1,15 @@
 // GET /api/usuario/permissoes, PUT /api/usuario {_id, ui} (the caller's own column choices).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { requireSession, tenant } from '../auth/middleware.ts';
 import { findUser } from '../auth/users.ts';
 import { entityByKey, ormName } from '../crud/registry.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
+import { route } from '../crud/pipeline.ts';
 
 export default (api: Hono<AppEnv>) => {
-  api.get('/usuario/permissoes', requireSession(), (c) => ok(c, [...c.get('session').permissoes].sort()));
+  route(api, 'get', '/usuario/permissoes', { permission: 'self', scope: 'global' }, (c) => ok(c, [...c.get('session').permissoes].sort()));
 
-  api.put('/usuario', requireSession(), tenant(), async (c) => {
+  route(api, 'put', '/usuario', { permission: 'self', scope: 'empresa' }, async (c) => {
     const s = c.get('session');
     let b: any;
     try { b = await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }

@@ -3,7 +3,6 @@
 import { Hono } from 'hono';
 import type { EntityMeta } from '../../generator/model.ts';
 import type { AppEnv } from '../app/env.ts';
-import { requirePermission, requireSession, tenant } from '../auth/middleware.ts';
 import { guardTarget } from '../auth/grants.ts';
 import { NO_SESSIONS, endUserSessions } from '../auth/sessions.ts';
 import { emitChange } from '../realtime/events.ts';
@@ -15,6 +14,8 @@ import { parseId, parseJson, parseRange, readBody, sendPage } from './protocol.t
 import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, type Row, type Where } from './query.ts';
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
+import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
+import type { PermissionKey } from '../generated/permissions.ts';
 
 function matches(row: Row, cond: Record<string, unknown>): boolean {
   return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
@@ -26,16 +27,23 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const P = entity.permission;
   const e = () => entityByKey(entity.key) ?? entity;
+  // The chain of every route: session (here) → permission key → company scope → handler (server/crud/pipeline.ts).
+  const key = (k: string) => `${P}.${k}` as PermissionKey;
+  const perm = (k: string) => permissionStep([key(k)]);
+  const scope = scopeStep(entity.scope);
 
-  app.use('*', requireSession(), tenant());
+  app.use('*', sessionStep());
 
-  app.get('/', async (c) => {
+  // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.
+  const listKeys = permissionStep((c) => {
+    const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
+    const isGetMany = !!filter && typeof filter === 'object' && Object.keys(filter).length === 1 && 'id' in filter;
+    return isGetMany ? [key('lista'), key('visualizar')] : [key('lista')];
+  });
+
+  app.get('/', listKeys, scope, async (c) => {
     const s = c.get('session');
     const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
-    // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.
-    const isGetMany = !!filter && Object.keys(filter).length === 1 && 'id' in filter;
-    const perms = isGetMany ? [`${P}.lista`, `${P}.visualizar`] : [`${P}.lista`];
-    if (!perms.some((p) => s.roles.some((r) => r === 'wiki' || r === 'dev') || s.permissoes.has(p))) throw new HttpError(403, 'Você não tem permissão para fazer isso');
     const ent = e();
     const where = buildWhere(ent, filter, s);
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
@@ -45,7 +53,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return sendPage(c, ent.key, offset, rows.map((r) => serialize(ent, r as Row)), total);
   });
 
-  app.get('/export', requirePermission(`${P}.lista`), async (c) => {
+  app.get('/export', perm('lista'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const format = c.req.query('format') ?? 'csv';
@@ -63,7 +71,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return exportResponse({ em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') });
   });
 
-  app.get('/:id/historico', requirePermission(`${P}.visualizar`), async (c) => {
+  app.get('/:id/historico', perm('visualizar'), scope, async (c) => {
     const s = c.get('session');
     const id = parseId(c);
     const ent = e();
@@ -78,7 +86,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
   });
 
-  app.get('/:id', requirePermission(`${P}.visualizar`), async (c) => {
+  app.get('/:id', perm('visualizar'), scope, async (c) => {
     const ent = e();
     const row = await findVisible(c.get('em'), ent, c.get('session'), parseId(c));
     return c.json(serialize(ent, row));
@@ -86,7 +94,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
 
   // Declarative row actions (also on read-only resources, e.g. sessao.elimina).
   for (const action of entity.actions) {
-    app.post(`/:id/${action.name}`, requirePermission(action.permission), async (c) => {
+    app.post(`/:id/${action.name}`, permissionStep([action.permission as PermissionKey]), scope, async (c) => {
       const s = c.get('session');
       const ent = e();
       const id = parseId(c);
@@ -111,7 +119,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   }
   if (entity.readOnlyResource) return app;
 
-  app.post('/', requirePermission(`${P}.adicionar`), async (c) => {
+  app.post('/', perm('adicionar'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const body = await readBody(c);
@@ -129,7 +137,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(serialize(ent, created), 201);
   });
 
-  app.put('/:id', requirePermission(`${P}.editar`), async (c) => {
+  app.put('/:id', perm('editar'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const id = parseId(c);
@@ -155,7 +163,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(serialize(ent, updated));
   });
 
-  app.delete('/:id', requirePermission(`${P}.excluir`), async (c) => {
+  app.delete('/:id', perm('excluir'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const id = parseId(c);

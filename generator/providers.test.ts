@@ -1,0 +1,108 @@
+// Providers declared in metadata (kind: provider): validated against metadata/_schema/provider.schema.json,
+// normalized into model.providers; errors name the file, the path and say what is wrong in pt-BR.
+// Also the generated permission union (server/generated/permissions.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MetadataError } from './errors.ts';
+import { generate } from './generate.ts';
+import type { Model } from './model.ts';
+import { tempProject, writeFile, type TempProject } from './test-helpers.ts';
+
+const projects: TempProject[] = [];
+const project = () => { const p = tempProject(); projects.push(p); return p; };
+afterEach(() => { while (projects.length) projects.pop()!.cleanup(); });
+const gen = (p: TempProject) => generate({ metadata: p.metadata, outServer: p.outServer, outRuntime: p.outRuntime });
+
+async function problems(p: TempProject): Promise<string[]> {
+  try { await gen(p); } catch (e) { if (e instanceof MetadataError) return e.problems; throw e; }
+  throw new Error('expected a MetadataError');
+}
+
+const PROVIDER = `
+kind: provider
+key: posicoes_teste
+label: Posições de teste
+path: /teste/{serial}/posicoes
+permission: [tlm.fro.ativo.lista]
+scope: empresa
+params:
+  - { name: serial, label: Serial }
+columns:
+  - { name: id, label: Identificador, type: integer, sortable: true }
+  - { name: fixTime, label: Data, type: datetime, sortable: true, sortKey: data }
+  - { name: velocidade, label: Velocidade, type: number, default: false }
+filters:
+  - { name: q, type: search }
+  - { name: evento, type: string, multiple: true, label: Evento }
+sort: { field: fixTime, order: DESC }
+calls:
+  - { path: '/teste/{serial}/ultima', op: one, query: [evento], notFound: Sem posição }
+`;
+
+describe('providers (kind: provider)', () => {
+  it('are normalized into model.providers with their defaults', async () => {
+    const p = project();
+    writeFile(join(p.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER);
+    await gen(p);
+    const model = JSON.parse(readFileSync(join(p.outServer, 'model.json'), 'utf8')) as Model;
+    expect(model.providers.find((x) => x.key === 'posicoes_teste')).toEqual({
+      key: 'posicoes_teste', file: 'metadata/tlm/posicoes_teste.yaml', area: 'tlm', label: 'Posições de teste',
+      path: '/teste/{serial}/posicoes', one: false, permission: ['tlm.fro.ativo.lista'], scope: 'empresa',
+      params: [{ name: 'serial', label: 'Serial', type: 'string' }],
+      columns: [
+        { name: 'id', label: 'Identificador', type: 'integer', sortable: true, default: true },
+        { name: 'fixTime', label: 'Data', type: 'datetime', sortable: true, default: true, sortKey: 'data' },
+        { name: 'velocidade', label: 'Velocidade', type: 'number', sortable: false, default: false },
+      ],
+      filters: [
+        { name: 'q', label: 'q', type: 'search', multiple: false },
+        { name: 'evento', label: 'Evento', type: 'string', multiple: true },
+      ],
+      sort: { field: 'fixTime', order: 'DESC' },
+      calls: [{ path: '/teste/{serial}/ultima', op: 'one', query: ['evento'], notFound: 'Sem posição' }],
+    });
+    // The libraries and the gateway calls are providers of the real metadata.
+    expect(model.providers.map((x) => x.key)).toEqual(expect.arrayContaining(['biblioteca_lista', 'biblioteca_familia', 'vinculo_equipamento', 'ultimo_estado']));
+  });
+
+  it('rejects keys outside the catalogue, undeclared parameters and filters, bad sorts and taken paths', async () => {
+    const p = project();
+    writeFile(join(p.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER
+      .replace('[tlm.fro.ativo.lista]', '[tlm.ras.rastreamento_ao_vivo.lista]')
+      .replace("'/teste/{serial}/ultima'", "'/teste/{placa}/ultima'")
+      .replace('query: [evento]', 'query: [motorista]')
+      .replace('sort: { field: fixTime', 'sort: { field: velocidade'));
+    writeFile(join(p.metadata, 'tlm/outro_teste.yaml'), PROVIDER.replace('key: posicoes_teste', 'key: outro_teste').replace('/teste/{serial}/posicoes', '/ativo'));
+    const f = 'metadata/tlm/posicoes_teste.yaml';
+    expect(await problems(p)).toEqual(expect.arrayContaining([
+      `${f}: /permission/0: permissão fora do catálogo: tlm.ras.rastreamento_ao_vivo.lista`,
+      `${f}: /calls/0/path: parâmetro {placa} não declarado em params`,
+      `${f}: /calls/0/query/0: filtro não declarado em filters: motorista`,
+      `${f}: /sort/field: deve ser uma coluna com sortable: true: velocidade`,
+      'metadata/tlm/outro_teste.yaml: /path: caminho "/ativo" já usado em metadata/tlm/ativo.yaml',
+    ]));
+  });
+
+  it('schema errors name the file and the path in pt-BR', async () => {
+    const p = project();
+    writeFile(join(p.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER.replace('scope: empresa', 'scope: ambiente').replace('op: one', 'op: todos'));
+    const got = await problems(p);
+    expect(got).toEqual(expect.arrayContaining([
+      'metadata/tlm/posicoes_teste.yaml: /scope: deve ser um de: empresa, global',
+      'metadata/tlm/posicoes_teste.yaml: /calls/0/op: deve ser um de: one, list',
+    ]));
+  });
+
+  it('emits the catalogue as a TypeScript union of permission keys', async () => {
+    const p = project();
+    await gen(p);
+    const ts = readFileSync(join(p.outServer, 'permissions.ts'), 'utf8');
+    const model = JSON.parse(readFileSync(join(p.outServer, 'model.json'), 'utf8')) as Model;
+    expect(ts).toContain('export type PermissionKey = (typeof PERMISSION_KEYS)[number];');
+    const keys = [...ts.matchAll(/^ {2}"([^"]+)",$/gm)].map((m) => m[1]);
+    expect(keys).toEqual(model.permissions.map((x) => x.key));
+    expect(keys).toContain('tlm.ras.rastreamento_ao_vivo');
+    expect(keys).not.toContain('tlm.ras.rastreamento_ao_vivo.lista');
+  });
+});

@@ -1,0 +1,59 @@
+// The one pipeline: session → permission key → company scope → handler. Routes are registered through
+// route() (or, for middleware-style modules like crudRoutes, the tagged steps below), which tags each step so a
+// test can walk Hono's route table (app.routes) and find any route that skips one (server/test/pipeline.test.ts).
+import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app/env.ts';
+import { requireSession, tenant } from '../auth/middleware.ts';
+import { can } from '../auth/users.ts';
+import { HttpError } from '../http/envelope.ts';
+import type { PermissionKey } from '../generated/permissions.ts';
+
+export type Step = 'session' | 'permission' | 'scope';
+export const STEP = Symbol.for('rastro.pipeline.step');
+type Tagged = MiddlewareHandler<AppEnv> & { [STEP]?: Step; scope?: Scope; permission?: string };
+
+export type Scope = 'empresa' | 'ambiente' | 'global';
+
+function tag(step: Step, mw: MiddlewareHandler<AppEnv>, extra: Partial<Tagged> = {}): MiddlewareHandler<AppEnv> {
+  return Object.assign(mw, { [STEP]: step }, extra);
+}
+
+/** The step a handler of the route table stands for, if any. */
+export function stepOf(fn: unknown): Step | undefined {
+  return (fn as Tagged | undefined)?.[STEP];
+}
+
+/** Step 1: a live session (401 otherwise). */
+export const sessionStep = () => tag('session', requireSession());
+
+/** Step 2: one of the permission keys (403 otherwise; roles wiki/dev hold all). 'self' marks a route on the caller's
+ *  own data (own preferences, own permissions), which needs the session only: said explicitly, never by omission. */
+export function permissionStep(keys: PermissionKey[] | 'self' | ((c: Context<AppEnv>) => PermissionKey[])): MiddlewareHandler<AppEnv> {
+  const label = keys === 'self' ? 'self' : typeof keys === 'function' ? 'computed' : keys.join('|');
+  return tag('permission', async (c, next) => {
+    if (keys !== 'self') {
+      const s = c.get('session');
+      const list = typeof keys === 'function' ? keys(c) : keys;
+      if (!s || !list.some((k) => can(s, k))) throw new HttpError(403, 'Você não tem permissão para fazer isso');
+    }
+    await next();
+  }, { permission: label });
+}
+
+/** Step 3: the company scope: tenant filters on the request's EntityManager and the companyId header of writes
+ *  (server/auth/middleware.ts tenant()). Every scope sets them; 'global' rows simply have no company column. */
+export function scopeStep(scope: Scope): MiddlewareHandler<AppEnv> {
+  return tag('scope', tenant(), { scope });
+}
+
+export interface RouteSpec {
+  permission: PermissionKey[] | 'self' | ((c: Context<AppEnv>) => PermissionKey[]);
+  scope: Scope;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/** Registers a route with the whole chain in order: session → permission → scope → handler. */
+export function route(app: Hono<AppEnv>, method: Method, path: string, spec: RouteSpec, handler: Handler<AppEnv>): void {
+  app.on(method.toUpperCase(), path, sessionStep(), permissionStep(spec.permission), scopeStep(spec.scope), handler);
+}

@@ -6,12 +6,13 @@
 // in SQL (sqlPage, which adds the company condition itself) or in memory (memoryPage).
 import type { Context, Hono } from 'hono';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ProviderFilter, ProviderMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { parseJson, parseRange, parseSort, sendPage } from './protocol.ts';
 import { escapeLike } from './query.ts';
 import { route } from './pipeline.ts';
+import { acquireExportSlot, exportBody, exportChunks } from './export.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -188,6 +189,53 @@ export async function sqlPage(ctx: ProviderContext, q: ProviderQuery, o: {
 /** `%text%` for ILIKE with the wildcards of the text escaped. */
 export const likeOf = (s: string) => `%${escapeLike(s)}%`;
 
+// ---------- export ----------
+
+/** Rows a provider export may hold (its rows are paged from the implementation, 1000 at a time). */
+export const MAX_PROVIDER_EXPORT = Number(process.env.PROVIDER_EXPORT_MAX ?? 100_000);
+
+const fieldOfColumn = (c: ProviderColumn): FieldMeta => ({
+  name: c.name, column: c.name, type: c.type, label: c.label, required: false, unique: false, upperCase: false,
+  readOnly: true, hidden: false, writeOnly: false, system: false,
+});
+
+/** CSV/XLSX of the whole filtered, sorted result (?columns = column names, default the default ones), through the
+ *  shared export writer (server/crud/export.ts: streamed, per-user limits, formula-injection guard). */
+async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Provider, q: ProviderQuery, ctx: ProviderContext): Promise<Response> {
+  const format = c.req.query('format') ?? 'csv';
+  if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
+  const raw = parseJson(c.req.query('columns'), 'columns');
+  if (raw !== undefined && (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
+  const names = (raw as string[] | undefined) ?? meta.columns.filter((x) => x.default).map((x) => x.name);
+  const columns = names.map((n) => {
+    const col = meta.columns.find((x) => x.name === n);
+    if (!col) throw badRequest(`Coluna desconhecida: ${n}`);
+    return { field: fieldOfColumn(col), label: col.label };
+  });
+  const entity = { key: meta.key, label: { singular: meta.label, plural: meta.label }, fields: columns.map((x) => x.field) } as unknown as EntityMeta;
+  async function* pages() {
+    for (let offset = 0; offset < MAX_PROVIDER_EXPORT;) {
+      const limit = Math.min(1000, MAX_PROVIDER_EXPORT - offset);
+      const { rows } = await impl.list({ ...q, offset, limit }, ctx);
+      if (!rows.length) return;
+      yield rows;
+      if (rows.length < limit) return;
+      offset += rows.length;
+    }
+  }
+  const release = acquireExportSlot(ctx.session.usuarioId);
+  const chunks = exportChunks({ em: ctx.em, entity, session: ctx.session, where: {}, orderBy: [], columns, format }, pages());
+  const body = await exportBody(chunks, { format, log: c.get('log'), onEnd: release });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'Content-Disposition': `attachment; filename="${meta.key}.${format}"`,
+      'Cache-Control': 'no-store',
+    },
+  });
+}
+
 // ---------- registry and routes ----------
 
 /** Mounts every provider of the model on `api` through the pipeline; each needs its implementation and vice versa. */
@@ -203,6 +251,13 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     };
     if (meta.path) {
       const unit = (c: Context) => c.req.path.replace(/^\/api\//, '').replaceAll('/', '.');
+      const query = (c: Context<AppEnv>) => ({
+        params: parseParams(meta, c),
+        filter: parseProviderFilter(meta, parseJson(c.req.query('filter'), 'filter')),
+        sort: parseProviderSort(meta, c.req.query('sort')),
+        ...parseRange(c.req.query('range')),
+      });
+      route(api, 'get', `${honoPath(meta.path)}/export`, spec, (c) => exportProvider(c, meta, impl, query(c), ctxOf(c)));
       route(api, 'get', honoPath(meta.path), spec, async (c) => {
         const params = parseParams(meta, c);
         const filter = parseProviderFilter(meta, parseJson(c.req.query('filter'), 'filter'));

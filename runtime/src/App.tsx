@@ -1,89 +1,17 @@
-// The react-admin app: pt-BR only, spec routes as custom routes (Resource name = entity key for
-// the dataProvider; URLs = the metadata routes), every screen lazy-loaded.
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
-import { Navigate, Route } from 'react-router-dom';
-import { authProvider } from './api/authProvider';
-import { dataProvider } from './api/dataProvider';
-import { i18nProvider } from './i18n/i18nProvider';
-import { Layout } from './layout/Layout';
-import { model, resources, routeTable, screens as screenModules, type View } from './model';
+// Entry switch: /login renders without react-admin (its first load carries React, the router and the MUI
+// pieces of the form only); every other route loads the react-admin app (AdminApp.tsx) lazily.
+import { lazy, Suspense } from 'react';
+import { useLocation } from 'react-router-dom';
 import { LoginPage } from './pages/Login';
-import { ChangePassword } from './pages/ChangePassword';
-import { Guard } from './routing/Guard';
-import { Loading } from './crud/Loading';
-import { theme } from './theme';
-import { PickersProvider } from './crud/PickersProvider';
-import { RealtimePush } from './layout/Realtime';
 
-const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
-const loaders = new Map(resources.map((r) => [r.key, r.load]));
-const screenLoaders = new Map(screenModules.map((s) => [s.key, s.load]));
-
-function NotFound() {
-  return null;
-}
-
-// One lazy component per (entity, view) and per screen (metadata kind: tela), created once.
-const screens = routeTable().flatMap((rt) => {
-  if (rt.view === 'screen') {
-    const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;
-    return load ? [{ ...rt, Screen: lazy(load) }] : [];
-  }
-  const load = rt.entity ? loaders.get(rt.entity) : undefined;
-  if (!load) return [];
-  const Screen = lazy(async () => ({ default: ((await load()).default[rt.view as View] ?? NotFound) as ComponentType }));
-  return [{ ...rt, Screen }];
-});
-
-const HomeRedirect = () => <Navigate to="/home" replace />;
+const AdminApp = lazy(() => import('./AdminApp').then((m) => ({ default: m.AdminApp })));
 
 export function App() {
+  const { pathname } = useLocation();
+  if (pathname === '/login' || pathname === '/login/') return <LoginPage />;
   return (
-    <PickersProvider>
-      <Admin
-        disableTelemetry
-        requireAuth
-        title="Rastro"
-        dataProvider={dataProvider}
-        authProvider={authProvider}
-        i18nProvider={i18nProvider}
-        layout={Layout}
-        loginPage={LoginPage}
-        dashboard={HomeRedirect}
-        theme={theme}
-      >
-        {model.entities.map((e) => (
-          <Resource key={e.key} name={e.key} recordRepresentation={e.recordRepresentation} options={{ label: e.label.plural }} />
-        ))}
-        <CustomRoutes noLayout>
-        <Route path="/alterar_senha/:id" element={<ChangePassword />} />
-      </CustomRoutes>
-      <CustomRoutes>
-          <Route
-            path="/home"
-            element={
-              <Suspense fallback={<Loading />}>
-                <Home />
-              </Suspense>
-            }
-          />
-          {screens.map(({ path, name, Screen }) => (
-            <Route
-              key={path}
-              path={path}
-              element={
-                <Guard name={name}>
-                  <Suspense fallback={<Loading />}>
-                    <Screen />
-                  </Suspense>
-                </Guard>
-              }
-            />
-          ))}
-        </CustomRoutes>
-      </Admin>
-      <RealtimePush />
-    </PickersProvider>
+    <Suspense fallback={null}>
+      <AdminApp />
+    </Suspense>
   );
 }

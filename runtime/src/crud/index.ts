@@ -1,4 +1,11 @@
 // Shared generic components used by the generated resources (runtime/src/generated/resources/*.tsx).
+// The form views are lazy: a resource module serves its list without loading rjsf/ajv (the routes render
+// every view inside Suspense, App.tsx / AdminApp.tsx).
+import { lazy } from 'react';
 export { GenericList, useGenericList } from './GenericList';
-export { GenericCreate, GenericEdit, GenericShow, useGenericCreate, useGenericEdit, type GenericProps } from './GenericForms';
-export { FormPanel } from './FormPanel';
+export type { GenericProps } from './GenericForms';
+
+const forms = () => import('./GenericForms');
+export const GenericCreate = lazy(() => forms().then((m) => ({ default: m.GenericCreate })));
+export const GenericEdit = lazy(() => forms().then((m) => ({ default: m.GenericEdit })));
+export const GenericShow = lazy(() => forms().then((m) => ({ default: m.GenericShow })));

@@ -1,12 +1,45 @@
-// /login: user + password against POST /api/auth/login.
+// /login: user + password against POST /api/auth/login. Rendered outside react-admin (App.tsx) so the first
+// load stays small: no react-admin import here; the auth provider (and with it react-admin) loads on submit.
 import { useState } from 'react';
 import { Box, Button, Card, CardContent, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Link, TextField, Typography } from '@mui/material';
-import { useLogin, useNotify } from 'react-admin';
+import { ThemeProvider, createTheme } from '@mui/material/styles';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { fullHeight } from '../layout/zoom';
 
+// The palette and the few overrides of theme.ts the form uses (theme.ts builds on react-admin's theme).
+const loginTheme = createTheme({
+  palette: { mode: 'light', primary: { main: '#0b4f6c', light: '#3d7a96', dark: '#063447', contrastText: '#ffffff' }, error: { main: '#c62828' } },
+  shape: { borderRadius: 8 },
+  typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif' },
+  components: { MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } } },
+});
+
+type Message = { text: string; type: 'error' | 'info' } | null;
+
 export function LoginPage() {
-  const login = useLogin();
-  const notify = useNotify();
+  return (
+    <ThemeProvider theme={loginTheme}>
+      <LoginForm />
+    </ThemeProvider>
+  );
+}
+
+function LoginForm() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [message, setMessage] = useState<Message>(null);
+  const notify = (text: string, o: { type: 'error' | 'info'; autoHideDuration?: number }) => {
+    setMessage({ text, type: o.type });
+    if (o.autoHideDuration) setTimeout(() => setMessage((m) => (m?.text === text ? null : m)), o.autoHideDuration);
+  };
+  const login = async (credentials: { username: string; password: string }) => {
+    const { authProvider } = await import('../api/authProvider');
+    await authProvider.login(credentials);
+    // Back to the page that sent here (react-admin's redirect state), else the home screen.
+    const st = location.state as { nextPathname?: string; nextSearch?: string } | null;
+    const next = st?.nextPathname && st.nextPathname !== '/login' ? `${st.nextPathname}${st.nextSearch ?? ''}` : '/home';
+    navigate(next, { replace: true });
+  };
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -56,6 +89,11 @@ export function LoginPage() {
           </Box>
         </CardContent>
       </Card>
+      {message && (
+        <Typography role="alert" sx={{ position: 'fixed', bottom: 24, left: '50%', transform: 'translateX(-50%)', px: 2, py: 1.5, borderRadius: 1, color: '#fff', bgcolor: message.type === 'error' ? 'error.main' : 'primary.main', boxShadow: 3, maxWidth: '92vw' }}>
+          {message.text}
+        </Typography>
+      )}
       <Dialog open={recover !== null} onClose={() => setRecover(null)} maxWidth="xs" fullWidth>
         <DialogTitle>Recuperar senha</DialogTitle>
         <DialogContent>

@@ -10,7 +10,7 @@ import type {
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
 interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
-interface RawColumn { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean }
+interface RawColumn { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
 interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string;
@@ -122,7 +122,10 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   rawColumns.forEach((c, i) => {
     if (c.virtual) {
       if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
-      columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true });
+      if (c.sql !== undefined && !c.sql.includes('{this}')) err(`/list/columns/${i}/sql`, 'a expressão deve usar {this} (a linha da entidade)');
+      if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
+      columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
+        ...(c.sql ? { sql: c.sql } : {}), ...(c.tables?.length ? { tables: c.tables } : {}) });
       return;
     }
     const f = known(c.source, `/list/columns/${i}/source`);

@@ -97,7 +97,7 @@ function exportPool(em: EntityManager): pg.Pool {
  * next FETCH (the ORM's own cursor stream instead waits forever on a dead connection); returning early (client
  * gone) rolls back and frees the connection. Many-to-many columns are loaded per batch.
  */
-async function* batches(o: ExportOpts): AsyncGenerator<Row[]> {
+export async function* batches(o: ExportOpts): AsyncGenerator<Row[]> {
   const name = ormName(o.em, o.entity);
   const meta = o.em.getMetadata().find(name)!;
   const m2n = o.columns.map((c) => c.field.name).filter((n) => meta.properties[n as never]?.kind === 'm:n');

@@ -44,3 +44,10 @@ export function sendPage(c: Context, unit: string, offset: number, rows: unknown
   c.header('Access-Control-Expose-Headers', 'Content-Range');
   return c.json(rows);
 }
+
+/** Headers of a CSV/XLSX download. */
+export const exportHeaders = (name: string, format: 'csv' | 'xlsx') => ({
+  'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'Content-Disposition': `attachment; filename="${name}.${format}"`,
+  'Cache-Control': 'no-store',
+});

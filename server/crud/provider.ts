@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
-import { parseJson, parseRange, parseSort, sendPage } from './protocol.ts';
+import { exportHeaders, parseJson, parseRange, parseSort, sendPage } from './protocol.ts';
 import { escapeLike } from './query.ts';
 import { route } from './pipeline.ts';
 import { acquireExportSlot, exportBody, exportChunks } from './export.ts';
@@ -226,14 +226,7 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
   const release = acquireExportSlot(ctx.session.usuarioId);
   const chunks = exportChunks({ em: ctx.em, entity, session: ctx.session, where: {}, orderBy: [], columns, format }, pages());
   const body = await exportBody(chunks, { format, log: c.get('log'), onEnd: release });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'Content-Disposition': `attachment; filename="${meta.key}.${format}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return new Response(body, { status: 200, headers: exportHeaders(meta.key, format) });
 }
 
 // ---------- registry and routes ----------

@@ -9,12 +9,14 @@ import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
-import { exportResponse } from './export.ts';
+import { acquireExportSlot, batches, exportBody, exportChunks, exportResponse } from './export.ts';
 import { parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
 import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, type Row, type Where } from './query.ts';
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
+import { addComputed, computedColumns, computedField } from './computed.ts';
+import { exportHeaders } from './protocol.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 function matches(row: Row, cond: Record<string, unknown>): boolean {
@@ -50,7 +52,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const { offset, limit } = parseRange(c.req.query('range'));
     const em = c.get('em');
     const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
-    return sendPage(c, ent.key, offset, rows.map((r) => serialize(ent, r as Row)), total);
+    const out = rows.map((r) => serialize(ent, r as Row));
+    await addComputed(em, ent, out);
+    return sendPage(c, ent.key, offset, out, total);
   });
 
   app.get('/export', perm('lista'), scope, async (c) => {
@@ -62,13 +66,25 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
     const colsParam = parseJson(c.req.query('columns'), 'columns');
     if (colsParam !== undefined && (!Array.isArray(colsParam) || !colsParam.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
+    const computed = computedColumns(ent);
     const columns = ((colsParam as string[] | undefined) ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
+      const cc = computed.find((x) => x.source === src);
+      if (cc) return { field: computedField(cc), label: cc.label };
       const f = fieldOf(ent, src);
       if (!f || f.hidden || f.writeOnly || f.type === 'password') throw badRequest(`Coluna desconhecida: ${src}`);
       return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
     });
     // Streamed, limited per user; see server/crud/export.ts.
-    return exportResponse({ em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') });
+    const o = { em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') } as const;
+    if (!columns.some((x) => computed.some((cc) => cc.source === x.field.name))) return exportResponse(o);
+    // Computed columns: filled per batch.
+    const em = c.get('em');
+    async function* withComputed() {
+      for await (const rows of batches(o)) { await addComputed(em, ent, rows); yield rows; }
+    }
+    const release = acquireExportSlot(s.usuarioId);
+    const body = await exportBody(exportChunks(o, withComputed()), { format, log: o.log, onEnd: release });
+    return new Response(body, { status: 200, headers: exportHeaders(ent.key, format) });
   });
 
   app.get('/:id/historico', perm('visualizar'), scope, async (c) => {
@@ -88,8 +104,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
 
   app.get('/:id', perm('visualizar'), scope, async (c) => {
     const ent = e();
-    const row = await findVisible(c.get('em'), ent, c.get('session'), parseId(c));
-    return c.json(serialize(ent, row));
+    const row = serialize(ent, await findVisible(c.get('em'), ent, c.get('session'), parseId(c)));
+    await addComputed(c.get('em'), ent, [row]);
+    return c.json(row);
   });
 
   // Declarative row actions (also on read-only resources, e.g. sessao.elimina).

@@ -237,8 +237,11 @@ try {
   for (const s of summary) {
     console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}) ${s.razao >= 0.8 ? '✓ meta ≥ 0,8×' : '✗ abaixo da meta 0,8×'}`);
   }
+  // Where the time goes: the API's pipeline alone (session from the cache, no SQL) on the same load.
+  const floor = await load('pipeline sem SQL (token_valido)', 'gerada', base, gpid, headers, () => '/api/auth/token_valido', SECONDS);
+  console.log(`Referência — ${floor.name}: ${Math.round(floor.rps)} req/s, p50 ${floor.p50.toFixed(2)} ms, ${floor.cpuPerReq.toFixed(3)} ms CPU/req (sessão em cache, sem consulta)`);
   console.log(`Carga da máquina ao fim (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(JSON.stringify({ coldStartMs: { first: Math.round(first), ready: Math.round(cold) }, ativos: ATIVOS, conexoes: CONNECTIONS, segundos: SECONDS, rodadas: ROUNDS, loadavg: os.loadavg(), resultados: summary }));
+  console.log(JSON.stringify({ coldStartMs: { first: Math.round(first), ready: Math.round(cold) }, ativos: ATIVOS, conexoes: CONNECTIONS, segundos: SECONDS, rodadas: ROUNDS, loadavg: os.loadavg(), resultados: summary, pipelineSemSql: { rps: Math.round(floor.rps), p50: +floor.p50.toFixed(2), cpuMsPorReq: +floor.cpuPerReq.toFixed(3) } }));
 } finally {
   await stop().catch(() => undefined);
   if (bare && bare.exitCode === null) await new Promise<void>((res) => { bare!.once('exit', () => res()); bare!.kill('SIGTERM'); });

@@ -113,7 +113,8 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
       client = undefined;
       down();
       caches.delete(config);
-      await c?.end().catch(() => undefined);
+      // Bounded: a shutdown never waits on a database that stopped answering.
+      await Promise.race([c?.end().catch(() => undefined), new Promise((res) => setTimeout(res, 2000).unref())]);
     },
   };
 }

@@ -128,6 +128,9 @@ const SEARCH = (r: LibraryRow) => [r.event, r.description, r.subtitle, r.message
 let libs: ReturnType<typeof buildLibraries> | undefined;
 const loaded = () => (libs ??= buildLibraries());
 
+/** Export cells: the unit's short form, the code or else the @Track message. */
+const CELL = { unit: (r: LibraryRow) => r.unit.short, code: (r: LibraryRow) => r.code ?? r.message, origem: (r: LibraryRow) => r.origemLabel } as unknown as Record<string, (r: Record<string, any>) => unknown>;
+
 const byOrder = <T,>(rows: T[]) => rows.map((r, ordem) => ({ ...r, ordem }));
 const ordemKey = { id: (r: { ordem: number }) => r.ordem };
 
@@ -150,6 +153,7 @@ export const providers: Record<string, Provider> = {
     },
   },
   biblioteca_familia: {
+    cell: CELL,
     list: (q, { meta }) => {
       const { familias } = loaded();
       const id = String(q.params.familia);
@@ -159,6 +163,7 @@ export const providers: Record<string, Provider> = {
     },
   },
   biblioteca_lista: {
+    cell: CELL,
     list: (q, { meta }) => {
       const { tecnologias } = loaded();
       const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';

@@ -40,6 +40,8 @@ export interface ProviderContext {
 export interface Provider {
   list(q: ProviderQuery, ctx: ProviderContext): Promise<{ rows: ProviderRow[]; total: number }> | { rows: ProviderRow[]; total: number };
   one?(id: string, q: ProviderQuery, ctx: ProviderContext): Promise<ProviderRow | null> | ProviderRow | null;
+  /** Export cell of a column whose list value is structured (e.g. a unit object → its short form). */
+  cell?: Record<string, (row: ProviderRow) => unknown>;
 }
 
 // ---------- parsing against the declaration ----------
@@ -218,7 +220,8 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
       const limit = Math.min(1000, MAX_PROVIDER_EXPORT - offset);
       const { rows } = await impl.list({ ...q, offset, limit }, ctx);
       if (!rows.length) return;
-      yield rows;
+      const cell = impl.cell ?? {};
+      yield Object.keys(cell).length ? rows.map((r) => { const o = { ...r }; for (const [k, f] of Object.entries(cell)) o[k] = f(r); return o; }) : rows;
       if (rows.length < limit) return;
       offset += rows.length;
     }

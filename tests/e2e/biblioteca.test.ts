@@ -124,6 +124,30 @@ describe('/adm/bib/biblioteca_de_eventos', () => {
   });
 });
 
+describe('shared list tools on a library (provider)', () => {
+  it('the column chooser hides a column; the export downloads the filtered list as CSV with the chosen columns', async () => {
+    await page.goto(`${EVENTOS}/queclink/gv58cg/eventos`);
+    await rows().first().waitFor(T);
+    const headers = async () => (await page.locator('thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+    await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
+    await page.getByRole('menuitem', { name: 'Subtítulo' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(headers, T).toEqual(['Evento', 'Código', 'Descrição', 'Tipo', 'Unidade']);
+    await page.getByRole('textbox', { name: 'Pesquisar' }).fill('GTIGN');
+    await expect.poll(() => rows().count(), T).toBe(1);
+    await page.getByRole('button', { name: 'Exportar Tabela' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('biblioteca_lista.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(csv).toEqual(['Evento;Código;Descrição;Tipo;Unidade', `${GTIGN.event};GTIGN;${GTIGN.description};primary;${GTIGN.unit.short}`]);
+    // The choice is the user's: put the column back.
+    await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
+    await page.getByRole('menuitem', { name: 'Subtítulo' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(headers, T).toContain('Subtítulo');
+  });
+});
+
 describe('/tlm/cfg/biblioteca', () => {
   it('opens the event library tab and switches to the peripherals and parameters', async () => {
     await page.goto(TLM);

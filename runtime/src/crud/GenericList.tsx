@@ -3,18 +3,13 @@
 // sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
-  Box, Button, Card, Checkbox, Divider, IconButton, InputAdornment, ListItemIcon, ListItemText, Menu, MenuItem, TextField, Tooltip, Typography,
+  Box, Button, Card, Divider, IconButton, InputAdornment, TextField, Tooltip, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import PrintIcon from '@mui/icons-material/Print';
-import ViewColumnIcon from '@mui/icons-material/ViewColumn';
-import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import SearchIcon from '@mui/icons-material/Search';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import DescriptionIcon from '@mui/icons-material/Description';
-import GridOnIcon from '@mui/icons-material/GridOn';
 import {
   Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
   Title, useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
@@ -22,7 +17,6 @@ import {
 import { useNavigate } from 'react-router-dom';
 import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
 import type { RastroDataProvider } from '../api/dataProvider';
-import { authHeaders } from '../api/http';
 import { pathFor, permissionFor } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
@@ -31,37 +25,14 @@ import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
+import { ListTools, ToolButton, downloadFile, exportParams } from './ListTools';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
 // ---- headless part --------------------------------------------------------------------------
 
 export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx') {
-  const p = new URLSearchParams({
-    format,
-    sort: JSON.stringify([ctx.sort.field, ctx.sort.order]),
-    filter: JSON.stringify(ctx.filterValues ?? {}),
-    columns: JSON.stringify(columns),
-  });
-  return `/api/${entity.key}/export?${p}`;
-}
-
-async function download(url: string, fallbackName: string) {
-  const res = await fetch(url, { headers: authHeaders('GET') });
-  if (!res.ok) {
-    const body = await res.json().catch(() => ({}));
-    throw new Error(body?.msg ?? 'Erro ao exportar a tabela');
-  }
-  const cd = res.headers.get('Content-Disposition') ?? '';
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd)?.[1] ?? fallbackName;
-  const blob = await res.blob();
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = decodeURIComponent(name);
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  return `/api/${entity.key}/export?${exportParams(ctx.sort, ctx.filterValues, columns, format)}`;
 }
 
 export function useGenericList(entity: EntityMeta) {
@@ -70,7 +41,7 @@ export function useGenericList(entity: EntityMeta) {
   const notify = useNotify();
   const { can } = useCan();
   const exportAs = (format: 'csv' | 'xlsx') =>
-    download(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
   const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
     if (!entity.dateRange) return;
@@ -128,16 +99,6 @@ function SearchBox({ value, onChange }: { value: string; onChange: (q: string) =
         htmlInput: { 'aria-label': 'Pesquisar' },
       }}
     />
-  );
-}
-
-function ToolButton({ title, onClick, children, label }: { title: string; onClick: (e: React.MouseEvent<HTMLElement>) => void; children: ReactNode; label?: string }) {
-  return (
-    <Tooltip title={title} enterDelay={1000}>
-      <IconButton aria-label={label ?? title} onClick={onClick}>
-        {children}
-      </IconButton>
-    </Tooltip>
   );
 }
 
@@ -236,8 +197,6 @@ export function GenericList({ entity }: GenericProps) {
   const l = useGenericList(entity);
   const navigate = useNavigate();
   const [full, setFull] = useState(false);
-  const [colsAnchor, setColsAnchor] = useState<HTMLElement | null>(null);
-  const [expAnchor, setExpAnchor] = useState<HTMLElement | null>(null);
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
   const hasActions = entity.actions.some(l.canAction);
@@ -267,43 +226,12 @@ export function GenericList({ entity }: GenericProps) {
                 </span>
               </Tooltip>
             )}
-            <Box sx={{ display: 'flex' }} className="rastro-noprint">
-              <ToolButton title="Imprimir" onClick={() => window.print()}>
-                <PrintIcon />
-              </ToolButton>
-              <ToolButton title="Selecionar Colunas" onClick={(e) => setColsAnchor(e.currentTarget)}>
-                <ViewColumnIcon />
-              </ToolButton>
-              <ToolButton title="Exportar Tabela" onClick={(e) => setExpAnchor(e.currentTarget)}>
-                <FileDownloadIcon />
-              </ToolButton>
+            <ListTools choices={l.columns.choices} onToggle={l.columns.toggle} onExport={(f) => void l.exportAs(f)}>
               <ToolButton title={full ? 'Sair da tela cheia' : 'Tela cheia'} onClick={() => setFull(!full)}>
                 {full ? <FullscreenExitIcon /> : <FullscreenIcon />}
               </ToolButton>
-            </Box>
+            </ListTools>
           </PanelHeader>
-          <Menu anchorEl={colsAnchor} open={!!colsAnchor} onClose={() => setColsAnchor(null)}>
-            <Typography variant="subtitle2" sx={{ px: 2, py: 1 }}>Selecionar Colunas</Typography>
-            <Divider />
-            {l.columns.choices.map((c) => (
-              <MenuItem key={c.key} dense onClick={() => l.columns.toggle(c.key)}>
-                <Checkbox size="small" checked={c.selected} sx={{ p: 0.5, mr: 1 }} />
-                <ListItemText primary={c.label} />
-              </MenuItem>
-            ))}
-          </Menu>
-          <Menu anchorEl={expAnchor} open={!!expAnchor} onClose={() => setExpAnchor(null)}>
-            <Typography variant="subtitle2" sx={{ px: 2, py: 1 }}>Exportar Tabela</Typography>
-            <Divider />
-            <MenuItem onClick={() => { setExpAnchor(null); void l.exportAs('csv'); }}>
-              <ListItemIcon><DescriptionIcon fontSize="small" /></ListItemIcon>
-              <ListItemText primary="CSV" />
-            </MenuItem>
-            <MenuItem onClick={() => { setExpAnchor(null); void l.exportAs('xlsx'); }}>
-              <ListItemIcon><GridOnIcon fontSize="small" /></ListItemIcon>
-              <ListItemText primary="Excel" />
-            </MenuItem>
-          </Menu>
           <Divider />
           <Datagrid
             rowClick={(id) => l.rowPath(id as string | number)}

@@ -1,14 +1,18 @@
-// Read-only list of one event/parameter library (GET /api/biblioteca/..., server/calls/biblioteca.ts), shared by
+// Read-only list of one event/parameter library (GET /api/biblioteca/..., providers of server/calls/biblioteca.ts), shared by
 // /adm/bib/biblioteca_de_eventos and /tlm/cfg/biblioteca. The resource name is the call's path under /api, so the
 // ra-data-simple-rest dataProvider pages, sorts and filters it like any register. Reuses the shared table pieces of
-// runtime/src/crud (three-state sorting header, page sizes); undescribed entries show a muted 'Sem descrição' chip.
+// runtime/src/crud (three-state sorting header, page sizes, the list tools: print, column chooser, CSV/Excel export of
+// the whole filtered result from GET {list}/export); undescribed entries show a muted 'Sem descrição' chip.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Box, Chip, Divider, FormControlLabel, InputAdornment, MenuItem, Switch, TextField, Tooltip, Typography,
 } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
-import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useRecordContext } from 'react-admin';
+import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useNotify, useRecordContext } from 'react-admin';
+import type { EntityMeta } from '../../../../generator/model';
 import { ListHeader } from '../../crud/ListHeader';
+import { ListTools, downloadFile, exportParams } from '../../crud/ListTools';
+import { useColumnChoices } from '../../crud/useColumnChoices';
 import { PAGE_SIZES } from '../../crud/GenericList';
 import { UNSORTED } from '../../crud/sort';
 import type { BibliotecaRow, ListaInfo } from './types';
@@ -120,6 +124,14 @@ export function columnsFor(info?: ListaInfo | null): string[] {
   ];
 }
 
+const LABELS: Record<string, string> = {
+  origem: 'Origem', event: 'Evento', code: 'Código', description: 'Descrição', subtitle: 'Subtítulo', type: 'Tipo', unit: 'Unidade', risk: 'Risco',
+};
+
+/** The column chooser's view of a library list (choices saved per list, like a register's per route). */
+const choiceEntity = (resource: string, keys: string[]) =>
+  ({ route: `/biblioteca:${resource}`, columns: keys.map((k) => ({ source: k, label: LABELS[k], sortable: true, default: true })) }) as unknown as EntityMeta;
+
 function column(key: string) {
   switch (key) {
     case 'origem': return <OrigemCell key={key} source="origem" label="Origem" />;
@@ -134,8 +146,18 @@ function column(key: string) {
   }
 }
 
-export function BibliotecaList({ resource, info, title }: { resource: string; info?: ListaInfo | null; title: string }) {
+export function BibliotecaList(props: { resource: string; info?: ListaInfo | null; title: string }) {
+  // Remounted when the list's optional columns change (its summary arrives after the list).
+  return <Lista key={`${props.resource}:${columnsFor(props.info).join(',')}`} {...props} />;
+}
+
+function Lista({ resource, info, title }: { resource: string; info?: ListaInfo | null; title: string }) {
   const ctx = useListController({ resource, sort: UNSORTED, perPage: 25 });
+  const columns = useColumnChoices(choiceEntity(resource, columnsFor(info)));
+  const notify = useNotify();
+  const exportAs = (format: 'csv' | 'xlsx') =>
+    downloadFile(`/api/${resource}/export?${exportParams(ctx.sort, ctx.filterValues, columns.selected, format)}`, `biblioteca.${format}`)
+      .catch((e: Error) => notify(e.message, { type: 'error' }));
   const filters = (ctx.filterValues ?? {}) as Record<string, unknown>;
   const setFilter = (k: string, v: unknown) => {
     const next = { ...filters, [k]: v };
@@ -170,19 +192,20 @@ export function BibliotecaList({ resource, info, title }: { resource: string; in
             </TextField>
           )}
           <SearchBox key={resource} value={String(filters.q ?? '')} onChange={(q) => setFilter('q', q)} />
+          <ListTools choices={columns.choices} onToggle={columns.toggle} onExport={(f) => void exportAs(f)} />
         </Box>
         <Divider />
         <Datagrid
           rowClick={false}
           bulkActionButtons={false}
           empty={<Empty />}
-          header={<ListHeader />}
+          header={<ListHeader onMove={columns.move} />}
           sx={{
             '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50' },
             '& td.column-description': { minWidth: 220 },
           }}
         >
-          {columnsFor(info).map(column)}
+          {columns.selected.map(column)}
         </Datagrid>
         <Pagination rowsPerPageOptions={PAGE_SIZES} />
       </ListContextProvider>

@@ -1,14 +1,13 @@
 // The shared list panel (spec section 2): title, back, search, date range, add, print,
 // 'Selecionar Colunas', 'Exportar Tabela' (CSV/Excel of the whole filtered result), fullscreen,
 // sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import {
-  Box, Button, Card, Divider, IconButton, InputAdornment, TextField, Tooltip, Typography,
+  Box, Button, Card, Divider, IconButton, Tooltip, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
-import SearchIcon from '@mui/icons-material/Search';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import {
   Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
@@ -25,7 +24,7 @@ import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
-import { ListTools, ToolButton, downloadFile, exportParams } from './ListTools';
+import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -73,34 +72,6 @@ export function useGenericList(entity: EntityMeta) {
 }
 
 // ---- UI parts -------------------------------------------------------------------------------
-
-function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
-  const [text, setText] = useState(value);
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const t = setTimeout(() => onChange(text.trim()), 400);
-    return () => clearTimeout(t);
-  }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
-  return (
-    <TextField
-      size="small"
-      margin="none"
-      className="rastro-noprint"
-      placeholder="Pesquisar"
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      sx={{ width: 240 }}
-      slotProps={{
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-        htmlInput: { 'aria-label': 'Pesquisar' },
-      }}
-    />
-  );
-}
 
 function CopyCell({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLSpanElement>(null);

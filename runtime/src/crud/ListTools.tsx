@@ -1,7 +1,9 @@
 // The shared list tools of spec section 2 (registers and providers alike): Imprimir, 'Selecionar Colunas'
-// (choices of useColumnChoices) and 'Exportar Tabela' (CSV/Excel of the whole filtered result, from the server).
-import { useState, type ReactNode } from 'react';
-import { Box, Checkbox, Divider, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+// (choices of useColumnChoices), 'Exportar Tabela' (CSV/Excel of the whole filtered result, from the server) and the
+// search box.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Box, Checkbox, Divider, IconButton, InputAdornment, ListItemIcon, ListItemText, Menu, MenuItem, TextField, Tooltip, Typography } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
 import PrintIcon from '@mui/icons-material/Print';
 import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
@@ -9,6 +11,35 @@ import DescriptionIcon from '@mui/icons-material/Description';
 import GridOnIcon from '@mui/icons-material/GridOn';
 import { authHeaders } from '../api/http';
 import type { ColumnChoice } from '../api/session';
+
+/** The list's search box ('Pesquisar'): sets filter q 400 ms after the last keystroke. */
+export function SearchBox({ value, onChange, width = 240 }: { value: string; onChange: (q: string) => void; width?: number }) {
+  const [text, setText] = useState(value);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const t = setTimeout(() => onChange(text.trim()), 400);
+    return () => clearTimeout(t);
+  }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <TextField
+      size="small"
+      margin="none"
+      className="rastro-noprint"
+      placeholder="Pesquisar"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      sx={{ width }}
+      slotProps={{
+        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        htmlInput: { 'aria-label': 'Pesquisar' },
+      }}
+    />
+  );
+}
 
 export function ToolButton({ title, onClick, children, label }: { title: string; onClick: (e: React.MouseEvent<HTMLElement>) => void; children: ReactNode; label?: string }) {
   return (

@@ -3,43 +3,18 @@
 // ra-data-simple-rest dataProvider pages, sorts and filters it like any register. Reuses the shared table pieces of
 // runtime/src/crud (three-state sorting header, page sizes, the list tools: print, column chooser, CSV/Excel export of
 // the whole filtered result from GET {list}/export); undescribed entries show a muted 'Sem descrição' chip.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
-  Box, Chip, Divider, FormControlLabel, InputAdornment, MenuItem, Switch, TextField, Tooltip, Typography,
+  Box, Chip, Divider, FormControlLabel, MenuItem, Switch, TextField, Tooltip, Typography,
 } from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
 import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useNotify, useRecordContext } from 'react-admin';
 import type { EntityMeta } from '../../../../generator/model';
 import { ListHeader } from '../../crud/ListHeader';
-import { ListTools, downloadFile, exportParams } from '../../crud/ListTools';
+import { ListTools, SearchBox, downloadFile, exportParams } from '../../crud/ListTools';
 import { useColumnChoices } from '../../crud/useColumnChoices';
 import { PAGE_SIZES } from '../../crud/GenericList';
 import { UNSORTED } from '../../crud/sort';
 import type { BibliotecaRow, ListaInfo } from './types';
-
-function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
-  const [text, setText] = useState(value);
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) { first.current = false; return; }
-    const t = setTimeout(() => onChange(text.trim()), 400);
-    return () => clearTimeout(t);
-  }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
-  return (
-    <TextField
-      size="small"
-      margin="none"
-      placeholder="Pesquisar"
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      sx={{ width: 260 }}
-      slotProps={{
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-        htmlInput: { 'aria-label': 'Pesquisar' },
-      }}
-    />
-  );
-}
 
 // Cells: Datagrid reads source/label/sortable from the element props.
 interface CellProps { source: string; label: string; sortable?: boolean }
@@ -191,7 +166,7 @@ function Lista({ resource, info, title }: { resource: string; info?: ListaInfo |
               {info.tipos.map((t) => <MenuItem key={t} value={t}>{t}</MenuItem>)}
             </TextField>
           )}
-          <SearchBox key={resource} value={String(filters.q ?? '')} onChange={(q) => setFilter('q', q)} />
+          <SearchBox key={resource} width={260} value={String(filters.q ?? '')} onChange={(q) => setFilter('q', q)} />
           <ListTools choices={columns.choices} onToggle={columns.toggle} onExport={(f) => void exportAs(f)} />
         </Box>
         <Divider />

@@ -52,6 +52,15 @@ describe('SQL provider (ultimo_estado, scope empresa)', () => {
     await bad(Q({ sort: ['latitude', 'ASC'] }), 'Campo de ordenação desconhecido: latitude');
   });
 
+  it('route parameters are checked before the handler (pt-BR)', async () => {
+    const lista = await admin.get('/api/biblioteca/queclink/gv58cg/alarmes');
+    expect(lista.status).toBe(404);
+    expect((await json(lista)).msg).toBe('Valor desconhecido para Lista: alarmes. Use eventos, parametros.');
+    const ativo = await admin.get('/api/equipamento_ativo/por_ativo/abc');
+    expect(ativo.status).toBe(400);
+    expect((await json(ativo)).msg).toBe('Valor inválido para Identificador do ativo: abc');
+  });
+
   it('the named call answers the envelope with the same rows', async () => {
     const res = await admin.get('/api/rastreamento/ultimo_estado');
     const body = await json(res);

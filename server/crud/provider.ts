@@ -105,10 +105,10 @@ function parseParams(meta: ProviderMeta, c: Context): Record<string, string | nu
     const v = c.req.param(p.name);
     if (v === undefined) continue;
     if (p.type === 'integer') {
-      if (!/^\d{1,15}$/.test(v) || Number(v) <= 0) throw badRequest(`${p.label} inválido: ${v}`);
+      if (!/^\d{1,15}$/.test(v) || Number(v) <= 0) throw badRequest(`Valor inválido para ${p.label}: ${v}`);
       out[p.name] = Number(v);
     } else {
-      if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `${p.label} desconhecido: ${v}. Use ${p.enum.join(', ')}.`);
+      if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `Valor desconhecido para ${p.label}: ${v}. Use ${p.enum.join(', ')}.`);
       out[p.name] = v;
     }
   }

@@ -1,8 +1,9 @@
 // Sessions resolved in one query (session row + user + active company + role keys) and cached per token in
 // process. Correctness over speed: the cache is used only while this process LISTENs on `rastro_sessao`
 // (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or
-// alter a session, from any process; migration *_sessao_notify). In-process writes also invalidate
-// synchronously through the change events, so the very next request never sees the old state.
+// alter a session, from any process; migration *_sessao_notify). A cache hit first makes one shared round trip
+// on the LISTEN connection (barrier), so a change committed anywhere before the request arrived is never missed;
+// in-process writes also invalidate synchronously through the change events.
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Configuration } from '@mikro-orm/core';
@@ -26,6 +27,25 @@ class SessionCache {
   byToken = new Map<string, Entry>();
   generation = 0;
   listening = false;
+  /** Round trip on the LISTEN connection (set while listening). */
+  ping?: () => Promise<void>;
+  private inflight?: Promise<void>;
+  private queued?: Promise<void>;
+  /** Resolves once every notification committed before this call has been received: a round trip on the LISTEN
+   *  connection (PostgreSQL delivers pending notifications before the answer). Concurrent callers share one
+   *  round trip, but never one already sent before they called. */
+  barrier(): Promise<void> {
+    const ping = this.ping;
+    if (!ping) return Promise.reject(new Error('cache de sessões sem escuta'));
+    const start = () => {
+      const p = ping();
+      this.inflight = p;
+      void p.catch(() => undefined).finally(() => { if (this.inflight === p) this.inflight = undefined; });
+      return p;
+    };
+    if (!this.inflight) return start();
+    return (this.queued ??= this.inflight.catch(() => undefined).then(() => { this.queued = undefined; return start(); }));
+  }
   hits = 0;
   misses = 0;
   invalidate(match: (s: Session) => boolean): void {
@@ -74,7 +94,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
   let client: pg.Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
-  const down = () => { cache.listening = false; cache.clear(); };
+  const down = () => { cache.listening = false; cache.ping = undefined; cache.clear(); };
   const connect = async () => {
     if (closed || !url) return;
     const c = new pg.Client({ connectionString: url, application_name: 'rastro-sessao-listener' });
@@ -100,6 +120,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
       await c.query(`LISTEN ${CHANNEL}`);
       if (client !== c) return;
       cache.clear(); // anything cached while not listening may have missed notifications
+      cache.ping = () => c.query('select 1').then(() => undefined);
       cache.listening = true;
     } catch (err) { retry(err); }
   };
@@ -187,7 +208,9 @@ export async function cachedSession(
   const now = Date.now();
   const cache = caches.get(em.config);
   const hit = cache?.listening ? cache.byToken.get(token) : undefined;
-  if (hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS) {
+  // Another process (or plain SQL) may have changed the session just before this request: wait until the
+  // notifications committed so far are in, then use the entry only if it survived them.
+  if (hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS && (await cache!.barrier().then(() => true, () => false)) && cache!.byToken.get(token) === hit) {
     cache!.hits++;
     if (now - hit.lastAccess > TOUCH_MS) { hit.lastAccess = now; touch(em, hit.session.id, now); }
     return hit.session;

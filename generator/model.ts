@@ -54,8 +54,11 @@ export interface ActionMeta {
   name: string;            // e.g. desativa -> POST /api/{key}/{id}/desativa
   label: string;
   permission: string;      // full permission key, e.g. adm.sis.empresa.desativa
-  set: Record<string, unknown>;  // declarative change applied to the row
-  confirm?: string;
+  set?: Record<string, unknown>; // declarative change applied to the row (exclusive with handler)
+  handler?: string;        // server handler (server/crud/actions.ts registry) run on the row instead of set
+  payload?: Record<string, unknown>; // handler: JSON Schema of the request body (ajv-validated by the server)
+  bulk: boolean;           // also POST /api/{key}/{name} { ids } on selected rows
+  confirm?: string;        // text of the 'ATENÇÃO' dialog (runtime default 'Deseja continuar a requisição?')
   visibleWhen?: Record<string, unknown>; // show the button only when the row matches
 }
 

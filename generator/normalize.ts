@@ -18,7 +18,7 @@ interface RawEntity {
   list?: { columns?: RawColumn[];
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
-  actions?: { name: string; label: string; set: Record<string, unknown>; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
+  actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
 }
@@ -163,9 +163,18 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   }));
 
   const actions: ActionMeta[] = (raw.actions ?? []).map((a, i) => {
-    for (const k of Object.keys(a.set)) known(k, `/actions/${i}/set/${k}`);
+    for (const k of Object.keys(a.set ?? {})) known(k, `/actions/${i}/set/${k}`);
     for (const k of Object.keys(a.visibleWhen ?? {})) known(k, `/actions/${i}/visibleWhen/${k}`);
-    const out: ActionMeta = { name: a.name, label: a.label, permission: `${raw.permission}.${a.name}`, set: a.set };
+    // A permission named by the action must be one of the entity's declared extras (it then adds no key of its own).
+    if (a.permission !== undefined && !(raw.permissions ?? []).some((p) => p.key === a.permission)) {
+      err(`/actions/${i}/permission`, `permissão não declarada em permissions: ${a.permission}`);
+    }
+    if (a.payload !== undefined && a.payload.type !== 'object') err(`/actions/${i}/payload`, 'o payload deve ser um JSON Schema com type: object');
+    if (a.payload !== undefined && !a.handler) err(`/actions/${i}/payload`, 'payload exige handler');
+    const out: ActionMeta = { name: a.name, label: a.label, permission: `${raw.permission}.${a.permission ?? a.name}`, bulk: a.bulk ?? false };
+    if (a.set !== undefined) out.set = a.set;
+    if (a.handler !== undefined) out.handler = a.handler;
+    if (a.payload !== undefined) out.payload = a.payload;
     if (a.confirm !== undefined) out.confirm = a.confirm;
     if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
     return out;
@@ -173,7 +182,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
 
   const readOnlyResource = raw.readOnlyResource ?? false;
   const crud = CRUD_PERMISSIONS.filter((p) => !readOnlyResource || p.key === 'lista' || p.key === 'visualizar');
-  const perms = [...crud, ...(raw.permissions ?? []), ...actions.map((a) => ({ key: a.name, label: a.label }))];
+  const perms = [...crud, ...(raw.permissions ?? []), ...(raw.actions ?? []).filter((a) => !a.permission).map((a) => ({ key: a.name, label: a.label }))];
   const seen = new Set<string>();
   perms.forEach((p) => {
     if (seen.has(p.key)) err('/permissions', `permissão repetida: ${raw.permission}.${p.key}`);

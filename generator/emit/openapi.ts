@@ -67,10 +67,20 @@ function paths(e: EntityMeta): Record<string, unknown> {
       parameters: [idParam],
       post: {
         tags: tag, operationId: `${a.name}_${e.key}`, summary: a.label, 'x-permission': a.permission,
-        description: `Grava ${JSON.stringify(a.set)}${a.visibleWhen ? `; permitido quando ${JSON.stringify(a.visibleWhen)}` : ''}`,
-        responses: { 200: one, ...errors(400, 401, 403, 404) },
+        description: `${a.set ? `Grava ${JSON.stringify(a.set)}` : `Executa ${a.handler}`}${a.visibleWhen ? `; permitido quando ${JSON.stringify(a.visibleWhen)}` : ''}`,
+        ...(a.payload ? { requestBody: { content: { 'application/json': { schema: a.payload } } } } : {}),
+        responses: a.handler ? { 201: { description: 'Resultado da ação' }, ...errors(400, 401, 403, 404, 409, 422) } : { 200: one, ...errors(400, 401, 403, 404) },
       },
     };
+    if (a.bulk) {
+      out[`/api/${e.key}/${a.name}`] = {
+        post: {
+          tags: tag, operationId: `${a.name}_${e.key}_bulk`, summary: `${a.label} (selecionados)`, 'x-permission': a.permission,
+          requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', items: { type: 'integer' } }, ...(a.payload ? { payload: a.payload } : {}) } } } } },
+          responses: { 200: { description: 'Resultado por registro' }, ...errors(400, 401, 403) },
+        },
+      };
+    }
   }
   return out;
 }

@@ -10,7 +10,8 @@ import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { acquireExportSlot, batches, exportBody, exportChunks, exportResponse } from './export.ts';
-import { parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
+import { MAX_PAGE, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
+import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts';
 import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, type Row, type Where } from './query.ts';
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
@@ -109,8 +110,44 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(row);
   });
 
+  // Handler actions (server/crud/actions.ts), per row and, when bulk, on { ids: [...] }.
+  for (const action of entity.actions.filter((a) => a.handler)) {
+    handlerOf(entity, action); // an unknown handler fails at start-up, not at the first click
+    const permAction = permissionStep([action.permission as PermissionKey]);
+    app.post(`/:id/${action.name}`, permAction, scope, async (c) => {
+      const ent = e();
+      const id = parseId(c);
+      const payload = validatePayload(ent, action, await readPayload(c.req));
+      const out = await runAction(c.get('em'), ent, action, c.get('session'), id, payload);
+      return c.json(out.body as never, out.status ?? 200);
+    });
+    if (action.bulk) {
+      app.post(`/${action.name}`, permAction, scope, async (c) => {
+        const ent = e();
+        const body = await readPayload(c.req) as { ids?: unknown; payload?: unknown };
+        const ids = body && typeof body === 'object' ? body.ids : undefined;
+        if (!Array.isArray(ids) || !ids.length || ids.length > MAX_PAGE || !ids.every((x) => Number.isSafeInteger(x) && x > 0)) {
+          throw badRequest('Informe os registros selecionados (ids)');
+        }
+        const payload = validatePayload(ent, action, body.payload ?? {});
+        // One transaction per row: a refused row does not undo the others; each answers its own status.
+        const results = [];
+        for (const id of new Set(ids as number[])) {
+          try {
+            const out = await runAction(c.get('em'), ent, action, c.get('session'), id, payload);
+            results.push({ id, status: out.status ?? 200, payload: out.body });
+          } catch (err) {
+            if (!(err instanceof HttpError)) throw err;
+            results.push({ id, status: err.status, msg: err.message });
+          }
+        }
+        return c.json(results);
+      });
+    }
+  }
+
   // Declarative row actions (also on read-only resources, e.g. sessao.elimina).
-  for (const action of entity.actions) {
+  for (const action of entity.actions.filter((a) => a.set)) {
     app.post(`/:id/${action.name}`, permissionStep([action.permission as PermissionKey]), scope, async (c) => {
       const s = c.get('session');
       const ent = e();

@@ -1,0 +1,107 @@
+// Actions with a server handler (metadata `actions: [{ handler }]`): one registry, one runner. The route
+// (routes.ts) has already run session → permission key → company scope; the runner validates the payload against
+// the schema declared in metadata, loads the row within the caller's company and runs the handler in a transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActionMeta, EntityMeta } from '../../generator/model.ts';
+import type { Session } from '../app/env.ts';
+import { guardTarget } from '../auth/grants.ts';
+import { HttpError, badRequest } from '../http/envelope.ts';
+import { emitChange, type RowChange } from '../realtime/events.ts';
+import { plain } from './history.ts';
+import { findVisible, serialize, type Row } from './query.ts';
+import { entityByKey, ormName } from './registry.ts';
+import { compile, messages } from './validation.ts';
+import { mapDbError } from './write.ts';
+
+export interface ActionContext {
+  tx: EntityManager;       // transaction; the tenant filters of the request apply
+  session: Session;
+  entity: EntityMeta;
+  action: ActionMeta;
+  row: Row;                // the target row, already checked visible to the caller (company scope)
+  payload: Row;            // validated against action.payload
+}
+export interface ActionResult {
+  status?: 200 | 201;
+  body: unknown;
+  changes?: RowChange[]; // emitted after commit
+}
+export type ActionHandler = (ctx: ActionContext) => Promise<ActionResult>;
+
+/** Rows of `key` created in the handler's transaction, as the API shows them. */
+function created(ctx: ActionContext, key: string, data: Row): { row: Row; entity: EntityMeta } {
+  const entity = entityByKey(key);
+  if (!entity) throw new Error(`entity ${key} not in the model`);
+  const scope: Row = entity.scope === 'empresa' ? { empresaId: ctx.session.empresaAtiva } : entity.scope === 'ambiente' ? { ambienteId: ctx.session.ambienteId } : {};
+  return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...scope } as never) as Row, entity };
+}
+
+/** Queues `event` in fila_processamento for every device linked to the asset now (equipamento_ativo in force,
+ *  same company); the gateway (server/ingest/commands.ts) sends it while the device is connected. */
+function queueForAssetDevices(event: 'engineBlock' | 'engineUnblock'): ActionHandler {
+  return async (ctx) => {
+    const vinculo = entityByKey('equipamento_ativo')!;
+    const now = new Date();
+    const links = await ctx.tx.find(ormName(ctx.tx, vinculo), {
+      ativoId: ctx.row.id, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now }, $or: [{ dataFim: null }, { dataFim: { $gt: now } }],
+    } as never, { orderBy: { serial: 'ASC' } as never }) as Row[];
+    const serials = [...new Set(links.map((l) => String(l.serial)))];
+    if (!serials.length) throw new HttpError(422, 'O ativo não tem equipamento vinculado: não há para onde enviar o comando');
+    const rows = serials.map((serial) => created(ctx, 'fila_processamento', { serial, event, value: null, status: 'pendente', processing: false, tentativas: 0 }));
+    await ctx.tx.flush();
+    return {
+      status: 201,
+      body: rows.map((r) => serialize(r.entity, r.row)),
+      changes: rows.map((r) => ({ entity: r.entity.key, id: Number(r.row.id), op: 'create', before: null, after: plain(r.entity, r.row) })),
+    };
+  };
+}
+
+/** The registry: metadata names a handler by its key here. */
+export const actionHandlers: Record<string, ActionHandler> = {
+  bloqueia_motor: queueForAssetDevices('engineBlock'),
+  desbloqueia_motor: queueForAssetDevices('engineUnblock'),
+};
+
+export function handlerOf(entity: EntityMeta, action: ActionMeta): ActionHandler {
+  const h = action.handler && actionHandlers[action.handler];
+  if (!h) throw new Error(`${entity.file}: ação ${action.name}: handler desconhecido: ${action.handler}`);
+  return h;
+}
+
+/** Body of an action request: empty means {}. */
+export async function readPayload(req: { text(): Promise<string> }): Promise<unknown> {
+  const text = await req.text();
+  if (!text.trim()) return {};
+  try { return JSON.parse(text); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }
+}
+
+export function validatePayload(entity: EntityMeta, action: ActionMeta, body: unknown): Row {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Corpo da requisição inválido: esperado um objeto JSON');
+  if (!action.payload) return body as Row;
+  const validate = compile(`action:${entity.key}.${action.name}`, action.payload);
+  if (!validate(body)) {
+    const errors = messages(validate.errors ?? [], action.payload, entity);
+    throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');
+  }
+  return body as Row;
+}
+
+function matches(row: Row, cond: Record<string, unknown>): boolean {
+  return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
+}
+
+/** Runs a handler action on one row (own transaction); change events after commit. */
+export async function runAction(em: EntityManager, entity: EntityMeta, action: ActionMeta, session: Session, id: number, payload: Row): Promise<ActionResult> {
+  const handler = handlerOf(entity, action);
+  const result = await em.transactional(async (tx) => {
+    const row = await findVisible(tx, entity, session, id);
+    await guardTarget(tx, entity, session, row, action.name);
+    if (action.visibleWhen && !matches(plain(entity, row), action.visibleWhen)) {
+      throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
+    }
+    return handler({ tx, session, entity, action, row, payload });
+  }).catch((err) => mapDbError(entity, err));
+  for (const ch of result.changes ?? []) emitChange(ch);
+  return result;
+}

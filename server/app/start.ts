@@ -9,6 +9,7 @@ import { loadBundle, type Bundle } from './bundle.ts';
 import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
 import { createOrm } from '../db/orm.ts';
 import { migrate } from '../db/migration-tools.ts';
+import { rlsProblems } from '../db/rls.ts';
 import { initSecret } from '../auth/tokens.ts';
 import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
@@ -50,6 +51,9 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   let migrations: { applied: string[] };
   try {
     migrations = await migrate(orm, log);
+    // Row-level security (server/db/rls.ts): refuse to serve when the app role could bypass it or is unreachable.
+    const problems = await rlsProblems((sql) => orm.em.getConnection().execute(sql));
+    if (problems.length) throw new Error(problems.join('\n'));
   } catch (e) {
     await orm.close(true).catch(() => undefined);
     await pg?.stop().catch(() => undefined);

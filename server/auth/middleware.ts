@@ -10,6 +10,7 @@ import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
 import { verifySession } from './tokens.ts';
 import { can } from './users.ts';
 import { cachedSession, invalidateSession } from './session-cache.ts';
+import { withCompany } from '../db/rls.ts';
 
 export function tokenOf(c: Context): string | undefined {
   const h = c.req.header('authorization');
@@ -87,6 +88,7 @@ export function tenant(): MiddlewareHandler<AppEnv> {
         throw new HttpError(403, 'Alterações autenticadas pelo cookie precisam do cabeçalho companyId (ou use o cabeçalho Authorization: Bearer)');
       }
     }
-    await next();
+    // Second line: every query of the rest of the request runs under row-level security (server/db/rls.ts).
+    await withCompany(s.empresaAtiva, next);
   };
 }

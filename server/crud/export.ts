@@ -14,6 +14,7 @@ import type { Session } from '../app/env.ts';
 import { idOf, idsOf } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
+import { scopeTransaction } from '../db/rls.ts';
 
 /** Rows per FETCH (memory per export is bounded by it). */
 const BATCH = Number(process.env.EXPORT_BATCH ?? 250);
@@ -111,6 +112,7 @@ export async function* batches(o: ExportOpts): AsyncGenerator<Row[]> {
   let done = false;
   try {
     await client.query('begin read only');
+    await scopeTransaction(client); // row-level security: the request's company, as the app role
     await client.query(`declare rastro_export no scroll cursor for ${sql}`);
     for (;;) {
       const raw = (await client.query(`fetch ${BATCH} from rastro_export`)).rows as Row[];

@@ -7,6 +7,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { systemEntities } from './system-entities.ts';
+import { declarePolicies, onReserveConnection } from './rls.ts';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 /** PostgreSQL schemas the diff must never touch (hand-written ingest migrations). */
@@ -24,7 +25,11 @@ export interface OrmOptions {
 }
 
 export async function createOrm(o: OrmOptions): Promise<MikroORM> {
+  // Row-level security (server/db/rls.ts): policies declared on company-scoped entities; each pooled connection
+  // is switched to the request's company (app role) or back to the system role when reserved.
+  declarePolicies(o.entities);
   return MikroORM.init({
+    onReserveConnection,
     clientUrl: o.url,
     entities: [...o.entities, ...systemEntities],
     extensions: [Migrator],

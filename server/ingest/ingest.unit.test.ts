@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
 import { isDecodeError } from '../../protocol/types.ts';
 import { protocolAllowed } from './devices.ts';
-import { AddressLimiter, rawText } from './listeners.ts';
+import { AddressLimiter, handleFrames, rawText } from './listeners.ts';
 import { newMetrics } from './metrics.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
@@ -224,5 +224,26 @@ describe('backpressure in the log', () => {
     await stopping;
     expect(info.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação normalizada'))).toHaveLength(2);
     expect(written).toBe(215);
+  });
+});
+
+describe('device model on the link', () => {
+  // A real GV350M-family report (known type) and the same frame with an unknown device type (4B).
+  const known = '+RESP:GTFRI,6E0C03,860201061234567,,0,0,1,1,0.0,0,99.9,-46.633308,-23.550520,20260101120000,0724,0005,2D06,0A3B,00,0.0,,,,100,110000,,,,20260101120001,0001$';
+  const unknown = known.replace('6E0C03', '4B0C03');
+  it('keeps a known model from the decoder and never lets an unknown type override it', () => {
+    const link: import('./types.ts').Link = { id: 't', protocol: 'queclink', send: () => true, alive: true, model: 'gv58cg' };
+    const queued: unknown[] = [];
+    const sink = { enqueue: (m: unknown) => { queued.push(m); } } as unknown as import('./types.ts').IngestSink;
+    const decoded = queclinkDecoder.decode(Buffer.from(unknown), new Date());
+    expect(isDecodeError(decoded) ? decoded.error : decoded.model).toBe('desconhecido (4B)');
+    handleFrames([Buffer.from(unknown)], link, queclinkDecoder, sink, newMetrics(), {});
+    expect(queued).toHaveLength(1);
+    expect(link.model).toBe('gv58cg');
+    const k = queclinkDecoder.decode(Buffer.from(known), new Date());
+    expect(isDecodeError(k)).toBe(false);
+    handleFrames([Buffer.from(known)], link, queclinkDecoder, sink, newMetrics(), {});
+    expect(link.model).toBe(isDecodeError(k) ? undefined : k.model);
+    expect(link.model).not.toMatch(/^desconhecido/);
   });
 });

@@ -91,7 +91,8 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
       link.serial = r.deviceId;
       ev.onLink?.(link);
     }
-    if (r.model) link.model = r.model;
+    // An unknown device type ("desconhecido (XX)") must not override the registered model (command passwords).
+    if (r.model && !r.model.startsWith('desconhecido')) link.model = r.model;
     const m: IngestMessage = { link, result: r, raw: f, receivedAt: now };
     if (r.ack) ev.onAck?.(link, m);
     sink.enqueue(m);

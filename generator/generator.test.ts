@@ -212,6 +212,12 @@ describe('generator', () => {
       "import type { AppEnv } from '../app/env.ts';",
       'export const crudRoutes = (_entity: EntityMeta) => new Hono<AppEnv>();',
     ].join('\n'));
+    writeFile(join(p.root, 'server/crud/nested.ts'), [
+      "import { Hono } from 'hono';",
+      "import type { EntityMeta } from '../../generator/model.ts';",
+      "import type { AppEnv } from '../app/env.ts';",
+      'export const nestedRoutes = (_entity: EntityMeta) => new Hono<AppEnv>();',
+    ].join('\n'));
     writeFile(join(p.root, 'runtime/src/crud/index.ts'), [
       "import type { JSONSchema7 } from 'json-schema';",
       "import type { EntityMeta } from '../../../generator/model.ts';",

@@ -62,6 +62,15 @@ export interface ActionMeta {
   visibleWhen?: Record<string, unknown>; // show the button only when the row matches
 }
 
+export interface ParentMeta {
+  entity: string;          // parent entity key, e.g. garagem
+  field: string;           // this entity's field holding the parent's value, e.g. idGaragem
+  by: string;              // parent field named by the route parameter (id, serial)
+  permission: string;      // parent's prefix: {permission}.visualizar is required too
+  route: string;           // screen route, e.g. /tlm/fro/garagem/:id/ativos
+  api: string;             // mount below /api, e.g. garagem/:parent/ativo
+}
+
 export interface FormSection { title: string; fields: string[] }
 
 export interface PermissionMeta { key: string; label: string }
@@ -90,6 +99,8 @@ export interface EntityMeta {
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller
    *  sees and changes the row only when all of them are among the caller's companies. */
   companies?: string;
+  /** Nested list (metadata parent): also served under the parent's record. */
+  parent?: ParentMeta;
   /** Keys of this entity (full) that take effect only together with the platform key. */
   platform?: { key: string; gated: string[] };
 }
@@ -140,6 +151,7 @@ export interface RouteEntry {
   entity?: string;         // CRUD routes: the entity key
   screen?: string;         // screen routes: the screen key (view 'screen')
   view: 'list' | 'create' | 'edit' | 'show' | 'screen';
+  parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
 }
 
 export interface Model {

@@ -21,6 +21,7 @@ interface RawEntity {
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
+  parent?: { entity: string; field: string; by?: string; path?: string };
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -313,6 +314,7 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[]): RouteEntry[
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
+    if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {
     routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
@@ -392,6 +394,31 @@ export function normalize(meta: LoadedMetadata): Model {
   for (const t of screens) {
     if (t.menu && !groups.has(t.menu.group))
       problems.push(problem(t.file, '/menu/group', `grupo de menu desconhecido: ${t.menu.group} (veja ${meta.menu.file})`));
+  }
+
+  // Nested lists: the parent exists, shares the company scope, and its `by` field matches this entity's `field`.
+  for (const src of meta.entities) {
+    const raw = (src.data as RawEntity).parent;
+    if (!raw) continue;
+    const e = byKey.get((src.data as RawEntity).key)!;
+    const bad = (path: string, msg: string) => problems.push(problem(e.file, `/parent${path}`, msg));
+    const parent = byKey.get(raw.entity);
+    const by = raw.by ?? 'id';
+    const f = e.fields.find((x) => x.name === raw.field && !x.system);
+    if (!parent) { bad('/entity', `entidade desconhecida: ${raw.entity}`); continue; }
+    if (parent.scope !== e.scope) bad('/entity', `escopo diferente do pai (${parent.scope})`);
+    const pf = parent.fields.find((x) => x.name === by);
+    if (!pf) { bad('/by', `campo desconhecido em ${parent.key}: ${by}`); continue; }
+    if (!f) { bad('/field', `campo desconhecido: ${raw.field}`); continue; }
+    if (by === 'id' ? !(f.type === 'reference' && f.reference === parent.key) : f.type !== pf.type) {
+      bad('/field', by === 'id' ? `deve ser um campo reference para ${parent.key}` : `tipo diferente de ${parent.key}.${by} (${pf.type})`);
+    }
+    if (by !== 'id' && !pf.unique) bad('/by', `${parent.key}.${by} deve ser unique`);
+    const route = `${parent.route}/:${by}/${raw.path ?? e.key}`;
+    const other = taken.get(`route:${route}`);
+    if (other) bad('/path', `route "${route}" já usado em ${other}`);
+    taken.set(`route:${route}`, e.file);
+    e.parent = { entity: parent.key, field: raw.field, by, permission: parent.permission, route, api: `${parent.key}/:parent/${e.key}` };
   }
 
   // companies paths: 'id' on empresa, a reference(List) to empresa, or reference.path through an entity with companies.

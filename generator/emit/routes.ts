@@ -23,11 +23,15 @@ export function emitRoutes(model: Model, imports: Pick<ImportPaths, 'serverSrc' 
     HEADER('metadata/'),
     `import type { Hono } from 'hono';`,
     `import type { AppEnv } from '../${imports.serverSrc}/app/env.ts';`,
-    ...model.entities.map((e) => `import ${ident(e.key)} from './${e.key}.ts';`),
+    ...(model.entities.some((e) => e.parent) ? [`import { nestedRoutes } from '../${imports.serverSrc}/crud/nested.ts';`] : []),
+    ...model.entities.map((e) => e.parent
+      ? `import ${ident(e.key)}, { entity as ${ident(e.key)}Entity } from './${e.key}.ts';`
+      : `import ${ident(e.key)} from './${e.key}.ts';`),
     '',
-    '/** One CRUD app per entity, to mount under /api/{key}. */',
+    '/** One CRUD app per entity, to mount under /api/{key}; nested lists (metadata parent) under /api/{parent}/:parent/{key}. */',
     'export const routes: { key: string; app: Hono<AppEnv> }[] = [',
     ...model.entities.map((e) => `  { key: ${JSON.stringify(e.key)}, app: ${ident(e.key)} },`),
+    ...model.entities.filter((e) => e.parent).map((e) => `  { key: ${JSON.stringify(e.parent!.api)}, app: nestedRoutes(${ident(e.key)}Entity) },`),
     '];',
     '',
   ].join('\n'));

@@ -1,0 +1,50 @@
+// Metadata `parent`: nested lists under the parent's record route, with route parameters (id or a unique field).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MetadataError } from './errors.ts';
+import { buildModel } from './generate.ts';
+import { tempProject, type TempProject } from './test-helpers.ts';
+
+const projects: TempProject[] = [];
+const project = () => { const p = tempProject(); projects.push(p); return p; };
+afterEach(() => { while (projects.length) projects.pop()!.cleanup(); });
+
+function editYaml(p: TempProject, rel: string, edit: (doc: any) => void): void {
+  const file = join(p.metadata, rel);
+  const data = parseDocument(readFileSync(file, 'utf8')).toJS();
+  edit(data);
+  writeFileSync(file, JSON.stringify(data));
+}
+async function problems(p: TempProject): Promise<string[]> {
+  try { await buildModel(p.metadata); } catch (e) { if (e instanceof MetadataError) return e.problems; throw e; }
+  throw new Error('expected a MetadataError');
+}
+
+describe('nested resources (parent)', () => {
+  it('normalizes the garage lists and the queue by serial, with their screen routes and API mounts', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const by = (k: string) => m.entities.find((e) => e.key === k)!;
+    expect(by('ativo').parent).toEqual({ entity: 'garagem', field: 'idGaragem', by: 'id', permission: 'tlm.fro.garagem', route: '/tlm/fro/garagem/:id/ativos', api: 'garagem/:parent/ativo' });
+    expect(by('motorista').parent?.route).toBe('/tlm/fro/garagem/:id/motoristas');
+    expect(by('fila_processamento').parent).toEqual({ entity: 'equipamento', field: 'serial', by: 'serial', permission: 'adm.cfg.equipamentos', route: '/adm/cfg/equipamentos/:serial/fila_processamento', api: 'equipamento/:parent/fila_processamento' });
+    expect(m.routes.filter((r) => r.parent)).toEqual([
+      { path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'ativo', view: 'list', parent: 'garagem' },
+      { path: '/adm/cfg/equipamentos/:serial/fila_processamento', name: 'adm.cfg.equipamentos.fila_processamento.lista', entity: 'fila_processamento', view: 'list', parent: 'equipamento' },
+      { path: '/tlm/fro/garagem/:id/motoristas', name: 'tlm.fro.motorista.lista', entity: 'motorista', view: 'list', parent: 'garagem' },
+    ]);
+  });
+
+  it('refuses an unknown parent, a field that is not a reference to it, and a non-unique by', async () => {
+    const p = project();
+    editYaml(p, 'tlm/ativo.yaml', (d) => { d.parent = { entity: 'nao_existe', field: 'idGaragem' }; });
+    editYaml(p, 'tlm/motorista.yaml', (d) => { d.parent = { entity: 'garagem', field: 'nome' }; });
+    editYaml(p, 'hdw/equipamento_ativo.yaml', (d) => { d.parent = { entity: 'ativo', field: 'serial', by: 'descricao' }; });
+    const out = await problems(p);
+    expect(out).toContain('metadata/tlm/ativo.yaml: /parent/entity: entidade desconhecida: nao_existe');
+    expect(out).toContain('metadata/tlm/motorista.yaml: /parent/field: deve ser um campo reference para garagem');
+    expect(out).toContain('metadata/hdw/equipamento_ativo.yaml: /parent/by: ativo.descricao deve ser unique');
+    expect(out.length).toBe(3);
+  });
+});

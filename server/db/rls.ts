@@ -12,6 +12,14 @@
 // pool's onReserveConnection hook puts the pooled connection in that state (role + setting, session level) before
 // the query or transaction runs, and back to the system role outside a company. The state of each connection is
 // remembered, so a connection already in the right state costs no round trip.
+//
+// Operators: DATABASE_URL must be the owner of the tables (or a superuser, as the embedded database and CI use).
+// With a non-superuser owner, either give it CREATEROLE once (the migration creates the roles and grants them to
+// it) or create them beforehand as a superuser:
+//   CREATE ROLE rastro_app NOLOGIN; CREATE ROLE rastro_ingest NOLOGIN; GRANT rastro_app, rastro_ingest TO <owner>;
+// Never give rastro_app SUPERUSER or BYPASSRLS, never make it the tables' owner (the server refuses to start when
+// it can bypass RLS or cannot be switched to). A read-only reporting login can be made a member of rastro_app and
+// set rastro.empresa itself.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntitySchema } from '@mikro-orm/core';
 

@@ -121,6 +121,10 @@ describe('migration:create', () => {
   });
 });
 
+// A committed migration whose removal the schema diff must notice (it adds a column nothing later depends on).
+// Not simply the newest file: hand-written ones (triggers, RLS roles) are outside what the diff compares.
+const DIFF_VISIBLE_MIGRATION = 'Migration20261123143416_equipamento_pendente_descartadas.ts';
+
 describe('migration:check', () => {
   it('passes on the committed migrations', async () => {
     expect(await checkMigrations({ url: await createDatabase(), entities: bundle.entities })).toEqual([]);
@@ -128,8 +132,7 @@ describe('migration:check', () => {
 
   it('fails when a committed migration is missing, or the metadata has no migration', async () => {
     const dir = tempMigrations();
-    const last = tsFiles(dir).at(-1)!;
-    fs.rmSync(path.join(dir, last));
+    fs.rmSync(path.join(dir, DIFF_VISIBLE_MIGRATION));
     const missing = await checkMigrations({ url: await createDatabase(), entities: bundle.entities, migrationsPath: dir });
     expect(missing.map((p) => p.kind)).toEqual(['database']);
     expect(missing[0].sql.length).toBeGreaterThan(0);
@@ -141,8 +144,7 @@ describe('migration:check', () => {
 
   it('npm run migration:check exits 1 with a pt-BR list of the difference, 0 when they agree', () => {
     const dir = tempMigrations();
-    const last = tsFiles(dir).at(-1)!;
-    fs.rmSync(path.join(dir, last));
+    fs.rmSync(path.join(dir, DIFF_VISIBLE_MIGRATION));
     const env = { ...process.env, TEST_DATABASE_URL: inject('databaseUrl') };
     const tsx = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
     const bad = spawnSync(process.execPath, [tsx, 'server/db/cli.ts', 'check', '--dir', dir], { cwd: REPO, env, encoding: 'utf8' });

@@ -234,7 +234,7 @@ describe('device model on the link', () => {
   it('keeps a known model from the decoder and never lets an unknown type override it', () => {
     const link: import('./types.ts').Link = { id: 't', protocol: 'queclink', send: () => true, alive: true, model: 'gv58cg' };
     const queued: unknown[] = [];
-    const sink = { enqueue: (m: unknown) => { queued.push(m); } } as unknown as import('./types.ts').IngestSink;
+    const sink = { enqueue: (m: unknown) => { queued.push(m); } } as unknown as import('./listeners.ts').IngestSink;
     const decoded = queclinkDecoder.decode(Buffer.from(unknown), new Date());
     expect(isDecodeError(decoded) ? decoded.error : decoded.model).toBe('desconhecido (4B)');
     handleFrames([Buffer.from(unknown)], link, queclinkDecoder, sink, newMetrics(), {});

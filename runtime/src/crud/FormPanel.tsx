@@ -16,6 +16,7 @@ import type { EntityMeta } from '../../../generator/model';
 import { fields, widgets } from './widgets';
 import { useSchemaForm } from './useSchemaForm';
 import { PanelHeader } from './PanelHeader';
+import { RecordActions } from './RecordActions';
 
 // Groups the object's properties by entity.form.sections, two columns each.
 function SectionsTemplate(props: ObjectFieldTemplateProps) {
@@ -146,6 +147,7 @@ export function FormPanel({ entity, schema, title, record, saving, onSubmit, onC
                 Cancelar
               </Button>
               {extraActions}
+              {record?.id != null && <RecordActions entity={entity} record={record} />}
               <Box sx={{ flex: 1 }} />
               {onHistory && (
                 <Button startIcon={<HistoryIcon />} onClick={onHistory}>

@@ -11,12 +11,12 @@ import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import {
   Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
-  Title, useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
+  Title, useGetOne, useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
 } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
 import type { RastroDataProvider } from '../api/dataProvider';
-import { pathFor, permissionFor } from '../model';
+import { entityByKey, pathFor, permissionFor } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
@@ -24,23 +24,28 @@ import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
+import { nestedOf, type Nested } from './nested';
 import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
 // ---- headless part --------------------------------------------------------------------------
 
-export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx') {
-  return `/api/${entity.key}/export?${exportParams(ctx.sort, ctx.filterValues, columns, format)}`;
+export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx', nested?: Nested | null) {
+  // A nested list exports through the entity's own route, filtered by the parent's value (exact).
+  const filter = nested ? { ...ctx.filterValues, [nested.field]: [nested.value] } : ctx.filterValues;
+  return `/api/${entity.key}/export?${exportParams(ctx.sort, filter, columns, format)}`;
 }
 
 export function useGenericList(entity: EntityMeta) {
-  const ctx = useListController({ resource: entity.key, sort: entity.sort, perPage: 25 });
+  const { pathname } = useLocation();
+  const nested = nestedOf(entity, pathname);
+  const ctx = useListController({ resource: nested?.resource ?? entity.key, sort: entity.sort, perPage: 25 });
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
   const exportAs = (format: 'csv' | 'xlsx') =>
-    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
   const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
     if (!entity.dateRange) return;
@@ -55,6 +60,7 @@ export function useGenericList(entity: EntityMeta) {
   };
   return {
     ctx,
+    nested,
     columns,
     exportAs,
     dateRange,
@@ -156,6 +162,15 @@ function RowActions({ entity, canAction }: { entity: EntityMeta; canAction: (a: 
   );
 }
 
+/** The parent record's representation, for the title of a nested list. */
+function useParentName(nested: Nested | null): string | undefined {
+  const parent = nested ? entityByKey(nested.parent) : undefined;
+  const { data } = useGetOne(nested?.parent ?? '', { id: nested?.value ?? 0 }, { enabled: !!parent && typeof nested?.value === 'number' });
+  if (!nested) return undefined;
+  if (typeof nested.value !== 'number') return String(nested.value);
+  return data && parent ? String(data[parent.recordRepresentation] ?? data.id) : undefined;
+}
+
 function Empty() {
   return (
     <Box sx={{ py: 6, textAlign: 'center' }}>
@@ -171,16 +186,18 @@ export function GenericList({ entity }: GenericProps) {
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
   const hasActions = entity.actions.some(l.canAction);
+  const parentName = useParentName(l.nested);
+  const title = l.nested ? `${entity.label.plural}: ${parentName ?? '…'}` : entity.label.plural;
 
   return (
-    <ResourceContextProvider value={entity.key}>
+    <ResourceContextProvider value={l.nested?.resource ?? entity.key}>
       <ListContextProvider value={l.ctx}>
-        <Title title={entity.label.plural} />
+        <Title title={title} />
         <Card
           className="rastro-list"
           sx={full ? { position: 'fixed', inset: 0, zIndex: 1300, borderRadius: 0, overflow: 'auto' } : undefined}
         >
-          <PanelHeader title={entity.label.plural} onBack={() => navigate(-1)}>
+          <PanelHeader title={title} onBack={() => navigate(-1)}>
             {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
             {/* hidden without P.adicionar; a register without add screen shows it disabled */}

@@ -1,0 +1,85 @@
+// A garage's ativos (nested list, metadata parent) and the engine block action (handler action with the
+// 'ATENÇÃO' dialog), in the browser against the real server.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, randomPlate, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const T = { timeout: 10_000 };
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+async function api(path: string, body?: unknown): Promise<any> {
+  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const r = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
+  return j;
+}
+
+const plates = [randomPlate(), randomPlate(), randomPlate()];
+const serial = `8659${String(Date.now()).slice(-11)}`;
+let garagem: number;
+let ativos: number[];
+
+beforeAll(async () => {
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signIn(page, baseUrl, 'admin', adminPassword);
+  garagem = (await api('/api/garagem', { nome: `Garagem E2E ${serial}` })).id;
+  const other = (await api('/api/garagem', { nome: `Outra E2E ${serial}` })).id;
+  ativos = [];
+  for (const [i, placa] of plates.entries()) {
+    ativos.push((await api('/api/ativo', { descricao: `Nested E2E ${placa}`, placa, idGaragem: i < 2 ? garagem : other })).id);
+  }
+  await api('/api/equipamento_ativo', { serial, ativoId: ativos[0], dataInicio: '2024-01-01T00:00:00Z' });
+});
+afterAll(async () => {
+  await ctx?.close();
+  await browser?.close();
+});
+
+describe("a garage's ativos", () => {
+  it('opens from the garage form and lists only its assets, titled with the garage', async () => {
+    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}/editar`);
+    await page.getByRole('button', { name: 'Ativos' }).click(T);
+    await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/ativos`);
+    await page.locator('h1', { hasText: `Ativos: Garagem E2E ${serial}` }).waitFor(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(2);
+    const text = await page.locator('tbody').innerText();
+    expect(text).toContain(plates[0]);
+    expect(text).toContain(plates[1]);
+    expect(text).not.toContain(plates[2]);
+    await page.getByText('1-2 de 2').waitFor(T);
+  });
+
+  it('blocks the engine from the row after the ATENÇÃO dialog: the command is queued for the linked device', async () => {
+    const row = page.locator('tbody tr', { hasText: plates[0] });
+    await row.getByRole('button', { name: 'Bloquear motor' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('ATENÇÃO').waitFor(T);
+    await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    const fila = await api(`/api/fila_processamento?filter=${encodeURIComponent(JSON.stringify({ serial: [serial] }))}`);
+    expect(fila.map((r: any) => [r.serial, r.event, r.status])).toEqual([[serial, 'engineBlock', 'pendente']]);
+  });
+
+  it('refuses the asset without a device with the pt-BR message', async () => {
+    const row = page.locator('tbody tr', { hasText: plates[1] });
+    await row.getByRole('button', { name: 'Bloquear motor' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('O ativo não tem equipamento vinculado: não há para onde enviar o comando').waitFor(T);
+    expect(errors).toEqual([]);
+  });
+});

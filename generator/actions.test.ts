@@ -23,11 +23,11 @@ async function problems(p: TempProject): Promise<string[]> {
 }
 
 describe('handler actions', () => {
-  it('normalizes ativo.bloqueia_motor: handler, payload, declared key (no second catalogue entry), per row', async () => {
+  it('normalizes ativo.bloqueia_motor: handler, payload, declared key (no second catalogue entry), bulk', async () => {
     const m = await buildModel(join(import.meta.dirname, '../metadata'));
     const ativo = m.entities.find((e) => e.key === 'ativo')!;
     const a = ativo.actions.find((x) => x.name === 'bloqueia_motor')!;
-    expect(a).toMatchObject({ handler: 'bloqueia_motor', permission: 'tlm.fro.ativo.bloqueia_motor', bulk: false, payload: { type: 'object', additionalProperties: false } });
+    expect(a).toMatchObject({ handler: 'bloqueia_motor', permission: 'tlm.fro.ativo.bloqueia_motor', bulk: true, payload: { type: 'object', additionalProperties: false } });
     expect(a.set).toBeUndefined();
     expect(ativo.permissions.filter((p) => p.key === 'tlm.fro.ativo.bloqueia_motor')).toEqual([{ key: 'tlm.fro.ativo.bloqueia_motor', label: 'Ativos: Bloquear motor' }]);
     // set actions keep their own key

@@ -37,9 +37,9 @@ beforeAll(async () => {
 afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
 describe('ativo.bloqueia_motor (handler action)', () => {
-  it('is declared in the model with its key, default per row, and a confirm text', () => {
+  it('is declared in the model with its key, bulk, and a confirm text', () => {
     const a = ts.model.entities.find((e) => e.key === 'ativo')!.actions.find((x) => x.name === 'bloqueia_motor')!;
-    expect(a).toMatchObject({ handler: 'bloqueia_motor', permission: 'tlm.fro.ativo.bloqueia_motor', bulk: false });
+    expect(a).toMatchObject({ handler: 'bloqueia_motor', permission: 'tlm.fro.ativo.bloqueia_motor', bulk: true });
     expect(a.confirm).toMatch(/bloquear o motor/);
   });
 
@@ -87,7 +87,20 @@ describe('ativo.bloqueia_motor (handler action)', () => {
     expect((await fila()).length).toBe(before);
   });
 
-  it('has no bulk route when the metadata does not say bulk', async () => {
-    expect((await holder.post('/api/ativo/bloqueia_motor', { ids: [ligado] })).status).toBe(404);
+  it('in bulk, each selected row answers its own status: queued, no device, another company', async () => {
+    const before = (await fila()).length;
+    const res = await holder.post('/api/ativo/bloqueia_motor', { ids: [ligado, semVinculo, alheio] });
+    expect(res.status).toBe(200);
+    const out = await res.json();
+    expect(out.map((r: any) => [r.id, r.status, r.msg ?? r.payload.map((x: any) => x.serial)])).toEqual([
+      [ligado, 201, ['865100000000001']],
+      [semVinculo, 422, 'O ativo não tem equipamento vinculado: não há para onde enviar o comando'],
+      [alheio, 404, 'Registro não encontrado'],
+    ]);
+    expect((await fila()).length).toBe(before + 1);
+    expect((await holder.post('/api/ativo/bloqueia_motor', { ids: [] })).status).toBe(400);
+    expect((await holder.post('/api/ativo/bloqueia_motor', { ids: ['1'] })).status).toBe(400);
+    expect((await noKey.post('/api/ativo/bloqueia_motor', { ids: [ligado] })).status).toBe(403);
+    expect((await fila()).length).toBe(before + 1);
   });
 });

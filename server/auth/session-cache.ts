@@ -1,9 +1,10 @@
 // Sessions resolved in one query (session row + user + active company + role keys) and cached per token in
 // process. Correctness over speed: the cache is used only while this process LISTENs on `rastro_sessao`
 // (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or
-// alter a session, from any process; migration *_sessao_notify). A cache hit first makes one shared round trip
-// on the LISTEN connection (barrier), so a change committed anywhere before the request arrived is never missed;
-// in-process writes also invalidate synchronously through the change events.
+// alter a session, from any process; migration *_sessao_notify). Notifications arrive asynchronously, so the
+// triggers also bump one committed counter (migration *_sessao_versao): a cache hit first reads it (one shared
+// round trip, the barrier) and drops the cache when it moved, so a change committed anywhere before the request
+// arrived is never missed; in-process writes also invalidate synchronously through the change events.
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Configuration } from '@mikro-orm/core';
@@ -26,14 +27,16 @@ interface Entry { session: Session; validUntil: number; lastAccess: number; cach
 class SessionCache {
   byToken = new Map<string, Entry>();
   generation = 0;
+  /** Last value seen of the committed change counter. */
+  version?: string;
   listening = false;
   /** Round trip on the LISTEN connection (set while listening). */
   ping?: () => Promise<void>;
   private inflight?: Promise<void>;
   private queued?: Promise<void>;
-  /** Resolves once every notification committed before this call has been received: a round trip on the LISTEN
-   *  connection (PostgreSQL delivers pending notifications before the answer). Concurrent callers share one
-   *  round trip, but never one already sent before they called. */
+  /** Resolves once every change committed before this call is accounted for: reads the committed change counter
+   *  and drops the cache when it moved. Concurrent callers share one round trip, but never one already sent before
+   *  they called. */
   barrier(): Promise<void> {
     const ping = this.ping;
     if (!ping) return Promise.reject(new Error('cache de sessões sem escuta'));
@@ -94,7 +97,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
   let client: pg.Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
-  const down = () => { cache.listening = false; cache.ping = undefined; cache.clear(); };
+  const down = () => { cache.listening = false; cache.ping = undefined; cache.version = undefined; cache.clear(); };
   const connect = async () => {
     if (closed || !url) return;
     const c = new pg.Client({ connectionString: url, application_name: 'rastro-sessao-listener' });
@@ -120,7 +123,12 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
       await c.query(`LISTEN ${CHANNEL}`);
       if (client !== c) return;
       cache.clear(); // anything cached while not listening may have missed notifications
-      cache.ping = () => c.query('select 1').then(() => undefined);
+      // The committed counter the triggers bump (see the sessao_versao migration): a moved counter means some
+      // change was committed since the cache last looked, whether or not its notification has arrived yet.
+      cache.ping = () => c.query('select "v" from "rastro_sessao_versao" where "id" = 1').then((r) => {
+        const v = String(r.rows[0]?.v ?? '');
+        if (v !== cache.version) { cache.clear(); cache.version = v; }
+      });
       cache.listening = true;
     } catch (err) { retry(err); }
   };
@@ -218,6 +226,9 @@ export async function cachedSession(
   if (hit) cache!.byToken.delete(token);
   const sid = await verify(token);
   if (!sid) return null;
+  // Bring the counter up to date before reading, so an entry is never dropped for a change it already contains
+  // (and, if the barrier fails, never stored).
+  const synced = cache?.listening ? await cache.barrier().then(() => true, () => false) : false;
   const gen = cache?.generation;
   if (cache) cache.misses++;
   const r = await resolve(em, sid, now);
@@ -226,7 +237,7 @@ export async function cachedSession(
   let lastAccess = r.lastAccess;
   if (now - lastAccess > TOUCH_MS) { lastAccess = now; touch(em, sid, now); }
   // Stored only when nothing was invalidated meanwhile (the row read may predate that change).
-  if (cache?.listening && cache.generation === gen) cache.set(token, { session: r.session, validUntil: r.validUntil, lastAccess, cachedAt: now });
+  if (synced && cache?.listening && cache.generation === gen) cache.set(token, { session: r.session, validUntil: r.validUntil, lastAccess, cachedAt: now });
   return r.session;
 }
 

@@ -12,6 +12,8 @@ import { declarePolicies, onReserveConnection } from './rls.ts';
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 /** PostgreSQL schemas the diff must never touch (hand-written ingest migrations). */
 export const IGNORED_SCHEMAS = ['telemetria'];
+/** Hand-written tables outside the entity diff (session cache counter). */
+export const SKIPPED_TABLES = ['rastro_sessao_versao'];
 
 export interface OrmOptions {
   url: string;
@@ -40,7 +42,7 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
     // Tenancy is enforced by explicit conditions + filters on the queried entity; no extra joins.
     autoJoinRefsForFilters: false,
     // Triggers are hand-written in migrations (session cache notifications, *_sessao_notify): never dropped by the diff.
-    schemaGenerator: { ignoreSchema: IGNORED_SCHEMAS, ignoreTriggers: true },
+    schemaGenerator: { ignoreSchema: IGNORED_SCHEMAS, ignoreTriggers: true, skipTables: SKIPPED_TABLES },
     migrations: {
       path: o.migrationsPath ?? MIGRATIONS_DIR,
       pathTs: o.migrationsPath ?? MIGRATIONS_DIR,

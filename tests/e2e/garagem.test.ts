@@ -29,6 +29,7 @@ const plates = [randomPlate(), randomPlate(), randomPlate()];
 const serial = `8659${String(Date.now()).slice(-11)}`;
 let garagem: number;
 let ativos: number[];
+let equipamento: number;
 
 beforeAll(async () => {
   browser = await launch();
@@ -42,6 +43,9 @@ beforeAll(async () => {
   for (const [i, placa] of plates.entries()) {
     ativos.push((await api('/api/ativo', { descricao: `Nested E2E ${placa}`, placa, idGaragem: i < 2 ? garagem : other })).id);
   }
+  const doc = serial.slice(-11);
+  await api('/api/motorista', { nome: `Motorista E2E ${serial}`, documento: `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}`, idGaragem: garagem });
+  equipamento = (await api('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true })).id;
   await api('/api/equipamento_ativo', { serial, ativoId: ativos[0], dataInicio: '2024-01-01T00:00:00Z' });
 });
 afterAll(async () => {
@@ -63,6 +67,17 @@ describe("a garage's ativos", () => {
     await page.getByText('1-2 de 2').waitFor(T);
   });
 
+  it("and its motoristas, from the same form", async () => {
+    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}/editar`);
+    await page.getByRole('button', { name: 'Motoristas' }).click(T);
+    await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/motoristas`);
+    await page.locator('h1', { hasText: `Motoristas: Garagem E2E ${serial}` }).waitFor(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    expect(await page.locator('tbody').innerText()).toContain(`Motorista E2E ${serial}`);
+    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}/ativos`);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(2);
+  });
+
   it('blocks the engine from the row after the ATENÇÃO dialog: the command is queued for the linked device', async () => {
     const row = page.locator('tbody tr', { hasText: plates[0] });
     await row.getByRole('button', { name: 'Bloquear motor' }).click();
@@ -80,6 +95,22 @@ describe("a garage's ativos", () => {
     await row.getByRole('button', { name: 'Bloquear motor' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('O ativo não tem equipamento vinculado: não há para onde enviar o comando').waitFor(T);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("an equipment's processing queue (route parameter :serial)", () => {
+  it('opens from the equipment form and shows the queued engine block of that serial only', async () => {
+    await api('/api/fila_processamento', { serial: '865999999999999', event: 'reboot' });
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${equipamento}/editar`);
+    await page.getByRole('button', { name: 'Fila de processamento' }).click(T);
+    await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serial}/fila_processamento`);
+    await page.locator('h1', { hasText: `Fila de processamento: ${serial}` }).waitFor(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    const row = await page.locator('tbody tr').first().innerText();
+    expect(row).toContain(serial);
+    expect(row).toContain('Bloquear motor');
+    expect(row).toContain('Pendente');
     expect(errors).toEqual([]);
   });
 });

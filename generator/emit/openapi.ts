@@ -62,6 +62,23 @@ function paths(e: EntityMeta): Record<string, unknown> {
     };
   }
   const out: Record<string, unknown> = { [`/api/${e.key}`]: collection, [`/api/${e.key}/{id}`]: item };
+  if (e.parent) {
+    // Nested list (metadata parent): the same list/one/create under one record of the parent.
+    const p = e.parent;
+    const parentParam = { name: 'parent', in: 'path', required: true, description: `${p.entity}.${p.by}`, schema: p.by === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' } };
+    const base = `/api/${p.api.replace(':parent', '{parent}')}`;
+    const nestedNote = `Somente os registros de ${p.entity} {parent} (${p.field}); exige também ${p.permission}.visualizar; 404 se o pai não é visível.`;
+    const get = collection.get as Record<string, unknown>;
+    out[base] = {
+      parameters: [parentParam],
+      get: { ...get, operationId: `list_${e.key}_by_${p.entity}`, description: nestedNote },
+      ...(e.readOnlyResource ? {} : { post: { tags: tag, operationId: `create_${e.key}_in_${p.entity}`, summary: `Adiciona ${e.label.singular} em ${p.entity}`, description: `${p.field} = {parent}. ${nestedNote}`, ...perm('adicionar'), requestBody: body, responses: { 201: one, ...errors(400, 401, 403, 404, 409) } } }),
+    };
+    out[`${base}/{id}`] = {
+      parameters: [parentParam, idParam],
+      get: { tags: tag, operationId: `get_${e.key}_in_${p.entity}`, summary: `Lê ${e.label.singular}`, description: nestedNote, ...perm('visualizar'), responses: { 200: one, ...errors(401, 403, 404) } },
+    };
+  }
   for (const a of e.actions) {
     out[`/api/${e.key}/{id}/${a.name}`] = {
       parameters: [idParam],

@@ -8,7 +8,8 @@ import type { AppEnv } from './env.ts';
 import { generatedDir } from '../crud/registry.ts';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { requireSession, sessionOfToken } from '../auth/middleware.ts';
+import { sessionOfToken } from '../auth/middleware.ts';
+import { route } from '../crud/pipeline.ts';
 import { can } from '../auth/users.ts';
 
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */
@@ -135,8 +136,10 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
     await next();
   };
   const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k)); };
-  app.get('/openapi.json', fromCookie, requireSession(), (c) => c.json(mine(c)));
-  app.get('/docs', fromCookie, requireSession(), (c) => {
+  app.get('/openapi.json', fromCookie);
+  app.get('/docs', fromCookie);
+  route(app, 'get', '/openapi.json', { permission: 'self', scope: 'ambiente' }, (c) => c.json(mine(c)));
+  route(app, 'get', '/docs', { permission: 'self', scope: 'ambiente' }, (c) => {
     c.header('Content-Security-Policy', DOCS_POLICY);
     return c.html(docsHtml(mine(c)));
   });

@@ -16,7 +16,8 @@ import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
 import { invalidateSession } from './session-cache.ts';
-import { endSession, loadSession, requirePermission, requireSession, sessaoName, tenant } from './middleware.ts';
+import { endSession, loadSession, requireSession, sessaoName } from './middleware.ts';
+import { route } from '../crud/pipeline.ts';
 import { SESSION_HOURS, signSession } from './tokens.ts';
 import {
   can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
@@ -182,12 +183,12 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     return ok(c, null, 'Sessão encerrada');
   });
 
-  app.get('/get_session', requireSession(), async (c) => {
+  route(app, 'get', '/get_session', { permission: 'self', scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
     return ok(c, { user: await sessionUser(c.get('em'), s) });
   });
 
-  app.get('/permissoes', requireSession(), (c) => ok(c, [...c.get('session').permissoes].sort()));
+  route(app, 'get', '/permissoes', { permission: 'self', scope: 'ambiente' }, (c) => ok(c, [...c.get('session').permissoes].sort()));
 
   app.get('/token_valido', async (c) => {
     const rec = c.req.query('token');
@@ -289,15 +290,14 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
 /** /api/adm/sessao: list live sessions of the ambiente, force a logout. */
 export function sessaoRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('*', requireSession(), tenant());
-  app.get('/lista', requirePermission('adm.sis.sessao.lista'), async (c) => {
+  route(app, 'get', '/lista', { permission: ['adm.sis.sessao.lista'], scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
     const em = c.get('em');
     const rows = (await em.find(sessaoName(em), { ...scopeWhere(entityByKey('sessao')!, s), ativa: true, dataValidoAte: { $gt: new Date() } } as never,
       { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
   });
-  app.post('/elimina/:id', requirePermission('adm.sis.sessao.elimina'), async (c) => {
+  route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     const em = c.get('em');

@@ -20,14 +20,9 @@ const ALLOWED: Record<string, string> = {
   // Catch-alls: the 404 of /api and the built front end.
   'ALL /api/*': '404 of unknown API paths',
   'GET /*': 'front end (static files, index.html)',
-  // Own session, in server/auth and server/app (requireSession without the tagged steps): to move onto route().
-  'GET /api/auth/get_session': 'own session (server/auth/routes.ts)',
-  'GET /api/auth/permissoes': 'own keys (server/auth/routes.ts)',
+  // The company switch is checked against the TARGET company (one of the own companies, usable), and the keys are
+  // recomputed for it: the scope step of the current company would run it under the wrong company's row security.
   'POST /api/auth/empresa/:id': 'switch of the own active company, checked against the own companies (server/auth/routes.ts)',
-  'GET /api/openapi.json': 'own operations only (server/app/docs.ts)',
-  'GET /api/docs': 'own operations only (server/app/docs.ts)',
-  'GET /api/adm/sessao/lista': 'requireSession + tenant + requirePermission(adm.sis.sessao.lista) untagged (server/auth/routes.ts)',
-  'POST /api/adm/sessao/elimina/:id': 'requireSession + tenant + requirePermission(adm.sis.sessao.elimina) untagged (server/auth/routes.ts)',
 };
 
 interface Endpoint { id: string; method: string; path: string; steps: Step[] }

@@ -9,13 +9,13 @@
 // Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
 // BENCH_ONLY=lista|id runs one case; BENCH_KEEP=1 keeps the temp dirs; BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres, type EmbeddedHandle } from '../server/db/embedded.ts';
+import { freePort } from '../server/db/embedded.ts';
+import { benchDatabase, type BenchDatabase } from './db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
@@ -33,31 +33,10 @@ const work = fs.mkdtempSync(path.join(ROOT, '.tmp', 'bench-api-'));
 const migrations = path.join(work, 'migrations');
 fs.cpSync(path.join(ROOT, 'server/migrations'), migrations, { recursive: true });
 
-let embedded: EmbeddedHandle | undefined;
-let dropDb: (() => Promise<void>) | undefined;
+let database: BenchDatabase | undefined;
 let server: ChildProcess | undefined;
 let bare: ChildProcess | undefined;
 
-async function database(): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), database: 'rastro_bench' });
-    return embedded.url;
-  }
-  const name = `rastro_bench_api_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
-  };
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 /** Spawns the server like `npm start` does (without the front-end build); answers ms until it serves. */
 async function start(url: string, port: number): Promise<number> {
@@ -154,9 +133,10 @@ const f1 = (n: number) => n.toFixed(1).padStart(9);
 const f2 = (n: number) => n.toFixed(2).padStart(8);
 
 try {
-  const url = await database();
+  database = await benchDatabase('api', tmp);
+  const url = database.url;
   const port = await freePort();
-  console.log(`Banco: ${embedded ? 'PostgreSQL embutido (temporário)' : url.replace(/:[^:@/]*@/, ':***@')}; CPUs: ${os.cpus().length}; carga (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`Banco: ${database.embedded ? 'PostgreSQL embutido (temporário)' : url.replace(/:[^:@/]*@/, ':***@')}; CPUs: ${os.cpus().length}; carga (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
   const first = await start(url, port);
   await stop();
@@ -245,7 +225,6 @@ try {
 } finally {
   await stop().catch(() => undefined);
   if (bare && bare.exitCode === null) await new Promise<void>((res) => { bare!.once('exit', () => res()); bare!.kill('SIGTERM'); });
-  await dropDb?.().catch((e) => console.error(String(e)));
-  await embedded?.stop().catch(() => undefined);
+  await database?.close();
   if (process.env.BENCH_KEEP !== '1') for (const d of [tmp, work]) fs.rmSync(d, { recursive: true, force: true });
 }

@@ -8,12 +8,11 @@
 // Options (env): BENCH_ATIVOS (100000), BENCH_EXPORTS (4), BENCH_FORMAT (csv|xlsx), BENCH_KEEP=1 keeps temp dirs.
 // The server runs with EXPORT_MAX_PER_USER=BENCH_EXPORTS so one user can start them all (default limit: 2).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { freePort, startEmbeddedPostgres, type EmbeddedHandle } from '../server/db/embedded.ts';
+import { freePort } from '../server/db/embedded.ts';
+import { benchDatabase, type BenchDatabase } from './db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
@@ -23,30 +22,9 @@ const ADMIN_PASSWORD = 'bench-admin-123';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-bench-export-'));
 fs.chmodSync(tmp, 0o755);
-let embedded: EmbeddedHandle | undefined;
-let dropDb: (() => Promise<void>) | undefined;
+let database: BenchDatabase | undefined;
 let server: ChildProcess | undefined;
 
-async function database(): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), database: 'rastro_bench' });
-    return embedded.url;
-  }
-  const name = `rastro_bench_export_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
-  };
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 async function start(url: string, port: number): Promise<void> {
   server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -79,7 +57,8 @@ function rssMb(pid: number): number {
 const pct = (t: number[], p: number) => { const s = [...t].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 
 try {
-  const url = await database();
+  database = await benchDatabase('export', tmp);
+  const url = database.url;
   const t0 = performance.now();
   // Schema first (the server migrates at start), then the demo data, then a fresh server process.
   const port = await freePort();
@@ -90,7 +69,7 @@ try {
   await new Promise<void>((r) => { server!.once('exit', () => r()); server!.kill('SIGTERM'); });
   await start(url, port);
   const pid = server!.pid!;
-  console.log(`Banco: ${embedded ? 'PostgreSQL embutido (temporário)' : 'temporário em BENCH_DATABASE_URL'}; preparação ${Math.round(performance.now() - t0)} ms`);
+  console.log(`Banco: ${database.embedded ? 'PostgreSQL embutido (temporário)' : 'temporário em BENCH_DATABASE_URL'}; preparação ${Math.round(performance.now() - t0)} ms`);
 
   const base = `http://127.0.0.1:${port}`;
   const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
@@ -152,7 +131,6 @@ try {
     server.removeAllListeners('exit');
     await new Promise<void>((r) => { server!.once('exit', () => r()); server!.kill('SIGTERM'); });
   }
-  await dropDb?.().catch((e) => console.error(String(e)));
-  await embedded?.stop().catch(() => undefined);
+  await database?.close();
   if (process.env.BENCH_KEEP !== '1') fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -7,13 +7,12 @@
 // Bytes are the encoded response bodies (after Content-Encoding) of script responses. Builds first unless
 // BENCH_NO_BUILD=1. Database: a temp one on BENCH_DATABASE_URL / DATABASE_URL, else embedded PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort, startEmbeddedPostgres, type EmbeddedHandle } from '../server/db/embedded.ts';
+import { freePort } from '../server/db/embedded.ts';
+import { benchDatabase, type BenchDatabase } from './db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_PASSWORD = 'bench-web-admin-123';
@@ -23,29 +22,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-bench-web-'));
 fs.chmodSync(tmp, 0o755);
-let embedded: EmbeddedHandle | undefined;
-let dropDb: (() => Promise<void>) | undefined;
+let database: BenchDatabase | undefined;
 let server: ChildProcess | undefined;
 
-async function database(): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), database: 'rastro_bench' });
-    return embedded.url;
-  }
-  const name = `rastro_bench_web_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`).finally(() => admin.end());
-  dropDb = async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
-  };
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 interface Tally { js: number; jsRaw: number; files: number; other: number }
 
@@ -91,7 +70,8 @@ try {
     const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (b.status !== 0) throw new Error('npm run build falhou');
   }
-  const url = await database();
+  database = await benchDatabase('web', tmp);
+  const url = database.url;
   const port = await freePort();
   server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -150,7 +130,6 @@ try {
   console.log(JSON.stringify(summary));
 } finally {
   if (server && server.exitCode === null) await new Promise<void>((res) => { server!.once('exit', () => res()); server!.kill('SIGTERM'); });
-  await dropDb?.().catch((e) => console.error(String(e)));
-  await embedded?.stop().catch(() => undefined);
+  await database?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -78,6 +78,20 @@ describe("a garage's ativos", () => {
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(2);
   });
 
+  it('adds an asset from the nested list: the garage comes filled, and saving goes back to the garage list', async () => {
+    const placa = randomPlate();
+    await page.getByRole('button', { name: 'Adicionar' }).click();
+    await page.waitForURL(`${baseUrl}/tlm/fro/ativo/adicionar`);
+    await page.locator('#root_descricao').fill(`Nested E2E ${placa}`);
+    await page.locator('#root_placa').fill(placa);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/ativos`);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(3);
+    expect(await page.locator('tbody').innerText()).toContain(placa);
+    const saved = await api(`/api/ativo?filter=${encodeURIComponent(JSON.stringify({ placa }))}`);
+    expect(saved.map((r: any) => r.idGaragem)).toEqual([garagem]);
+  });
+
   it('blocks the engine from the row after the ATENÇÃO dialog: the command is queued for the linked device', async () => {
     const row = page.locator('tbody tr', { hasText: plates[0] });
     await row.getByRole('button', { name: 'Bloquear motor' }).click();

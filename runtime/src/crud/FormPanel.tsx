@@ -58,6 +58,7 @@ export interface FormPanelProps {
   schema: JSONSchema7;
   title: string;
   record?: Record<string, unknown>;
+  defaults?: Record<string, unknown>; // create: initial values
   saving?: boolean;
   // resolves to server field errors, or undefined when saved
   onSubmit: (data: Record<string, unknown>) => Promise<Record<string, string> | undefined>;
@@ -67,8 +68,8 @@ export interface FormPanelProps {
   extraActions?: ReactNode;
 }
 
-export function FormPanel({ entity, schema, title, record, saving, onSubmit, onCancel, onDelete, onHistory, extraActions }: FormPanelProps) {
-  const form = useSchemaForm(entity, schema, record);
+export function FormPanel({ entity, schema, title, record, defaults, saving, onSubmit, onCancel, onDelete, onHistory, extraActions }: FormPanelProps) {
+  const form = useSchemaForm(entity, schema, record, defaults);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const leaving = useRef(false);
   const formContext = useMemo(() => ({ entity, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity]);

@@ -7,7 +7,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
 import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate } from 'react-admin';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { EntityMeta } from '../../../generator/model';
 import { pathFor, permissionFor } from '../model';
 import { FormPanel } from './FormPanel';
@@ -23,22 +23,27 @@ export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
 
 export { Loading };
 
+/** Navigation state of an add form opened from a nested list: the parent's value, and where to go back. */
+export interface CreateState { defaults?: Record<string, unknown>; back?: string }
+
 export function useGenericCreate(entity: EntityMeta) {
   const navigate = useNavigate();
+  const state = (useLocation().state ?? {}) as CreateState;
+  const back = state.back ?? pathFor(entity.key, 'list');
   const notify = useNotify();
   const [create, { isPending }] = useCreate();
   const save = async (data: Record<string, unknown>) => {
     try {
       await create(entity.key, { data }, { returnPromise: true });
       notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
-      navigate(pathFor(entity.key, 'list'));
+      navigate(back);
       return undefined;
     } catch (e) {
       notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
       return fieldErrorsOf(e, entity);
     }
   };
-  return { save, saving: isPending, cancel: () => navigate(pathFor(entity.key, 'list')) };
+  return { save, saving: isPending, cancel: () => navigate(back), defaults: state.defaults };
 }
 
 export function useGenericEdit(entity: EntityMeta) {
@@ -101,7 +106,7 @@ export function GenericCreate({ entity, schema }: GenericProps) {
   const c = useGenericCreate(entity);
   return (
     <ResourceContextProvider value={entity.key}>
-      <FormPanel entity={entity} schema={schema} title={`Adicionar ${entity.label.singular}`} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
+      <FormPanel entity={entity} schema={schema} title={`Adicionar ${entity.label.singular}`} defaults={c.defaults} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
     </ResourceContextProvider>
   );
 }

@@ -182,6 +182,7 @@ function Empty() {
 export function GenericList({ entity }: GenericProps) {
   const l = useGenericList(entity);
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [full, setFull] = useState(false);
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
@@ -202,7 +203,7 @@ export function GenericList({ entity }: GenericProps) {
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
             {/* hidden without P.adicionar; a register without add screen shows it disabled */}
             {l.canAdd ? (
-              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create'))}>
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create'), l.nested ? { state: { defaults: { [l.nested.field]: l.nested.value }, back: pathname } } : undefined)}>
                 Adicionar
               </Button>
             ) : !entity.readOnlyResource ? null : (

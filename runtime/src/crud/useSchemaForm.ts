@@ -18,13 +18,14 @@ function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined 
 
 const stable = (o: unknown) => JSON.stringify(o, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== '').sort()) : v));
 
-export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: Record<string, unknown>) {
+/** record: the saved row (edit); defaults: initial values of a new one (e.g. the parent of a nested list). */
+export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: Record<string, unknown>, defaults?: Record<string, unknown>) {
   const creating = !record;
   const uiSchema = useMemo(() => buildUiSchema(entity, schema, { creating }), [entity, schema, creating]);
   // the form's schema: on the add form, a password's description ('Deixe em branco para manter a senha atual.') does not apply
   const formSchema = useMemo(() => (creating ? withoutPasswordHelp(entity, schema) : schema), [entity, schema, creating]);
   const transformErrors = useMemo(() => makeTransformErrors(entity, schema), [entity, schema]);
-  const initial = useMemo(() => toFormData(record, schema), [record, schema]);
+  const initial = useMemo(() => toFormData(record ?? defaults, schema), [record, defaults, schema]);
   const [data, setData] = useState<Record<string, unknown>>(initial);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);

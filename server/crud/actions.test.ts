@@ -56,6 +56,14 @@ describe('ativo.bloqueia_motor (handler action)', () => {
     expect(list.map((r: any) => [r.id, r.event, r.status])).toEqual([[body[0].id, 'engineBlock', 'pendente']]);
   });
 
+  it('desbloqueia_motor (same key) queues engineUnblock', async () => {
+    const res = await holder.post(`/api/ativo/${ligado}/desbloqueia_motor`);
+    expect(res.status).toBe(201);
+    expect((await res.json()).map((r: any) => [r.serial, r.event])).toEqual([['865100000000001', 'engineUnblock']]);
+    expect((await fila()).map((r) => r.event)).toEqual(['engineBlock', 'engineUnblock']);
+    expect((await noKey.post(`/api/ativo/${ligado}/desbloqueia_motor`)).status).toBe(403);
+  });
+
   it('is refused without the key (403) and queues nothing', async () => {
     const before = (await fila()).length;
     const res = await noKey.post(`/api/ativo/${ligado}/bloqueia_motor`);

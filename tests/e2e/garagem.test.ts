@@ -94,7 +94,7 @@ describe("a garage's ativos", () => {
 
   it('blocks the engine from the row after the ATENÇÃO dialog: the command is queued for the linked device', async () => {
     const row = page.locator('tbody tr', { hasText: plates[0] });
-    await row.getByRole('button', { name: 'Bloquear motor' }).click();
+    await row.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
     await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
@@ -106,7 +106,7 @@ describe("a garage's ativos", () => {
 
   it('refuses the asset without a device with the pt-BR message', async () => {
     const row = page.locator('tbody tr', { hasText: plates[1] });
-    await row.getByRole('button', { name: 'Bloquear motor' }).click();
+    await row.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('O ativo não tem equipamento vinculado: não há para onde enviar o comando').waitFor(T);
     expect(errors).toEqual([]);

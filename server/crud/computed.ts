@@ -24,6 +24,13 @@ async function present(em: EntityManager, tables: string[]): Promise<boolean> {
   return true;
 }
 
+/** The computed columns of `e` whose tables exist now (the others answer null). */
+export async function usableComputed(em: EntityManager, e: EntityMeta): Promise<(ColumnMeta & { sql: string })[]> {
+  const usable: (ColumnMeta & { sql: string })[] = [];
+  for (const c of computedColumns(e)) if (await present(em, c.tables ?? [])) usable.push(c);
+  return usable;
+}
+
 /** Sets the computed columns of `rows` (serialized rows with id), in place. */
 export async function addComputed(em: EntityManager, e: EntityMeta, rows: Row[]): Promise<void> {
   const cols = computedColumns(e);

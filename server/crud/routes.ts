@@ -16,6 +16,7 @@ import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWher
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
+import { fastOne, fastPage } from './fast.ts';
 import { addComputed, computedColumns, computedField } from './computed.ts';
 import { exportHeaders } from './protocol.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
@@ -52,6 +53,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
     const { offset, limit } = parseRange(c.req.query('range'));
     const em = c.get('em');
+    const fast = await fastPage(em, ent, where, orderBy, offset, limit);
+    if (fast) return sendPage(c, ent.key, offset, fast.rows, fast.total);
     const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
     const out = rows.map((r) => serialize(ent, r as Row));
     await addComputed(em, ent, out);
@@ -105,8 +108,13 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
 
   app.get('/:id', perm('visualizar'), scope, async (c) => {
     const ent = e();
-    const row = serialize(ent, await findVisible(c.get('em'), ent, c.get('session'), parseId(c)));
-    await addComputed(c.get('em'), ent, [row]);
+    const em = c.get('em');
+    const id = parseId(c);
+    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, c.get('session'))] });
+    if (fast === null) throw notFound();
+    if (fast) return c.json(fast);
+    const row = serialize(ent, await findVisible(em, ent, c.get('session'), id));
+    await addComputed(em, ent, [row]);
     return c.json(row);
   });
 

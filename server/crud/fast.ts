@@ -1,0 +1,172 @@
+// The CRUD read path without the ORM's query building and hydration (issue 7, speed): list and get-by-id of an
+// entity whose fields are plain columns run SQL built once per entity from the ORM metadata (identifiers only from
+// metadata, values always as parameters) and turn the raw rows into the same JSON `serialize` gives. The WHERE is the
+// one buildWhere makes (company condition included, explicit in the SQL); a shape this module does not know
+// (m:n lists, nested company paths, unknown operators) answers undefined and the caller uses the ORM.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import { ormName } from './registry.ts';
+import { computedColumns, usableComputed } from './computed.ts';
+import type { Row, Where } from './query.ts';
+
+const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+interface Plan {
+  table: string;
+  /** The select list: column AS "fieldName", only the fields a client sees. */
+  select: string;
+  /** Field name → quoted column (every field, for WHERE and ORDER BY). */
+  col: Map<string, string>;
+  out: FieldMeta[];
+  convert: ((v: unknown) => unknown)[];
+  /** Computed column names, in addComputed's order. */
+  computed: string[];
+}
+
+const plans = new WeakMap<EntityMeta, Plan | null>();
+
+const SIMPLE = new Set(['integer', 'string', 'text', 'enum', 'boolean', 'datetime', 'date', 'time', 'number', 'json', 'reference']);
+
+function planOf(em: EntityManager, e: EntityMeta): Plan | null {
+  const hit = plans.get(e);
+  if (hit !== undefined) return hit;
+  let plan: Plan | null = null;
+  const meta = em.getMetadata().find(ormName(em, e));
+  if (meta && e.fields.every((f) => SIMPLE.has(f.type) || f.type === 'password')) {
+    const col = new Map<string, string>();
+    let ok = true;
+    for (const f of e.fields) {
+      const p = meta.properties[f.name as never] as { kind?: string; fieldNames?: string[]; persist?: boolean; formula?: unknown } | undefined;
+      const names = p?.fieldNames;
+      if (!p || p.persist === false || p.formula || !names || names.length !== 1 || !['scalar', 'm:1'].includes(p.kind ?? '')) { ok = false; break; }
+      if ((f.type === 'reference') !== (p.kind === 'm:1')) { ok = false; break; }
+      col.set(f.name, quote(names[0]));
+    }
+    if (ok) {
+      const out = e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
+      // date as text: the driver would make a local-time Date of it.
+      const expr = (f: FieldMeta) => (f.type === 'date' ? `${col.get(f.name)}::text` : col.get(f.name)!);
+      plan = { table: quote(meta.tableName), col, out, convert: out.map((f) => CONVERT[f.type] ?? asIs), computed: computedColumns(e).map((c) => c.source), select: out.map((f) => `t.${expr(f)} AS ${quote(f.name)}`).join(', ') };
+    }
+  }
+  plans.set(e, plan);
+  return plan;
+}
+
+class Unsupported extends Error {}
+
+const OPS: Record<string, string> = { $gte: '>=', $lte: '<=', $gt: '>', $lt: '<', $ilike: 'ILIKE', $eq: '=', $ne: '<>' };
+
+function param(v: unknown): unknown {
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
+  throw new Unsupported();
+}
+
+/** SQL of a buildWhere/scopeWhere object; throws Unsupported for shapes it does not know. */
+function cond(p: Plan, w: Where, params: unknown[]): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(w)) {
+    if (k === '$and' || k === '$or') {
+      if (!Array.isArray(v)) throw new Unsupported();
+      const sub = v.map((x) => cond(p, x as Where, params));
+      parts.push(sub.length ? `(${sub.join(k === '$and' ? ' AND ' : ' OR ')})` : k === '$and' ? 'TRUE' : 'FALSE');
+      continue;
+    }
+    const c = p.col.get(k);
+    if (!c) throw new Unsupported();
+    const col = `t.${c}`;
+    if (v === null) { parts.push(`${col} IS NULL`); continue; }
+    if (typeof v !== 'object' || v instanceof Date) { params.push(param(v)); parts.push(`${col} = ?`); continue; }
+    if (Array.isArray(v)) throw new Unsupported();
+    for (const [op, x] of Object.entries(v as Record<string, unknown>)) {
+      if (op === '$in') {
+        if (!Array.isArray(x)) throw new Unsupported();
+        if (!x.length) { parts.push('FALSE'); continue; }
+        const nonNull = x.filter((y) => y !== null);
+        const inList = nonNull.length ? `${col} IN (${nonNull.map((y) => { params.push(param(y)); return '?'; }).join(', ')})` : '';
+        parts.push(nonNull.length === x.length ? inList : `(${[inList, `${col} IS NULL`].filter(Boolean).join(' OR ')})`);
+        continue;
+      }
+      const sqlOp = OPS[op];
+      if (!sqlOp || x === null || x === undefined) throw new Unsupported();
+      params.push(param(x));
+      parts.push(`${col} ${sqlOp} ?`);
+    }
+  }
+  return parts.length ? parts.join(' AND ') : 'TRUE';
+}
+
+const asIs = (v: unknown) => v;
+const CONVERT: Record<string, (v: unknown) => unknown> = {
+  integer: (v) => (typeof v === 'number' ? v : Number(v)),
+  datetime: (v) => (v instanceof Date ? v : new Date(v as string)).toISOString(),
+  date: (v) => String(v).slice(0, 10),
+  time: (v) => String(v).slice(0, 5),
+};
+CONVERT.reference = CONVERT.number = CONVERT.integer;
+
+/** A raw row → the JSON serialize() gives for the same row (then addComputed's columns). */
+function toJson(p: Plan, r: Row): Row {
+  const o: Row = {};
+  for (let i = 0; i < p.out.length; i++) {
+    const name = p.out[i].name;
+    const v = r[name];
+    o[name] = v == null ? null : p.convert[i](v);
+  }
+  for (const c of p.computed) o[c] = r[c] ?? null;
+  return o;
+}
+
+function orderSql(p: Plan, orderBy: Record<string, 'ASC' | 'DESC'>[]): string {
+  return orderBy.map((o) => {
+    const [[k, d]] = Object.entries(o);
+    const c = p.col.get(k);
+    if (!c || (d !== 'ASC' && d !== 'DESC')) throw new Unsupported();
+    return `t.${c} ${d === 'ASC' ? 'asc' : 'desc'}`;
+  }).join(', ');
+}
+
+/** The computed columns (server/crud/computed.ts) as select items over the page's rows `t`, in the order
+ *  addComputed sets them; a column whose tables are missing is null. */
+async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string> {
+  const cols = computedColumns(e);
+  if (!cols.length) return '';
+  const usable = new Set((await usableComputed(em, e)).map((c) => c.source));
+  return cols.map((c) => `, ${usable.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${quote(c.source)}`).join('');
+}
+
+/** One page and the total, with the computed columns, or undefined when the entity or the WHERE needs the ORM. */
+export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, orderBy: Record<string, 'ASC' | 'DESC'>[], offset: number, limit: number): Promise<{ rows: Row[]; total: number } | undefined> {
+  const p = planOf(em, e);
+  if (!p) return undefined;
+  const params: unknown[] = [];
+  let w: string, order: string;
+  try { w = cond(p, where, params); order = orderSql(p, orderBy); } catch (err) { if (err instanceof Unsupported) return undefined; throw err; }
+  const computed = await computedSelect(em, e);
+  // Computed expressions run on the page's rows only (the inner query pages).
+  const sql = computed
+    ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?) t ORDER BY ${order}`
+    : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const conn = em.getConnection();
+  const [rows, count] = await Promise.all([
+    conn.execute(sql, [...params, limit, offset]) as Promise<Row[]>,
+    conn.execute(`SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}`, params) as Promise<{ n: number }[]>,
+  ]);
+  return { rows: rows.map((r) => toJson(p, r)), total: Number(count[0]?.n ?? 0) };
+}
+
+/** The serialized visible row by id with its computed columns: null when not visible, undefined when the entity
+ *  or the WHERE needs the ORM. */
+export async function fastOne(em: EntityManager, e: EntityMeta, where: Where): Promise<Row | null | undefined> {
+  const p = planOf(em, e);
+  if (!p) return undefined;
+  const params: unknown[] = [];
+  let w: string;
+  try { w = cond(p, where, params); } catch (err) { if (err instanceof Unsupported) return undefined; throw err; }
+  const computed = await computedSelect(em, e);
+  const sql = computed
+    ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} LIMIT 1) t`
+    : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} LIMIT 1`;
+  const rows = (await em.getConnection().execute(sql, params)) as Row[];
+  return rows.length ? toJson(p, rows[0]) : null;
+}

@@ -55,5 +55,8 @@ describe('fast read path', () => {
     const byIds = await admin.get(`/api/ativo?filter=${encodeURIComponent(JSON.stringify({ id: [own[1].id, other.id] }))}`);
     expect((await byIds.json()).map((r: Row) => r.id)).toEqual([own[1].id]);
     expect(byIds.headers.get('content-range')).toBe('ativo 0-0/1');
+    const beyond = await admin.get('/api/ativo?range=[5000,5009]');
+    expect(await beyond.json()).toEqual([]);
+    expect(beyond.headers.get('content-range')).toBe(`ativo 5000-5000/${Number((await admin.get('/api/ativo?range=[0,0]')).headers.get('content-range')!.split('/')[1])}`);
   });
 });

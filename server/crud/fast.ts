@@ -144,15 +144,15 @@ export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, o
   try { w = cond(p, where, params); order = orderSql(p, orderBy); } catch (err) { if (err instanceof Unsupported) return undefined; throw err; }
   const computed = await computedSelect(em, e);
   // Computed expressions run on the page's rows only (the inner query pages).
-  const sql = computed
+  const page = computed
     ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?) t ORDER BY ${order}`
     : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  const conn = em.getConnection();
-  const [rows, count] = await Promise.all([
-    conn.execute(sql, [...params, limit, offset]) as Promise<Row[]>,
-    conn.execute(`SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}`, params) as Promise<{ n: number }[]>,
-  ]);
-  return { rows: rows.map((r) => toJson(p, r)), total: Number(count[0]?.n ?? 0) };
+  // Page and total in one round trip: the total's row always comes, with the page's rows (none: one row of nulls).
+  const sql = `SELECT c.n AS "__total", p.* FROM (SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}) c` +
+    ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
+  const rows = (await em.getConnection().execute(sql, [...params, ...params, limit, offset])) as Row[];
+  const total = Number(rows[0]?.__total ?? 0);
+  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(p, r)), total };
 }
 
 /** The serialized visible row by id with its computed columns: null when not visible, undefined when the entity

@@ -4,6 +4,7 @@ import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harne
 import { getModel, ormName } from './registry.ts';
 import { fastOne, fastPage } from './fast.ts';
 import { addComputed } from './computed.ts';
+import { withCompany } from '../db/rls.ts';
 import { relationFields, serialize, type Row } from './query.ts';
 
 let ts: TestServer;
@@ -36,6 +37,17 @@ describe('fast read path', () => {
     }
     expect(served).toBeGreaterThan(10);
     expect(rowsSeen).toBeGreaterThan(100);
+  });
+
+  it('runs as the company role: without the WHERE, row-level security alone still hides other companies', async () => {
+    const ativo = getModel().entities.find((x) => x.key === 'ativo')!;
+    const all = await fastPage(ts.orm.em.fork(), ativo, {}, [{ id: 'ASC' }], 0, 1000);
+    const companies = new Set(all!.rows.map((r) => r.empresaId));
+    expect(companies.size).toBeGreaterThan(1);
+    const scoped = await withCompany(admin.empresaAtiva, () => fastPage(ts.orm.em.fork(), ativo, {}, [{ id: 'ASC' }], 0, 1000));
+    expect(scoped!.rows.length).toBeGreaterThan(0);
+    expect(scoped!.rows.every((r) => r.empresaId === admin.empresaAtiva)).toBe(true);
+    expect(scoped!.total).toBe(all!.rows.filter((r) => r.empresaId === admin.empresaAtiva).length);
   });
 
   it('leaves to the ORM what it does not know (m:n lists)', async () => {

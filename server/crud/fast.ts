@@ -55,6 +55,16 @@ function planOf(em: EntityManager, e: EntityMeta): Plan | null {
 
 class Unsupported extends Error {}
 
+interface Client { executeQuery(q: unknown): Promise<{ rows: Row[] }> }
+let queryId = 0;
+/** Runs SQL with bind parameters ($1…) on the ORM's pool (its connection hook sets the company role, see
+ *  server/db/rls.ts), skipping the ORM's query formatting (which inlines values) and logging. */
+async function run(em: EntityManager, sql: string, parameters: unknown[]): Promise<Row[]> {
+  const client = (em.getConnection() as unknown as { getClient(): Client }).getClient();
+  const res = await client.executeQuery({ sql, parameters, queryId: { queryId: `fast${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  return res.rows;
+}
+
 const OPS: Record<string, string> = { $gte: '>=', $lte: '<=', $gt: '>', $lt: '<', $ilike: 'ILIKE', $eq: '=', $ne: '<>' };
 
 function param(v: unknown): unknown {
@@ -76,21 +86,21 @@ function cond(p: Plan, w: Where, params: unknown[]): string {
     if (!c) throw new Unsupported();
     const col = `t.${c}`;
     if (v === null) { parts.push(`${col} IS NULL`); continue; }
-    if (typeof v !== 'object' || v instanceof Date) { params.push(param(v)); parts.push(`${col} = ?`); continue; }
+    if (typeof v !== 'object' || v instanceof Date) { params.push(param(v)); parts.push(`${col} = $${params.length}`); continue; }
     if (Array.isArray(v)) throw new Unsupported();
     for (const [op, x] of Object.entries(v as Record<string, unknown>)) {
       if (op === '$in') {
         if (!Array.isArray(x)) throw new Unsupported();
         if (!x.length) { parts.push('FALSE'); continue; }
         const nonNull = x.filter((y) => y !== null);
-        const inList = nonNull.length ? `${col} IN (${nonNull.map((y) => { params.push(param(y)); return '?'; }).join(', ')})` : '';
+        const inList = nonNull.length ? `${col} IN (${nonNull.map((y) => { params.push(param(y)); return `$${params.length}`; }).join(', ')})` : '';
         parts.push(nonNull.length === x.length ? inList : `(${[inList, `${col} IS NULL`].filter(Boolean).join(' OR ')})`);
         continue;
       }
       const sqlOp = OPS[op];
       if (!sqlOp || x === null || x === undefined) throw new Unsupported();
       params.push(param(x));
-      parts.push(`${col} ${sqlOp} ?`);
+      parts.push(`${col} ${sqlOp} $${params.length}`);
     }
   }
   return parts.length ? parts.join(' AND ') : 'TRUE';
@@ -145,12 +155,12 @@ export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, o
   const computed = await computedSelect(em, e);
   // Computed expressions run on the page's rows only (the inner query pages).
   const page = computed
-    ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?) t ORDER BY ${order}`
-    : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}) t ORDER BY ${order}`
+    : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   // Page and total in one round trip: the total's row always comes, with the page's rows (none: one row of nulls).
   const sql = `SELECT c.n AS "__total", p.* FROM (SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}) c` +
     ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
-  const rows = (await em.getConnection().execute(sql, [...params, ...params, limit, offset])) as Row[];
+  const rows = await run(em, sql, [...params, limit, offset]);
   const total = Number(rows[0]?.__total ?? 0);
   return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(p, r)), total };
 }
@@ -167,6 +177,6 @@ export async function fastOne(em: EntityManager, e: EntityMeta, where: Where): P
   const sql = computed
     ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} LIMIT 1) t`
     : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} LIMIT 1`;
-  const rows = (await em.getConnection().execute(sql, params)) as Row[];
+  const rows = await run(em, sql, params);
   return rows.length ? toJson(p, rows[0]) : null;
 }

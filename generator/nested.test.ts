@@ -1,26 +1,12 @@
 // Metadata `parent`: nested lists under the parent's record route, with route parameters (id or a unique field).
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDocument } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MetadataError } from './errors.ts';
+import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
-import { tempProject, type TempProject } from './test-helpers.ts';
+import { editYaml, metadataProblems, tempProjects, type TempProject } from './test-helpers.ts';
 
-const projects: TempProject[] = [];
-const project = () => { const p = tempProject(); projects.push(p); return p; };
-afterEach(() => { while (projects.length) projects.pop()!.cleanup(); });
+const project = tempProjects();
 
-function editYaml(p: TempProject, rel: string, edit: (doc: any) => void): void {
-  const file = join(p.metadata, rel);
-  const data = parseDocument(readFileSync(file, 'utf8')).toJS();
-  edit(data);
-  writeFileSync(file, JSON.stringify(data));
-}
-async function problems(p: TempProject): Promise<string[]> {
-  try { await buildModel(p.metadata); } catch (e) { if (e instanceof MetadataError) return e.problems; throw e; }
-  throw new Error('expected a MetadataError');
-}
+const problems = (p: TempProject) => metadataProblems(() => buildModel(p.metadata));
 
 describe('nested resources (parent)', () => {
   it('normalizes the garage lists and the queue by serial, with their screen routes and API mounts', async () => {

@@ -2,21 +2,15 @@
 // lazy index carry them; the component must exist under runtime/src/screens/.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MetadataError } from './errors.ts';
+import { describe, expect, it } from 'vitest';
 import { generate } from './generate.ts';
 import type { Model } from './model.ts';
-import { tempProject, writeFile, type TempProject } from './test-helpers.ts';
+import { metadataProblems, tempProjects, writeFile, type TempProject } from './test-helpers.ts';
 
-const projects: TempProject[] = [];
-const project = () => { const p = tempProject(); projects.push(p); return p; };
-afterEach(() => { while (projects.length) projects.pop()!.cleanup(); });
+const project = tempProjects();
 const gen = (p: TempProject) => generate({ metadata: p.metadata, outServer: p.outServer, outRuntime: p.outRuntime });
 
-async function problems(p: TempProject): Promise<string[]> {
-  try { await gen(p); } catch (e) { if (e instanceof MetadataError) return e.problems; throw e; }
-  throw new Error('expected a MetadataError');
-}
+const problems = (p: TempProject) => metadataProblems(() => gen(p));
 
 const TELA = `
 kind: tela

@@ -1,6 +1,9 @@
 // Test helpers: a temp project root (inside the repo so node_modules resolve) with a copy of metadata/.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { afterEach } from 'vitest';
+import { MetadataError } from './errors.ts';
 import { loadMetadata } from './load.ts';
 
 export const REPO = resolve(import.meta.dirname, '..');
@@ -41,4 +44,25 @@ export function readTree(dir: string): Record<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/** A factory of temp projects removed after each test of the calling file. */
+export function tempProjects(): () => TempProject {
+  const made: TempProject[] = [];
+  afterEach(() => { while (made.length) made.pop()!.cleanup(); });
+  return () => { const p = tempProject(); made.push(p); return p; };
+}
+
+/** Rewrites one metadata YAML of a temp project through `edit` (written back as JSON, which YAML reads). */
+export function editYaml(p: TempProject, rel: string, edit: (doc: any) => void): void {
+  const file = join(p.metadata, rel);
+  const data = parseDocument(readFileSync(file, 'utf8')).toJS();
+  edit(data);
+  writeFileSync(file, JSON.stringify(data));
+}
+
+/** The problems of the MetadataError that `run` must throw. */
+export async function metadataProblems(run: () => unknown): Promise<string[]> {
+  try { await run(); } catch (e) { if (e instanceof MetadataError) return e.problems; throw e; }
+  throw new Error('expected a MetadataError');
 }

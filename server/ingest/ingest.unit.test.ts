@@ -247,3 +247,19 @@ describe('device model on the link', () => {
     expect(link.model).not.toMatch(/^desconhecido/);
   });
 });
+
+describe('a connection keeps its first serial', () => {
+  it('drops a frame that claims another device on the same link (no takeover of its commands)', () => {
+    const frame = (imei: string) => Buffer.from(`+RESP:GTFRI,6E0C03,${imei},,0,0,1,1,0.0,0,99.9,-46.633308,-23.550520,20260101120000,0724,0005,2D06,0A3B,00,0.0,,,,100,110000,,,,20260101120001,0001$`);
+    const link: import('./types.ts').Link = { id: 't', protocol: 'queclink', send: () => true, alive: true };
+    const queued: unknown[] = [];
+    const linked: string[] = [];
+    const sink = { enqueue: (m: unknown) => { queued.push(m); } } as unknown as import('./listeners.ts').IngestSink;
+    const metrics = newMetrics();
+    handleFrames([frame('860201061234567'), frame('860201069999999'), frame('860201061234567')], link, queclinkDecoder, sink, metrics, { onLink: (l) => { linked.push(l.serial!); } });
+    expect(link.serial).toBe('860201061234567');
+    expect(linked).toEqual(['860201061234567']);
+    expect(queued).toHaveLength(2);
+    expect(metrics.badFrames).toBe(1);
+  });
+});

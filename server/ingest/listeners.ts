@@ -87,7 +87,14 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
       continue;
     }
     metrics.messages++;
-    if (!link.serial || link.serial !== r.deviceId) {
+    if (link.serial && link.serial !== r.deviceId) {
+      // A connection is bound to the first serial it reported: a frame claiming another device would take over
+      // that device's commands and acks (another company's, possibly).
+      metrics.badFrames++;
+      log.warn({ link: link.id, protocol: decoder.protocol, serial: link.serial, claimed: r.deviceId }, 'quadro com outro serial na mesma conexão descartado');
+      continue;
+    }
+    if (!link.serial) {
       link.serial = r.deviceId;
       ev.onLink?.(link);
     }

@@ -36,8 +36,7 @@ export async function addComputed(em: EntityManager, e: EntityMeta, rows: Row[])
   const cols = computedColumns(e);
   const ids = rows.map((r) => Number(r.id)).filter(Number.isSafeInteger);
   if (!cols.length || !ids.length) return;
-  const usable: typeof cols = [];
-  for (const c of cols) if (await present(em, c.tables ?? [])) usable.push(c);
+  const usable = await usableComputed(em, e);
   for (const r of rows) for (const c of cols) r[c.source] = null;
   if (!usable.length) return;
   const select = usable.map((c) => `${c.sql.replaceAll('{this}', 't')} AS ${quote(c.source)}`).join(', ');

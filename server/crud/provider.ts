@@ -255,13 +255,9 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
       });
       route(api, 'get', `${honoPath(meta.path)}/export`, spec, (c) => exportProvider(c, meta, impl, query(c), ctxOf(c)));
       route(api, 'get', honoPath(meta.path), spec, async (c) => {
-        const params = parseParams(meta, c);
-        const filter = parseProviderFilter(meta, parseJson(c.req.query('filter'), 'filter'));
-        const sort = parseProviderSort(meta, c.req.query('sort'));
-        const { offset, limit } = parseRange(c.req.query('range'));
-        const q = { params, filter, sort, offset, limit };
+        const q = query(c);
         const { rows, total } = await impl.list(q, ctxOf(c));
-        return sendPage(c, unit(c), offset, rows, total);
+        return sendPage(c, unit(c), q.offset, rows, total);
       });
       if (meta.one) {
         route(api, 'get', `${honoPath(meta.path)}/:id`, spec, async (c) => {

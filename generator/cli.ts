@@ -1,4 +1,4 @@
-// npm run generate [-- --watch] [--metadata DIR] [--out-server DIR] [--out-runtime DIR] [--server-src DIR] [--runtime-src DIR]
+// npm run generate [-- --watch] [--metadata DIR] [--out-server DIR] [--out-runtime DIR] [--runtime-src DIR]
 import { watch } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MetadataError } from './errors.ts';
@@ -10,7 +10,6 @@ const { values } = parseArgs({
     metadata: { type: 'string' },
     'out-server': { type: 'string' },
     'out-runtime': { type: 'string' },
-    'server-src': { type: 'string' },
     'runtime-src': { type: 'string' },
     quiet: { type: 'boolean', default: false },
   },
@@ -20,7 +19,6 @@ const options = {
   ...(values.metadata && { metadata: values.metadata }),
   ...(values['out-server'] && { outServer: values['out-server'] }),
   ...(values['out-runtime'] && { outRuntime: values['out-runtime'] }),
-  ...(values['server-src'] && { serverSrc: values['server-src'] }),
   ...(values['runtime-src'] && { runtimeSrc: values['runtime-src'] }),
 };
 

@@ -1,9 +1,11 @@
 // The whole pipeline: load -> validate -> normalize -> emit -> write.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { MetadataError, problem } from './errors.ts';
 import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/index.ts';
 import { loadMetadata } from './load.ts';
+import { menuIcons } from './emit/icons.ts';
 import type { Model } from './model.ts';
 import { normalize } from './normalize.ts';
 import { validateMetadata } from './validate.ts';
@@ -11,9 +13,9 @@ import { writeTree, type WriteStats } from './write.ts';
 
 export interface GenerateOptions {
   metadata?: string; outServer?: string; outRuntime?: string; root?: string;
-  /** Server sources (crud/, app/) and runtime sources (crud/) the generated modules import; set them
-   *  when the output dirs are elsewhere (e.g. a test's temp dir). Default: the output dir's parent. */
-  serverSrc?: string; runtimeSrc?: string;
+  /** Runtime sources (screens/) the generated index imports; set it when the runtime output dir is
+   *  elsewhere (e.g. a test's temp dir). Default: the output dir's parent. */
+  runtimeSrc?: string;
 }
 export interface GenerateResult { model: Model; server: WriteStats; runtime: WriteStats }
 
@@ -46,15 +48,26 @@ export function checkScreenComponents(model: Model, runtimeSrc: string): void {
   if (problems.length) throw new MetadataError(problems);
 }
 
-const GENERATOR_DIR = import.meta.dirname;
+/** Each menu icon must be an @mui/icons-material icon (the generated icons.tsx imports it). */
+export function checkIcons(model: Model): void {
+  const dir = dirname(createRequire(import.meta.url).resolve('@mui/icons-material/ListAlt'));
+  const unknown = new Set(menuIcons(model).filter((n) => !existsSync(join(dir, `${n}.js`))));
+  if (!unknown.size) return;
+  const where = [
+    ...model.entities.map((e) => ({ file: e.file, icon: e.menu?.icon })),
+    ...(model.screens ?? []).map((t) => ({ file: t.file, icon: t.menu?.icon })),
+  ];
+  throw new MetadataError([...unknown].map((n) => problem(where.find((w) => w.icon === n)?.file ?? 'metadata/_menu.yaml', '/menu/icon', `ícone desconhecido: ${n} (não existe em @mui/icons-material)`)));
+}
+
 const rel = (from: string, to: string) => relative(from, to).split(sep).join('/') || '.';
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const o = { ...defaultOptions(options.root), ...Object.fromEntries(Object.entries(options).filter(([, v]) => v)) } as ReturnType<typeof defaultOptions> & GenerateOptions;
   const imports: ImportPaths = { ...DEFAULT_IMPORTS };
-  if (o.serverSrc) Object.assign(imports, { serverSrc: rel(resolve(o.outServer), resolve(o.serverSrc)), generatorFromServer: rel(resolve(o.outServer), GENERATOR_DIR) });
-  if (o.runtimeSrc) Object.assign(imports, { runtimeSrc: rel(resolve(o.outRuntime), resolve(o.runtimeSrc)), generatorFromRuntime: rel(resolve(o.outRuntime), GENERATOR_DIR) });
+  if (o.runtimeSrc) imports.runtimeSrc = rel(resolve(o.outRuntime), resolve(o.runtimeSrc));
   const { model, server, runtime } = await render(resolve(o.metadata), imports);
   checkScreenComponents(model, resolve(o.runtimeSrc ?? dirname(resolve(o.outRuntime))));
+  checkIcons(model);
   return { model, server: writeTree(resolve(o.outServer), server), runtime: writeTree(resolve(o.outRuntime), runtime) };
 }

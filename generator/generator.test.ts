@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parseDocument } from 'yaml';
@@ -138,10 +138,13 @@ describe('generator', () => {
     expect(entity).toContain('{ name: "veiculo_teste_empresa_id_codigo_unique", properties: ["empresaId", "codigo"] }');
     expect(entity).toContain('empresa: { name: "empresa", default: true');
     expect(s('entities/index.ts')).toContain('VeiculoTeste');
-    expect(s('routes/veiculo_teste.ts')).toContain("import { crudRoutes } from '../../crud/routes.ts';");
-    expect(s('routes/index.ts')).toContain("{ key: \"veiculo_teste\", app: veiculo_teste }");
-    expect(r('resources/veiculo_teste.tsx')).toContain('<GenericList entity={entity} schema={schema} />');
-    expect(r('index.ts')).toContain("import('./resources/veiculo_teste.tsx')");
+    // Described once: model.json; no per-entity route or resource module (the server and the runtime build them).
+    expect(Object.keys(readTree(p.outServer)).filter((f) => f.startsWith('routes/'))).toEqual([]);
+    expect(Object.keys(readTree(p.outRuntime)).filter((f) => f.startsWith('resources/'))).toEqual([]);
+    expect(r('index.ts')).toContain(`"veiculo_teste": () => import('./schemas/veiculo_teste.json').then(schema),`);
+    expect(r('index.ts')).not.toContain('"fields"');
+    expect(r('icons.tsx')).toContain("import ScienceIcon from '@mui/icons-material/Science';");
+    expect(r('icons.tsx')).toContain('  Science: <ScienceIcon />,');
 
     const permissions = JSON.parse(s('permissions.json')) as { key: string }[];
     expect(permissions.map((x) => x.key)).toContain('tlm.fro.veiculo_teste.inativa');
@@ -206,18 +209,6 @@ describe('generator', () => {
     await gen(p);
     cpSync(join(REPO, 'generator/model.ts'), join(p.root, 'generator/model.ts'));
     writeFile(join(p.root, 'server/app/env.ts'), 'export type AppEnv = { Variables: Record<string, unknown> };\n');
-    writeFile(join(p.root, 'server/crud/routes.ts'), [
-      "import { Hono } from 'hono';",
-      "import type { EntityMeta } from '../../generator/model.ts';",
-      "import type { AppEnv } from '../app/env.ts';",
-      'export const crudRoutes = (_entity: EntityMeta) => new Hono<AppEnv>();',
-    ].join('\n'));
-    writeFile(join(p.root, 'server/crud/nested.ts'), [
-      "import { Hono } from 'hono';",
-      "import type { EntityMeta } from '../../generator/model.ts';",
-      "import type { AppEnv } from '../app/env.ts';",
-      'export const nestedRoutes = (_entity: EntityMeta) => new Hono<AppEnv>();',
-    ].join('\n'));
     writeFile(join(p.root, 'runtime/src/crud/index.ts'), [
       "import type { JSONSchema7 } from 'json-schema';",
       "import type { EntityMeta } from '../../../generator/model.ts';",
@@ -241,15 +232,15 @@ describe('generator', () => {
 
   it('declares trigram indexes on search fields and the default-order index; relocates imports', async () => {
     const p = project();
-    await generate({ metadata: p.metadata, outServer: p.outServer, outRuntime: p.outRuntime, serverSrc: join(REPO, 'server'), runtimeSrc: join(REPO, 'runtime/src') });
+    await generate({ metadata: p.metadata, outServer: p.outServer, outRuntime: p.outRuntime, runtimeSrc: join(REPO, 'runtime/src') });
     const ativo = readFileSync(join(p.outServer, 'entities/ativo.ts'), 'utf8');
     for (const col of ['descricao', 'placa', 'numero_frota']) {
       expect(ativo).toContain(`create index \\"ativo_${col}_trgm_index\\" on \\"ativo\\" using gin (\\"${col}\\" gin_trgm_ops)`);
     }
     expect(ativo).toContain('{ name: "ativo_empresa_id_descricao_id_sort_index", properties: ["empresaId", "descricao", "id"] }');
-    const route = readFileSync(join(p.outServer, 'routes/ativo.ts'), 'utf8');
-    const crud = /from '([^']+)'/.exec(route)![1];
-    expect(readFileSync(join(p.outServer, 'routes', crud), 'utf8')).toContain('export function crudRoutes');
+    const index = readFileSync(join(p.outRuntime, 'index.ts'), 'utf8');
+    const screen = /import\("([^"]+\/screens\/[^"]+)"\)/.exec(index)![1];
+    expect(existsSync(resolve(p.outRuntime, screen))).toBe(true);
     expect(indexName('x'.repeat(63))).toBe('x'.repeat(63));
     const long = indexName(`${'tabela_'.repeat(8)}coluna_trgm_index`);
     expect(long.length).toBeLessThanOrEqual(63);

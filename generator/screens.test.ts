@@ -53,6 +53,13 @@ describe('screens (kind: tela)', () => {
     expect(index).toContain(`{ key: "painel_teste", route: "/tlm/ras/painel_teste", permission: "tlm.ras.painel_teste", load: () => import("../screens/teste/PainelTeste.tsx") }`);
   });
 
+  it('refuses a menu icon @mui/icons-material lacks (the generated icon map imports each one)', async () => {
+    const p = project();
+    writeFile(join(p.metadata, 'tlm/painel_teste.yaml'), TELA.replace('icon: Map', 'icon: NaoExisteIcone'));
+    writeFile(join(p.root, 'runtime/src/screens/teste/PainelTeste.tsx'), 'export default () => null;\n');
+    expect(await problems(p)).toEqual(['metadata/tlm/painel_teste.yaml: /menu/icon: ícone desconhecido: NaoExisteIcone (não existe em @mui/icons-material)']);
+  });
+
   it('ships the live tracking screen of the spec', async () => {
     const p = project();
     await gen(p);

@@ -11,12 +11,10 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const nm = (...pkgs: string[]) =>
   new RegExp(`node_modules[\\\\/](${pkgs.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('/', '[\\\\/]')).join('|')})[\\\\/]`);
 const generated = fileURLToPath(new URL('./src/generated', import.meta.url));
-const fixtures = fileURLToPath(new URL('./src/fixtures', import.meta.url));
-
-// The app reads the generator's output; the hand-made fixture is only a fallback
-// while `npm run generate` has not produced runtime/src/generated yet.
-const useGenerated = existsSync(`${generated}/index.ts`);
-if (!useGenerated) console.warn('[rastro] runtime/src/generated missing: using runtime/src/fixtures');
+// The app is built from the generator's output only (no hand-kept copy to fall back on).
+if (!existsSync(path.join(generated, 'index.ts'))) {
+  throw new Error('[rastro] runtime/src/generated ausente: execute npm run generate (npm run build e npm start já o fazem)');
+}
 
 /** Build-time compression: every text asset of the output gets .br (quality 11) and .gz (level 9) beside it,
  *  written only when smaller; the server picks one by Accept-Encoding (server/app/static.ts). */
@@ -49,7 +47,7 @@ export default defineConfig({
   base: '/',
   plugins: [react(), precompress()],
   resolve: {
-    alias: { '@rastro/generated': useGenerated ? generated : fixtures },
+    alias: { '@rastro/generated': generated },
   },
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),

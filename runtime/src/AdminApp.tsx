@@ -8,7 +8,8 @@ import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
-import { model, resources, routeTable, screens as screenModules, type View } from './model';
+import { entityByKey, model, routeTable, schemas, screens as screenModules, type View } from './model';
+import { loadView } from './crud/views';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
@@ -18,7 +19,6 @@ import { PickersProvider } from './crud/PickersProvider';
 import { RealtimePush } from './layout/Realtime';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
-const loaders = new Map(resources.map((r) => [r.key, r.load]));
 const screenLoaders = new Map(screenModules.map((s) => [s.key, s.load]));
 
 function NotFound() {
@@ -31,9 +31,10 @@ const screens = routeTable().flatMap((rt) => {
     const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;
     return load ? [{ ...rt, Screen: lazy(load) }] : [];
   }
-  const load = rt.entity ? loaders.get(rt.entity) : undefined;
-  if (!load) return [];
-  const Screen = lazy(async () => ({ default: ((await load()).default[rt.view as View] ?? NotFound) as ComponentType }));
+  const entity = rt.entity ? entityByKey(rt.entity) : undefined;
+  const schema = entity && schemas[entity.key];
+  if (!entity || !schema) return [];
+  const Screen = lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema)) ?? NotFound }));
   return [{ ...rt, Screen }];
 });
 

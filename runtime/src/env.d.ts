@@ -1,12 +1,16 @@
 /// <reference types="vite/client" />
 
-// Resolved by the vite alias to runtime/src/generated (or the fixture while it is missing).
+// Resolved by the vite alias to runtime/src/generated (npm run generate).
 declare module '@rastro/generated' {
   import type { ComponentType } from 'react';
-  export type ResourceModule = { default: Partial<Record<'list' | 'create' | 'edit' | 'show', ComponentType>> };
-  export const resources: { key: string; route: string; load: () => Promise<ResourceModule> }[];
+  import type { JSONSchema7 } from 'json-schema';
+  export const schemas: Record<string, () => Promise<JSONSchema7>>;
   export type ScreenModule = { default: ComponentType };
   export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[];
+}
+declare module '@rastro/generated/icons' {
+  import type { ReactElement } from 'react';
+  export const icons: Record<string, ReactElement>;
 }
 declare module '@rastro/generated/model.json' {
   import type { Model } from '../../generator/model';

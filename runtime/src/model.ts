@@ -1,16 +1,17 @@
 // Access to the generated model: entities, route table and menu, plus path helpers.
-import { resources, screens } from '@rastro/generated';
+import { schemas, screens } from '@rastro/generated';
 import modelJson from '@rastro/generated/model.json';
 import type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../generator/model';
 
 export type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta };
 export const model = modelJson as unknown as Model;
-export { resources, screens };
+export { schemas, screens };
 
 const byKey = new Map(model.entities.map((e) => [e.key, e]));
 export const entityByKey = (key: string) => byKey.get(key);
 
-export type View = 'list' | 'create' | 'edit' | 'show';
+export type { View } from './crud/views';
+import type { View } from './crud/views';
 
 // Screen paths of spec section 2 built from the entity route.
 export function pathFor(key: string, view: View, id?: string | number): string {

@@ -1,4 +1,5 @@
-// Loads the generated model, entities and route modules (server/generated, by npm run generate).
+// Loads the generated model and ORM entities (server/generated, by npm run generate) and builds the routes from
+// the model: each entity is described once (model.json), its API is the generic CRUD (and nested list) of it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +8,8 @@ import type { Hono } from 'hono';
 import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
 import { GENERATED_DIR } from '../crud/registry.ts';
+import { crudRoutes } from '../crud/routes.ts';
+import { nestedRoutes } from '../crud/nested.ts';
 
 export interface Bundle {
   source: 'generated';
@@ -19,7 +22,7 @@ export interface Bundle {
 }
 
 export function hasGenerated(dir = GENERATED_DIR): boolean {
-  return ['model.json', 'entities/index.ts', 'routes/index.ts'].every((f) => fs.existsSync(path.join(dir, f)));
+  return ['model.json', 'entities/index.ts'].every((f) => fs.existsSync(path.join(dir, f)));
 }
 
 export async function loadBundle(dir = GENERATED_DIR): Promise<Bundle> {
@@ -27,8 +30,15 @@ export async function loadBundle(dir = GENERATED_DIR): Promise<Bundle> {
   if (hasGenerated(dir)) {
     const model = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8')) as Model;
     const { entities } = await import(pathToFileURL(path.join(dir, 'entities/index.ts')).href);
-    const { routes } = await import(pathToFileURL(path.join(dir, 'routes/index.ts')).href);
-    return { source: 'generated', model, entities, routes, schemas: {}, dir };
+    return { source: 'generated', model, entities, routes: modelRoutes(model), schemas: {}, dir };
   }
   throw new Error(`server/generated ausente ou incompleto em ${dir}: execute npm run generate`);
+}
+
+/** One CRUD app per entity, mounted under /api/{key}; nested lists (metadata parent) under /api/{parent}/:parent/{key}. */
+export function modelRoutes(model: Model): { key: string; app: Hono<AppEnv> }[] {
+  return [
+    ...model.entities.map((e) => ({ key: e.key, app: crudRoutes(e) })),
+    ...model.entities.flatMap((e) => (e.parent ? [{ key: e.parent.api, app: nestedRoutes(e) }] : [])),
+  ];
 }

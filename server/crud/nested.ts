@@ -1,5 +1,5 @@
 // Nested lists (metadata `parent`): the rows of an entity that belong to one parent record, mounted at
-// /api/{parent}/:parent/{key} (generated routes/index.ts). Chain: session → the parent's visualizar key → this
+// /api/{parent}/:parent/{key} (mounted by server/app/bundle.ts). Chain: session → the parent's visualizar key → this
 // entity's key → company scope → the parent row, visible to the caller (404 otherwise) → handler, whose SQL carries
 // `{field} = the parent's value`. Edit/delete/actions stay on the entity's own routes.
 import { Hono, type Context } from 'hono';

@@ -1,5 +1,5 @@
 // Runtime registry: the model, the JSON schemas and the ORM entity names, set once at start-up.
-// Generated route modules call crudRoutes(entity) at import time; they resolve everything here lazily.
+// The routes (server/app/bundle.ts) are built from this same model; they resolve everything here lazily.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // Generic CRUD routes for one entity of the model, in the ra-data-simple-rest convention.
-// Generated route modules do: `export default crudRoutes(entityMeta)` (re-exported by ./index.ts).
+// server/app/bundle.ts mounts `crudRoutes(entity)` for each entity of the model (re-exported by ./index.ts).
 import { Hono } from 'hono';
 import type { EntityMeta } from '../../generator/model.ts';
 import type { AppEnv } from '../app/env.ts';

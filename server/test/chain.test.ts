@@ -59,7 +59,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'metadata/tlm/teste_veiculo.yaml'), YAML);
   await generate({
     metadata: path.join(root, 'metadata'), outServer, outRuntime,
-    serverSrc: path.join(REPO, 'server'), runtimeSrc: path.join(REPO, 'runtime/src'),
+    runtimeSrc: path.join(REPO, 'runtime/src'),
   });
   migrationsDir = migrationsCopy();
   created = await createMigration({ entities: (await loadBundle(outServer)).entities, migrationsPath: migrationsDir, name: 'teste_veiculo' });
@@ -144,14 +144,11 @@ describe('a new YAML file', () => {
     expect(meta.entities.map((x: any) => x.key)).toEqual(['ativo']);
   });
 
-  it('gets its screen: runtime resource module, route table and menu entries', () => {
-    const mod = fs.readFileSync(path.join(outRuntime, 'resources/teste_veiculo.tsx'), 'utf8');
-    expect(mod).toContain('GenericList');
-    expect(mod).toContain('"key": "teste_veiculo"');
-    // The relocated module still imports the real runtime components.
-    const imp = /from '([^']+\/crud\/index\.ts)'/.exec(mod)![1];
-    expect(fs.existsSync(path.resolve(outRuntime, 'resources', imp))).toBe(true);
-    expect(fs.readFileSync(path.join(outRuntime, 'index.ts'), 'utf8')).toContain(`{ key: "teste_veiculo", route: "/tlm/fro/teste_veiculo", load: () => import('./resources/teste_veiculo.tsx') }`);
+  it('gets its screen: described once in the runtime model, its schema loaded lazily, route table and menu entries', () => {
+    const model = JSON.parse(fs.readFileSync(path.join(outRuntime, 'model.json'), 'utf8')) as { entities: { key: string }[] };
+    expect(model.entities.map((e) => e.key)).toContain('teste_veiculo');
+    expect(fs.existsSync(path.join(outRuntime, 'resources'))).toBe(false);
+    expect(fs.readFileSync(path.join(outRuntime, 'index.ts'), 'utf8')).toContain(`"teste_veiculo": () => import('./schemas/teste_veiculo.json').then(schema),`);
     const routes = JSON.parse(fs.readFileSync(path.join(outServer, 'routes.json'), 'utf8')) as RouteEntry[];
     expect(routes.filter((r) => r.entity === 'teste_veiculo').map((r) => [r.view, r.path, r.name])).toEqual(expect.arrayContaining([
       ['list', '/tlm/fro/teste_veiculo', 'tlm.fro.teste_veiculo.lista'],

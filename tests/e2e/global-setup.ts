@@ -50,8 +50,8 @@ export default async function setup(project: TestProject) {
   ensureChromium();
   if (!existsSync(path.join(root, 'dist/index.html'))) {
     // `npm test` builds first; build here when the e2e project runs alone
-    const r = spawnSync('npx', ['vite', 'build', '--config', 'runtime/vite.config.ts'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('vite build failed');
+    const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }); // generates first
+    if (r.status !== 0) throw new Error('npm run build failed');
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rastro-e2e-'));

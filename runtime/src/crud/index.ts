@@ -1,4 +1,4 @@
-// Shared generic components used by the generated resources (runtime/src/generated/resources/*.tsx).
+// Shared generic components of the entity views (built from model.json by ./views.tsx).
 // The form views are lazy: a resource module serves its list without loading rjsf/ajv (the routes render
 // every view inside Suspense, App.tsx / AdminApp.tsx).
 import { lazy } from 'react';

@@ -1,0 +1,35 @@
+// The runtime's index (runtime/src/generated/index.ts): what cannot be data — lazy imports of each entity's
+// JSON Schema and of each screen's component. The entities themselves are described once, in model.json
+// (runtime/src/model.ts builds their views from it).
+import type { Model } from '../model.ts';
+import type { ImportPaths } from './index.ts';
+import { HEADER } from './names.ts';
+
+/** Import specifier of a screen component from the runtime output root. */
+export function screenImport(runtimeSrc: string, component: string): string {
+  const base = runtimeSrc.startsWith('.') ? runtimeSrc : `./${runtimeSrc}`;
+  return `${base}/screens/${component}`;
+}
+
+export function emitRuntimeIndex(model: Model, imports: Pick<ImportPaths, 'runtimeSrc'>): string {
+  return [
+    HEADER('metadata/'),
+    `import type { ComponentType } from 'react';`,
+    `import type { JSONSchema7 } from 'json-schema';`,
+    '',
+    'const schema = (m: { default: unknown }) => m.default as JSONSchema7;',
+    '',
+    '/** JSON Schema of each entity\'s writable body (the same file the server validates with), loaded on first use. */',
+    'export const schemas: Record<string, () => Promise<JSONSchema7>> = {',
+    ...model.entities.map((e) => `  ${JSON.stringify(e.key)}: () => import('./schemas/${e.key}.json').then(schema),`),
+    '};',
+    '',
+    'export interface ScreenModule { default: ComponentType }',
+    '',
+    '/** Every non-CRUD screen (metadata kind: tela): its hand-written component under runtime/src/screens/, loaded on first use. */',
+    'export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[] = [',
+    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component))}) },`),
+    '];',
+    '',
+  ].join('\n');
+}

@@ -1,6 +1,7 @@
 // Hono environment shared by every server module (see .notes/CONTRACT.md, server conventions).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { SessionCheck } from '../auth/session-cache.ts';
 
 export interface Session {
   id: number;
@@ -18,5 +19,9 @@ export type AppEnv = {
     session: Session;
     em: EntityManager;
     log: Logger;
+    /** Set by staleSessionRetry: a cached session may be handed out before its check (GET only). */
+    sessionDefer?: boolean;
+    /** The check of a session handed out unverified; settled before the answer leaves (server/auth/middleware.ts). */
+    sessionCheck?: SessionCheck;
   };
 };

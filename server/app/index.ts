@@ -9,11 +9,12 @@ import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
 import { authRoutes, sessaoRoutes, type AuthOptions } from '../auth/routes.ts';
 import { setOrm } from '../db/context.ts';
+import { staleSessionRetry } from '../auth/middleware.ts';
 import { setRuntime } from '../crud/registry.ts';
 import { HttpError } from '../http/envelope.ts';
 import { calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
-import { inputGuard } from '../http/input-guard.ts';
+import { hasBody, inputGuard } from '../http/input-guard.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { staticFiles } from './static.ts';
 
@@ -49,14 +50,17 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
     await next();
     o.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'req');
   });
-  app.use('/api/*', bodyLimit({
+  app.use('/api/*', staleSessionRetry((req, env) => app.fetch(req, env)));
+  const limited = bodyLimit({
     maxSize: limit,
     onError: (c) => {
       // The rest of the body is not read: close the connection.
       c.header('Connection', 'close');
       return c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413);
     },
-  }));
+  });
+  // GET and HEAD carry no body here (the adapter drops it): no need to build the full Request to look for one.
+  app.use('/api/*', (c, next) => (hasBody(c.req.method) ? limited(c, next) : next()));
   // NUL bytes and deep JSON: 400 before any handler parses or recurses.
   app.use('/api/*', inputGuard());
 

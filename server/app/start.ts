@@ -36,7 +36,9 @@ export interface Running {
 }
 
 export async function startServer(o: StartOptions = {}): Promise<Running> {
-  const log = o.log ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  // Asynchronous stdout: a synchronous write per request log line cost more CPU than the request itself; writes
+  // made while one is in flight are batched, and pino flushes what is left when the process exits.
+  const log = o.log ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination({ dest: 1, sync: false }));
   const dataDir = path.resolve(o.dataDir ?? process.env.DATA_DIR ?? 'data');
   let pg: EmbeddedHandle | undefined;
   let url = o.databaseUrl ?? process.env.DATABASE_URL;

@@ -9,7 +9,7 @@ import { entityByKey, ormName } from '../crud/registry.ts';
 import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
 import { verifySession } from './tokens.ts';
 import { can } from './users.ts';
-import { cachedSession, invalidateSession } from './session-cache.ts';
+import { cachedSession, invalidateSession, type SessionCheck } from './session-cache.ts';
 import { withCompany } from '../db/rls.ts';
 
 export function tokenOf(c: Context): string | undefined {
@@ -32,11 +32,14 @@ export async function endSession(em: EntityManager, id: number): Promise<void> {
   invalidateSession(id);
 }
 
-/** Loads and checks the session row of the request's token. */
-export async function loadSession(c: Context<AppEnv>): Promise<Session | null> {
+/** Loads and checks the session row of the request's token. `defer`: a cached session may be handed out with a
+ *  check still to settle (c.get('sessionCheck'), see staleSessionRetry). */
+export async function loadSession(c: Context<AppEnv>, defer = false): Promise<Session | null> {
   const token = tokenOf(c);
   if (!token) return null;
-  return sessionOfToken(emOf(c), token);
+  const em = emOf(c);
+  const later = defer && c.get('sessionDefer') ? (k: SessionCheck) => c.set('sessionCheck', k) : undefined;
+  return cachedSession(em, token, verifySession, (sid) => endSession(em, sid), later);
 }
 
 /** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no
@@ -45,11 +48,39 @@ export async function sessionOfToken(em: EntityManager, token: string): Promise<
   return cachedSession(em, token, verifySession, (sid) => endSession(em, sid));
 }
 
+/** Thrown when the request's cached session turned out stale: its answer is discarded (staleSessionRetry). */
+export const staleSession = () => new HttpError(503, 'A sessão foi alterada durante a requisição; tente novamente');
+
+/** Settles the request's session check now (one round trip), before anything acts on the session. */
+export async function sessionSettled(c: Context<AppEnv>): Promise<void> {
+  const k = c.get('sessionCheck');
+  if (k && !(await k.verify())) throw staleSession();
+}
+
+const strict = new WeakSet<object>();
+
+/** Outermost API middleware. A GET may be served with a cached session before the session change counter was
+ *  read (session-cache.ts): its route settles the check in its own SQL, or the scope step with a round trip, and at
+ *  the latest here. When the session turned out stale (a change committed elsewhere before this request, whose
+ *  notification had not arrived yet), the answer is discarded and the request runs again with strict checks. */
+export function staleSessionRetry(fetch: (req: Request, env: unknown) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method === 'GET' && !strict.has(c.req.raw)) c.set('sessionDefer', true);
+    await next();
+    const k = c.get('sessionCheck');
+    if (!k || (await k.verify())) return;
+    strict.add(c.req.raw);
+    const again = await fetch(c.req.raw, c.env);
+    c.res = undefined;
+    c.res = again;
+  };
+}
+
 /** 401 unless the request carries a live session; sets c.get('session'). Idempotent. */
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('session')) {
-      const s = await loadSession(c);
+      const s = await loadSession(c, true);
       if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
       c.set('session', s);
     }

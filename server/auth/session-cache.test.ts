@@ -153,6 +153,52 @@ describe('in this process: the very next request', () => {
   });
 });
 
+describe('a change whose notification has not arrived (only the committed counter moved)', () => {
+  /** What another process's commit looks like before its NOTIFY reaches this one: the row changed and the
+   *  counter bumped, no notification (triggers off for the change, the counter bumped by hand). */
+  async function silently(text: string, params: unknown[]) {
+    const c = new pg.Client({ connectionString: ts.databaseUrl });
+    await c.connect();
+    try {
+      await c.query('set session_replication_role = replica');
+      await c.query(text, params);
+      await c.query('update rastro_sessao_versao set v = v + 1 where id = 1');
+    } finally { await c.end(); }
+  }
+  const barriers = () => cacheStats(ts.orm.config)!.barriers;
+
+  it('list and by id read the counter in their own statement: no extra round trip, and the change applies', async () => {
+    const u = await user([A], ASSETS);
+    await warm(u.api);
+    const id = ((await (await u.api.get('/api/ativo?range=[0,0]')).json()) as { id: number }[])[0].id;
+    const b = barriers(), h = hits();
+    for (let i = 0; i < 5; i++) {
+      expect((await u.api.get('/api/ativo?range=[0,4]')).status).toBe(200);
+      expect((await u.api.get(`/api/ativo/${id}`)).status).toBe(200);
+    }
+    expect(hits() - h).toBe(10);
+    expect(barriers()).toBe(b);
+    await silently('update usuario set permissoes_extras = $1 where id = $2', [JSON.stringify(['tlm.fro.ativo.visualizar']), u.id]);
+    expect((await u.api.get('/api/ativo?range=[0,4]')).status).toBe(403);
+    await warm(u.api, `/api/ativo/${id}`);
+    await silently('update usuario set ativo = false where id = $1', [u.id]);
+    expect((await u.api.get(`/api/ativo/${id}`)).status).toBe(401);
+  });
+
+  it('other routes settle with a round trip before the handler; a 404 settles after it', async () => {
+    const u = await user([A], ASSETS);
+    await warm(u.api, '/api/usuario/permissoes');
+    const b = barriers();
+    expect((await u.api.get('/api/usuario/permissoes')).status).toBe(200);
+    expect(barriers()).toBeGreaterThan(b);
+    await silently('update usuario set permissoes_extras = $1 where id = $2', [JSON.stringify(['tlm.fro.ativo.lista']), u.id]);
+    expect(await keys(u.api)).toEqual(['tlm.fro.ativo.lista']);
+    await warm(u.api);
+    await silently('update sessao set ativa = false where id = $1', [u.api.user.sessaoId]);
+    expect((await u.api.get('/api/ativo/999999999')).status).toBe(401);
+  });
+});
+
 describe('a second API process on the same database', () => {
   let child: ChildProcess | undefined;
   let base2 = '';

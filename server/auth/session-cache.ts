@@ -1,10 +1,13 @@
 // Sessions resolved in one query (session row + user + active company + role keys) and cached per token in
 // process. Correctness over speed: the cache is used only while this process LISTENs on `rastro_sessao`
-// (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or
-// alter a session, from any process; migration *_sessao_notify). Notifications arrive asynchronously, so the
-// triggers also bump one committed counter (migration *_sessao_versao): a cache hit first reads it (one shared
-// round trip, the barrier) and drops the cache when it moved, so a change committed anywhere before the request
-// arrived is never missed; in-process writes also invalidate synchronously through the change events.
+// (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or alter a
+// session, from any process; migration *_sessao_notify). Notifications arrive asynchronously, so the triggers also
+// bump one committed counter (migration *_sessao_versao): a cache hit is trusted only once that counter, read after
+// the request arrived, still has the value the cache was filled under, so a change committed anywhere before the
+// request arrived is never missed. The read is either a round trip of its own (the barrier, shared by concurrent
+// requests) or, for read-only routes that opt in (SessionCheck), one more column of the statement the request runs
+// anyway: a moved counter then discards the answer and the request runs again, strictly (server/auth/middleware.ts
+// staleSessionRetry). In-process writes also invalidate synchronously through the change events.
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Configuration } from '@mikro-orm/core';
@@ -16,6 +19,8 @@ import { effectiveKeys } from './companies.ts';
 import { SUPER_ROLES, allPermissionKeys, strings } from './users.ts';
 
 export const CHANNEL = 'rastro_sessao';
+/** The committed change counter (see the sessao_versao migration); readable by the app role. */
+export const VERSION_SQL = 'select "v" from "rastro_sessao_versao" where "id" = 1';
 const MAX_ENTRIES = Number(process.env.SESSION_CACHE_MAX ?? 20_000);
 /** Safety net for writes that bypass the triggers (none known): an entry is re-read after this age. */
 const TTL_MS = Number(process.env.SESSION_CACHE_TTL_MS ?? 30_000);
@@ -41,6 +46,7 @@ class SessionCache {
     const ping = this.ping;
     if (!ping) return Promise.reject(new Error('cache de sessões sem escuta'));
     const start = () => {
+      this.barriers++;
       const p = ping();
       this.inflight = p;
       void p.catch(() => undefined).finally(() => { if (this.inflight === p) this.inflight = undefined; });
@@ -51,6 +57,12 @@ class SessionCache {
   }
   hits = 0;
   misses = 0;
+  /** Round trips made by barrier(). */
+  barriers = 0;
+  /** A value of the committed counter read after the cache was filled: drops the cache when it moved. */
+  observe(v: string): void {
+    if (v !== this.version) { this.clear(); this.version = v; }
+  }
   invalidate(match: (s: Session) => boolean): void {
     this.generation++;
     for (const [t, e] of this.byToken) if (match(e.session)) this.byToken.delete(t);
@@ -63,6 +75,33 @@ class SessionCache {
 }
 
 const caches = new Map<Configuration, SessionCache>();
+
+/** A cached session handed out before the counter was read for this request: the request settles it, from the
+ *  counter read in its own statement (settle) or with the barrier (verify), before its answer may leave. */
+export class SessionCheck {
+  private state: 'pending' | 'ok' | 'stale' = 'pending';
+  constructor(private cache: SessionCache, private token: string, private entry: Entry, private version: string | undefined) {}
+  get pending(): boolean { return this.state === 'pending'; }
+  /** The counter as read by a statement of this request (run after the request arrived). */
+  settle(v: unknown): boolean {
+    if (this.state === 'pending') {
+      if (v == null) this.state = 'stale';
+      else {
+        this.cache.observe(String(v));
+        this.state = String(v) === this.version && this.cache.byToken.get(this.token) === this.entry ? 'ok' : 'stale';
+      }
+    }
+    return this.state === 'ok';
+  }
+  /** Settles with a round trip when no statement of the request did. */
+  async verify(): Promise<boolean> {
+    if (this.state === 'pending') {
+      const synced = await this.cache.barrier().then(() => true, () => false);
+      this.state = synced && this.cache.version === this.version && this.cache.byToken.get(this.token) === this.entry ? 'ok' : 'stale';
+    }
+    return this.state === 'ok';
+  }
+}
 
 /** Drops cached sessions in every cache of this process (ids are per database; over-invalidating is harmless). */
 export function invalidate(kind: 's' | 'u' | 'e' | 'c' | '*', id?: number): void {
@@ -125,10 +164,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
       cache.clear(); // anything cached while not listening may have missed notifications
       // The committed counter the triggers bump (see the sessao_versao migration): a moved counter means some
       // change was committed since the cache last looked, whether or not its notification has arrived yet.
-      cache.ping = () => c.query('select "v" from "rastro_sessao_versao" where "id" = 1').then((r) => {
-        const v = String(r.rows[0]?.v ?? '');
-        if (v !== cache.version) { cache.clear(); cache.version = v; }
-      });
+      cache.ping = () => c.query(VERSION_SQL).then((r) => cache.observe(String(r.rows[0]?.v ?? '')));
       cache.listening = true;
     } catch (err) { retry(err); }
   };
@@ -151,7 +187,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
 /** For tests and the benchmark. */
 export function cacheStats(config: Configuration) {
   const c = caches.get(config);
-  return c ? { entries: c.byToken.size, hits: c.hits, misses: c.misses, listening: c.listening } : null;
+  return c ? { entries: c.byToken.size, hits: c.hits, misses: c.misses, listening: c.listening, barriers: c.barriers } : null;
 }
 
 // ---- one query --------------------------------------------------------------------------------------
@@ -212,13 +248,22 @@ async function resolve(em: EntityManager, sid: number, now: number): Promise<Res
  *  when the row is live but its user or company no longer may (the caller ends the row). */
 export async function cachedSession(
   em: EntityManager, token: string, verify: (t: string) => Promise<number | null>, end: (sid: number) => Promise<void>,
+  /** Given: a hit is handed out unverified, with the check the request must settle before it answers. */
+  defer?: (check: SessionCheck) => void,
 ): Promise<Session | null> {
   const now = Date.now();
   const cache = caches.get(em.config);
   const hit = cache?.listening ? cache.byToken.get(token) : undefined;
+  const fresh = !!hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS;
+  if (fresh && defer) {
+    cache!.hits++;
+    defer(new SessionCheck(cache!, token, hit, cache!.version));
+    if (now - hit.lastAccess > TOUCH_MS) { hit.lastAccess = now; touch(em, hit.session.id, now); }
+    return hit.session;
+  }
   // Another process (or plain SQL) may have changed the session just before this request: wait until the
   // notifications committed so far are in, then use the entry only if it survived them.
-  if (hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS && (await cache!.barrier().then(() => true, () => false)) && cache!.byToken.get(token) === hit) {
+  if (fresh && (await cache!.barrier().then(() => true, () => false)) && cache!.byToken.get(token) === hit) {
     cache!.hits++;
     if (now - hit.lastAccess > TOUCH_MS) { hit.lastAccess = now; touch(em, hit.session.id, now); }
     return hit.session;

@@ -8,6 +8,8 @@ import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { ormName } from './registry.ts';
 import { computedColumns, usableComputed } from './computed.ts';
 import type { Row, Where } from './query.ts';
+import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
+import { staleSession } from '../auth/middleware.ts';
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
@@ -145,8 +147,16 @@ async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string>
   return cols.map((c) => `, ${usable.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${quote(c.source)}`).join('');
 }
 
-/** One page and the total, with the computed columns, or undefined when the entity or the WHERE needs the ORM. */
-export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, orderBy: Record<string, 'ASC' | 'DESC'>[], offset: number, limit: number): Promise<{ rows: Row[]; total: number } | undefined> {
+/** The session change counter as one more column, when the request's cached session still has to be checked. */
+const versionColumn = (check: SessionCheck | undefined) => (check?.pending ? `, (${VERSION_SQL}) AS "__v"` : '');
+/** Settles the request's session check from the counter its statement read; a stale session discards the answer. */
+function settle(check: SessionCheck | undefined, rows: Row[]): void {
+  if (check?.pending && rows.length && !check.settle(rows[0].__v)) throw staleSession();
+}
+
+/** One page and the total, with the computed columns, or undefined when the entity or the WHERE needs the ORM.
+ *  `check`: the request's unsettled session check, settled by this statement. */
+export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, orderBy: Record<string, 'ASC' | 'DESC'>[], offset: number, limit: number, check?: SessionCheck): Promise<{ rows: Row[]; total: number } | undefined> {
   const p = planOf(em, e);
   if (!p) return undefined;
   const params: unknown[] = [];
@@ -158,16 +168,17 @@ export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, o
     ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}) t ORDER BY ${order}`
     : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   // Page and total in one round trip: the total's row always comes, with the page's rows (none: one row of nulls).
-  const sql = `SELECT c.n AS "__total", p.* FROM (SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}) c` +
+  const sql = `SELECT c.n AS "__total"${versionColumn(check)}, p.* FROM (SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}) c` +
     ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
   const rows = await run(em, sql, [...params, limit, offset]);
+  settle(check, rows);
   const total = Number(rows[0]?.__total ?? 0);
   return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(p, r)), total };
 }
 
 /** The serialized visible row by id with its computed columns: null when not visible, undefined when the entity
- *  or the WHERE needs the ORM. */
-export async function fastOne(em: EntityManager, e: EntityMeta, where: Where): Promise<Row | null | undefined> {
+ *  or the WHERE needs the ORM. `check` as in fastPage (no row: left unsettled). */
+export async function fastOne(em: EntityManager, e: EntityMeta, where: Where, check?: SessionCheck): Promise<Row | null | undefined> {
   const p = planOf(em, e);
   if (!p) return undefined;
   const params: unknown[] = [];
@@ -175,8 +186,9 @@ export async function fastOne(em: EntityManager, e: EntityMeta, where: Where): P
   try { w = cond(p, where, params); } catch (err) { if (err instanceof Unsupported) return undefined; throw err; }
   const computed = await computedSelect(em, e);
   const sql = computed
-    ? `SELECT ${p.select}${computed} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} LIMIT 1) t`
-    : `SELECT ${p.select} FROM ${p.table} t WHERE ${w} LIMIT 1`;
+    ? `SELECT ${p.select}${computed}${versionColumn(check)} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} LIMIT 1) t`
+    : `SELECT ${p.select}${versionColumn(check)} FROM ${p.table} t WHERE ${w} LIMIT 1`;
   const rows = await run(em, sql, params);
+  settle(check, rows);
   return rows.length ? toJson(p, rows[0]) : null;
 }

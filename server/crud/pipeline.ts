@@ -3,7 +3,7 @@
 // test can walk Hono's route table (app.routes) and find any route that skips one (server/test/pipeline.test.ts).
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { requireSession, tenant } from '../auth/middleware.ts';
+import { requireSession, sessionSettled, tenant } from '../auth/middleware.ts';
 import { can } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
@@ -41,9 +41,12 @@ export function permissionStep(keys: PermissionKey[] | 'self' | ((c: Context<App
 }
 
 /** Step 3: the company scope: tenant filters on the request's EntityManager and the companyId header of writes
- *  (server/auth/middleware.ts tenant()). Every scope sets them; 'global' rows simply have no company column. */
-export function scopeStep(scope: Scope): MiddlewareHandler<AppEnv> {
-  return tag('scope', tenant(), { scope });
+ *  (server/auth/middleware.ts tenant()). Every scope sets them; 'global' rows simply have no company column.
+ *  A session handed out from the cache unverified is settled here, before the handler acts on it, unless the route
+ *  says `sessionInSql`: its read-only handler reads the session change counter in its own statement (SessionCheck). */
+export function scopeStep(scope: Scope, o: { sessionInSql?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  const t = tenant();
+  return tag('scope', o.sessionInSql ? t : async (c, next) => { await sessionSettled(c); return t(c, next); }, { scope });
 }
 
 export interface RouteSpec {

@@ -16,6 +16,7 @@ import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWher
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
+import { sessionSettled } from '../auth/middleware.ts';
 import { fastOne, fastPage } from './fast.ts';
 import { addComputed, computedColumns, computedField } from './computed.ts';
 import { exportHeaders } from './protocol.ts';
@@ -35,6 +36,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   const key = (k: string) => `${P}.${k}` as PermissionKey;
   const perm = (k: string) => permissionStep([key(k)]);
   const scope = scopeStep(entity.scope);
+  // List and by id settle a session handed out from the cache in their own statement (fast path) or right before
+  // the ORM's.
+  const scopeRead = scopeStep(entity.scope, { sessionInSql: true });
 
   app.use('*', sessionStep());
 
@@ -45,7 +49,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return isGetMany ? [key('lista'), key('visualizar')] : [key('lista')];
   });
 
-  app.get('/', listKeys, scope, async (c) => {
+  app.get('/', listKeys, scopeRead, async (c) => {
     const s = c.get('session');
     const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
     const ent = e();
@@ -53,8 +57,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
     const { offset, limit } = parseRange(c.req.query('range'));
     const em = c.get('em');
-    const fast = await fastPage(em, ent, where, orderBy, offset, limit);
+    const fast = await fastPage(em, ent, where, orderBy, offset, limit, c.get('sessionCheck'));
     if (fast) return sendPage(c, ent.key, offset, fast.rows, fast.total);
+    await sessionSettled(c);
     const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
     const out = rows.map((r) => serialize(ent, r as Row));
     await addComputed(em, ent, out);
@@ -106,13 +111,14 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
   });
 
-  app.get('/:id', perm('visualizar'), scope, async (c) => {
+  app.get('/:id', perm('visualizar'), scopeRead, async (c) => {
     const ent = e();
     const em = c.get('em');
     const id = parseId(c);
-    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, c.get('session'))] });
+    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, c.get('session'))] }, c.get('sessionCheck'));
     if (fast === null) throw notFound();
     if (fast) return c.json(fast);
+    await sessionSettled(c);
     const row = serialize(ent, await findVisible(em, ent, c.get('session'), id));
     await addComputed(em, ent, [row]);
     return c.json(row);

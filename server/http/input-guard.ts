@@ -41,6 +41,9 @@ function decode(s: string): string {
   try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; }
 }
 
+/** Whether a request of this method may carry a body (the Node adapter gives GET and HEAD none). */
+export const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
+
 const bad = (msg: string) => new HttpError(400, msg);
 
 export function inputGuard(o: InputGuardOptions = {}): MiddlewareHandler {
@@ -61,7 +64,7 @@ export function inputGuard(o: InputGuardOptions = {}): MiddlewareHandler {
       }
     }
     for (const [, v] of c.req.raw.headers) if (v.includes('\0')) throw bad(MSG_NUL);
-    if (c.req.raw.body) {
+    if (hasBody(c.req.method) && c.req.raw.body) {
       // Every body of this API is JSON; the text is cached by Hono for the handler's c.req.json().
       const text = await c.req.text();
       check(scanJson(text, maxDepth));

@@ -37,6 +37,8 @@ export function FieldValue({ field }: { field: FieldMeta }) {
     case 'number':
       return <span>{typeof v === 'number' ? v.toLocaleString('pt-BR') : String(v)}</span>;
     case 'json':
+      if (field.items === 'string' && Array.isArray(v)) return <span>{v.join(', ')}</span>;
+      return <span>{JSON.stringify(v)}</span>;
     case 'geometry':
       return <span>{JSON.stringify(v)}</span>;
     default:

@@ -28,6 +28,13 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       ui[f.name] = u;
       continue;
     }
+    if (f.type === 'json' && items?.type === 'string') {
+      // free list of codes (badges, passenger tags): chips typed in
+      u['ui:widget'] = 'tags';
+      if (f.readOnly) u['ui:readonly'] = true;
+      ui[f.name] = u;
+      continue;
+    }
     if (f.readOnly) u['ui:readonly'] = true;
     switch (f.type) {
       case 'reference':

@@ -153,6 +153,27 @@ export function EnumMultiWidget(props: WidgetProps) {
   );
 }
 
+// Free list of strings (e.g. badge codes): typed and confirmed with Enter, shown as chips.
+export function TagsWidget(props: WidgetProps) {
+  const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [] } = props;
+  const value: string[] = Array.isArray(props.value) ? props.value : [];
+  return (
+    <Autocomplete
+      id={id}
+      multiple
+      freeSolo
+      options={[] as string[]}
+      value={value}
+      disabled={disabled || readonly}
+      onChange={(_, v) => onChange([...new Set(v.map((s) => String(s).trim()).filter(Boolean))])}
+      onBlur={() => onBlur(id, value)}
+      renderInput={(params) => (
+        <TextField {...params} label={label} required={required} error={rawErrors.length > 0} placeholder={value.length ? undefined : 'Digite e tecle Enter'} />
+      )}
+    />
+  );
+}
+
 export function UpperCaseWidget(props: WidgetProps) {
   const { BaseInputTemplate } = props.registry.templates;
   return (
@@ -205,6 +226,7 @@ export const widgets: RegistryWidgetsType = {
   referenceList: ReferenceListWidget,
   enumSelect: EnumSelectWidget,
   enumMulti: EnumMultiWidget,
+  tags: TagsWidget,
   upperCase: UpperCaseWidget,
   time: TimeWidget,
   date: DateWidget,

@@ -17,6 +17,7 @@ import { docsRoutes } from './docs.ts';
 import { hasBody, inputGuard } from '../http/input-guard.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { staticFiles } from './static.ts';
+import { invalidationsSent } from '../auth/invalidation-bus.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -48,6 +49,8 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
     c.set('log', o.log);
     c.set('em', o.orm.em.fork());
     await next();
+    // A change that ends or alters sessions is counted on the Redis bus before its answer leaves (no-op otherwise).
+    await invalidationsSent();
     o.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'req');
   });
   app.use('/api/*', staleSessionRetry((req, env) => app.fetch(req, env)));

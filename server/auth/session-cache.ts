@@ -1,14 +1,16 @@
 // Sessions resolved in one query (session row + user + active company + role keys) and cached per token in
-// process. Correctness over speed: the cache is used only while this process LISTENs on `rastro_sessao`
-// (database triggers notify every committed change of sessao, usuario, empresa or cargo that may end or alter a
-// session, from any process; migration *_sessao_notify). Notifications arrive asynchronously, so the triggers also
-// bump one committed counter (migration *_sessao_versao): a cache hit is trusted only once that counter, read after
-// the request arrived, still has the value the cache was filled under, so a change committed anywhere before the
+// process. Correctness over speed: the cache is used only while this process hears the invalidation bus
+// (server/auth/invalidation-bus.ts): PostgreSQL LISTEN on `rastro_sessao` (database triggers notify every committed
+// change of sessao, usuario, empresa or cargo that may end or alter a session, from any process; migration
+// *_sessao_notify), or Redis when REDIS_URL is set (the app publishes its own changes). Messages arrive
+// asynchronously, so every change also moves a counter (pg: the committed counter the triggers bump, migration
+// *_sessao_versao; redis: the counter each publish increments): a cache hit is trusted only once that counter, read
+// after the request arrived, still has the value the cache was filled under, so a change counted anywhere before the
 // request arrived is never missed. The read is either a round trip of its own (the barrier, shared by concurrent
-// requests) or, for read-only routes that opt in (SessionCheck), one more column of the statement the request runs
-// anyway: a moved counter then discards the answer and the request runs again, strictly (server/auth/middleware.ts
-// staleSessionRetry). In-process writes also invalidate synchronously through the change events.
-import pg from 'pg';
+// requests) or, on the pg bus for read-only routes that opt in (SessionCheck), one more column of the statement the
+// request runs anyway: a moved counter then discards the answer and the request runs again, strictly
+// (server/auth/middleware.ts staleSessionRetry). In-process writes also invalidate synchronously through the change
+// events.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Configuration } from '@mikro-orm/core';
 import type { Logger } from 'pino';
@@ -17,10 +19,9 @@ import { entityByKey, getModel, ormName } from '../crud/registry.ts';
 import { events } from '../realtime/events.ts';
 import { effectiveKeys } from './companies.ts';
 import { SUPER_ROLES, allPermissionKeys, strings } from './users.ts';
+import { VERSION_SQL, pgBus, redisBus, track, type BusHandlers, type InvalidationBus, type InvalidationKind } from './invalidation-bus.ts';
 
-export const CHANNEL = 'rastro_sessao';
-/** The committed change counter (see the sessao_versao migration); readable by the app role. */
-export const VERSION_SQL = 'select "v" from "rastro_sessao_versao" where "id" = 1';
+export { VERSION_SQL };
 const MAX_ENTRIES = Number(process.env.SESSION_CACHE_MAX ?? 20_000);
 /** Safety net for writes that bypass the triggers (none known): an entry is re-read after this age. */
 const TTL_MS = Number(process.env.SESSION_CACHE_TTL_MS ?? 30_000);
@@ -35,7 +36,8 @@ class SessionCache {
   /** Last value seen of the committed change counter. */
   version?: string;
   listening = false;
-  /** Round trip on the LISTEN connection (set while listening). */
+  bus?: InvalidationBus['kind'];
+  /** Round trip reading the bus's change counter (set while listening). */
   ping?: () => Promise<void>;
   private inflight?: Promise<void>;
   private queued?: Promise<void>;
@@ -75,6 +77,7 @@ class SessionCache {
 }
 
 const caches = new Map<Configuration, SessionCache>();
+const buses = new Set<InvalidationBus>();
 
 /** A cached session handed out before the counter was read for this request: the request settles it, from the
  *  counter read in its own statement (settle) or with the barrier (verify), before its answer may leave. */
@@ -103,9 +106,11 @@ export class SessionCheck {
   }
 }
 
-/** Drops cached sessions in every cache of this process (ids are per database; over-invalidating is harmless). */
-export function invalidate(kind: 's' | 'u' | 'e' | 'c' | '*', id?: number): void {
+/** Drops cached sessions in every cache of this process (ids are per database; over-invalidating is harmless),
+ *  and tells the other processes where the bus needs it (Redis). */
+export function invalidate(kind: InvalidationKind, id?: number): void {
   for (const c of caches.values()) apply(c, kind, id);
+  for (const b of buses) if (b.kind === 'redis') track(b.publish(kind, id));
 }
 function apply(c: SessionCache, kind: string, id?: number): void {
   if (kind === 's') c.invalidate((s) => s.id === id);
@@ -126,60 +131,37 @@ events.on('change', (ch) => {
 });
 events.on('sessionEnded', (e) => invalidate('s', e.sessaoId));
 
-export interface SessionListener { close(): Promise<void>; readonly listening: boolean }
+export interface SessionListener { close(): Promise<void>; readonly listening: boolean; readonly bus: InvalidationBus['kind'] }
 
-/** LISTENs on the session channel for this ORM's database and enables its cache while connected. */
-export function listenSessions(config: Configuration, log?: Logger): SessionListener {
-  const url = config.get('clientUrl') as string | undefined;
+/** Hears the invalidation bus of this ORM's database (Redis when `redisUrl`, default REDIS_URL, is set; else
+ *  PostgreSQL LISTEN) and enables its cache while connected. */
+export function listenSessions(config: Configuration, log?: Logger, o: { redisUrl?: string } = {}): SessionListener {
   const cache = caches.get(config) ?? new SessionCache();
   caches.set(config, cache);
-  let client: pg.Client | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const down = () => { cache.listening = false; cache.ping = undefined; cache.version = undefined; cache.clear(); };
-  const connect = async () => {
-    if (closed || !url) return;
-    const c = new pg.Client({ connectionString: url, application_name: 'rastro-sessao-listener' });
-    client = c;
-    c.on('notification', (m) => {
-      const [kind, id] = String(m.payload ?? '').split(':');
-      apply(cache, kind, Number(id));
-    });
-    const retry = (err?: unknown) => {
-      if (client !== c) return;
-      client = undefined;
-      down();
-      c.end().catch(() => undefined);
-      if (closed) return;
-      if (err) log?.warn({ err }, 'cache de sessões: conexão LISTEN perdida; cache desligado até reconectar');
-      timer = setTimeout(() => void connect(), 1000);
-      timer.unref();
-    };
-    c.on('error', retry);
-    c.on('end', () => retry());
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${CHANNEL}`);
-      if (client !== c) return;
-      cache.clear(); // anything cached while not listening may have missed notifications
-      // The committed counter the triggers bump (see the sessao_versao migration): a moved counter means some
-      // change was committed since the cache last looked, whether or not its notification has arrived yet.
-      cache.ping = () => c.query(VERSION_SQL).then((r) => cache.observe(String(r.rows[0]?.v ?? '')));
+  const handlers: BusHandlers = {
+    message: (kind, id) => apply(cache, kind, id),
+    up: () => {
+      cache.clear(); // anything cached while not listening may have missed messages
+      // A moved counter means some change was counted since the cache last looked, whether or not its message
+      // has arrived yet.
+      cache.ping = () => bus.version().then((v) => cache.observe(v));
       cache.listening = true;
-    } catch (err) { retry(err); }
+    },
+    down: () => { cache.listening = false; cache.ping = undefined; cache.version = undefined; cache.clear(); },
   };
-  void connect();
+  const redisUrl = o.redisUrl ?? process.env.REDIS_URL;
+  const bus: InvalidationBus = redisUrl
+    ? redisBus(redisUrl, String(config.get('dbName')), handlers, log)
+    : pgBus(config.get('clientUrl') as string | undefined, handlers, log);
+  buses.add(bus);
+  cache.bus = bus.kind;
   return {
     get listening() { return cache.listening; },
+    bus: bus.kind,
     close: async () => {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      down();
+      buses.delete(bus);
       caches.delete(config);
-      // Bounded: a shutdown never waits on a database that stopped answering.
-      await Promise.race([c?.end().catch(() => undefined), new Promise((res) => setTimeout(res, 2000).unref())]);
+      await bus.close();
     },
   };
 }
@@ -187,7 +169,7 @@ export function listenSessions(config: Configuration, log?: Logger): SessionList
 /** For tests and the benchmark. */
 export function cacheStats(config: Configuration) {
   const c = caches.get(config);
-  return c ? { entries: c.byToken.size, hits: c.hits, misses: c.misses, listening: c.listening, barriers: c.barriers } : null;
+  return c ? { entries: c.byToken.size, hits: c.hits, misses: c.misses, listening: c.listening, barriers: c.barriers, bus: c.bus } : null;
 }
 
 // ---- one query --------------------------------------------------------------------------------------
@@ -255,7 +237,8 @@ export async function cachedSession(
   const cache = caches.get(em.config);
   const hit = cache?.listening ? cache.byToken.get(token) : undefined;
   const fresh = !!hit && hit.validUntil > now && now - hit.cachedAt < TTL_MS;
-  if (fresh && defer) {
+  // Deferred only on the pg bus: the statement's extra column reads the database counter, not Redis's.
+  if (fresh && defer && cache!.bus === 'pg') {
     cache!.hits++;
     defer(new SessionCheck(cache!, token, hit, cache!.version));
     if (now - hit.lastAccess > TOUCH_MS) { hit.lastAccess = now; touch(em, hit.session.id, now); }

@@ -1,7 +1,9 @@
 // Integration-test harness: a fresh database per test file (committed migrations applied), the real app on a
 // random port over real HTTP, and helpers to sign in and call the API.
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
@@ -9,6 +11,7 @@ import { inject } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { startServer, type Running, type StartOptions } from '../app/start.ts';
 import { MIGRATIONS_DIR } from '../db/orm.ts';
+import { freePort } from '../db/embedded.ts';
 import { ormName } from '../crud/registry.ts';
 import { hashPassword } from '../crud/index.ts';
 import type { Model } from '../../generator/model.ts';
@@ -127,4 +130,31 @@ export async function startTestServer(o: Partial<StartOptions> = {}): Promise<Te
 export async function json(res: Response): Promise<any> {
   const t = await res.text();
   try { return JSON.parse(t); } catch { return t; }
+}
+
+/** A second API process (`server/main.ts`) on the test server's database, for cross-process checks. */
+export async function startSecondProcess(ts: TestServer, env: Record<string, string> = {}): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '../..');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-p2-'));
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env, DATABASE_URL: ts.databaseUrl, PORT: String(port), HOST: '127.0.0.1', MIGRATIONS_PATH: ts.migrationsDir,
+      DATA_DIR: path.join(tmp, 'data'), DIST_DIR: path.join(tmp, 'no-dist'), LOG_LEVEL: 'warn', ADMIN_PASSWORD: ADMIN.senha, ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) await new Promise<void>((res) => { child.once('exit', () => res()); child.kill('SIGTERM'); });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const r = await fetch(`${base}/api/openapi.json`).catch(() => null);
+    if (r) { await r.arrayBuffer(); break; }
+    if (i > 600 || child.exitCode !== null) { await stop(); throw new Error('segundo servidor não respondeu'); }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  return { base, stop };
 }

@@ -17,8 +17,8 @@ import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
 import { entityByKey, getModel, ormName } from '../crud/registry.ts';
 import { events } from '../realtime/events.ts';
-import { effectiveKeys } from './companies.ts';
-import { SUPER_ROLES, allPermissionKeys, strings } from './users.ts';
+import { empresaUsable, grantsOf, userActive } from './users.ts';
+import { ident as q } from '../crud/query.ts';
 import { VERSION_SQL, pgBus, redisBus, track, type BusHandlers, type InvalidationBus, type InvalidationKind } from './invalidation-bus.ts';
 
 export { VERSION_SQL };
@@ -174,7 +174,6 @@ export function cacheStats(config: Configuration) {
 
 // ---- one query --------------------------------------------------------------------------------------
 
-const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 interface Sql { text: string; perCompany: boolean }
 const sqlOf = new WeakMap<Configuration, Sql>();
@@ -212,16 +211,12 @@ async function resolve(em: EntityManager, sid: number, now: number): Promise<Res
   if (!r || r.ativa === false || r.dataFim || new Date(r.dataValidoAte).getTime() <= now) return none;
   const empresas = (r.empresas ?? []).map(Number) as number[];
   const empresaAtiva = r.empresaAtiva == null ? null : Number(r.empresaAtiva);
-  if (r.usuarioAtivo === false || empresaAtiva == null || !empresas.includes(empresaAtiva) || (r.empresaStatus ?? 'ativa') !== 'ativa') {
+  if (!userActive({ ativo: r.usuarioAtivo }) || empresaAtiva == null || !empresas.includes(empresaAtiva) || !empresaUsable({ status: r.empresaStatus })) {
     return { ...none, end: true };
   }
-  const roles = strings(r.roles);
-  const permissoes = new Set<string>(strings(r.permissoesExtras));
-  for (const keys of (r.cargos ?? []) as unknown[]) for (const k of strings(keys)) permissoes.add(k);
-  if (roles.some((x) => SUPER_ROLES.includes(x))) for (const k of allPermissionKeys()) permissoes.add(k);
   const session: Session = {
     id: Number(r.id), usuarioId: Number(r.usuarioId), login: String(r.login), ambienteId: Number(r.ambienteId),
-    empresaAtiva, empresas, roles, permissoes: effectiveKeys(permissoes),
+    empresaAtiva, empresas, ...grantsOf(r.roles, r.permissoesExtras, r.cargos ?? []),
   };
   return { session, end: false, validUntil: new Date(r.dataValidoAte).getTime(), lastAccess: r.dataUltimoAcesso ? new Date(r.dataUltimoAcesso).getTime() : 0 };
 }

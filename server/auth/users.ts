@@ -68,9 +68,14 @@ export async function rolesAndPermissions(em: EntityManager, u: Row, empresa?: n
   const cargos = cargoIds.length
     ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? { empresaId: empresa } : {}) } as never, { filters: false })) as Row[])
     : [];
-  const roles = strings(u.roles);
-  const permissoes = new Set<string>(strings(u.permissoesExtras));
-  for (const c of cargos) for (const p of strings(c.permissoes)) permissoes.add(p);
+  return grantsOf(u.roles, u.permissoesExtras, cargos.map((c) => c.permissoes));
+}
+
+/** Roles and effective keys from the user's roles, extra keys and the key lists of the cargos that count. */
+export function grantsOf(rolesRaw: unknown, extras: unknown, cargoKeys: unknown[]): { roles: string[]; permissoes: Set<string> } {
+  const roles = strings(rolesRaw);
+  const permissoes = new Set<string>(strings(extras));
+  for (const keys of cargoKeys) for (const k of strings(keys)) permissoes.add(k);
   if (roles.some((r) => SUPER_ROLES.includes(r))) for (const k of allPermissionKeys()) permissoes.add(k);
   return { roles, permissoes: effectiveKeys(permissoes) };
 }

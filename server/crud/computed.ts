@@ -3,9 +3,8 @@
 // serialized rows of list, show and export. Expressions carry their own company condition ({this}.empresa_id).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ColumnMeta, EntityMeta, FieldMeta } from '../../generator/model.ts';
-import type { Row } from './query.ts';
+import { ident, type Row } from './query.ts';
 
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export const computedColumns = (e: EntityMeta): (ColumnMeta & { sql: string })[] =>
   e.columns.filter((c): c is ColumnMeta & { sql: string } => !!c.virtual && !!c.sql);
@@ -39,9 +38,9 @@ export async function addComputed(em: EntityManager, e: EntityMeta, rows: Row[])
   const usable = await usableComputed(em, e);
   for (const r of rows) for (const c of cols) r[c.source] = null;
   if (!usable.length) return;
-  const select = usable.map((c) => `${c.sql.replaceAll('{this}', 't')} AS ${quote(c.source)}`).join(', ');
+  const select = usable.map((c) => `${c.sql.replaceAll('{this}', 't')} AS ${ident(c.source)}`).join(', ');
   const out = (await em.getConnection().execute(
-    `SELECT t.id, ${select} FROM ${quote(e.table)} t WHERE t.id = ANY(?::bigint[])`, [`{${ids.join(',')}}`])) as Row[];
+    `SELECT t.id, ${select} FROM ${ident(e.table)} t WHERE t.id = ANY(?::bigint[])`, [`{${ids.join(',')}}`])) as Row[];
   const byId = new Map(out.map((r) => [Number(r.id), r]));
   for (const r of rows) {
     const v = byId.get(Number(r.id));

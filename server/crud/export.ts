@@ -15,6 +15,7 @@ import { idOf, idsOf } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { scopeTransaction } from '../db/rls.ts';
+import { exportHeaders } from './protocol.ts';
 
 /** Rows per FETCH (memory per export is bounded by it). */
 const BATCH = Number(process.env.EXPORT_BATCH ?? 250);
@@ -275,17 +276,12 @@ export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format
   }, { highWaterMark: 1 });
 }
 
-export async function exportResponse(o: ExportOpts & { log?: Logger }): Promise<Response> {
+/** The download of an export (file named after o.entity.key): rows from `source` (default: the entity's query in
+ *  batches), streamed, within the caller's export slot. */
+export async function exportResponse(o: ExportOpts & { log?: Logger }, source?: AsyncIterable<Record<string, any>[]>): Promise<Response> {
   const release = acquireExportSlot(o.session.usuarioId);
-  const body = await exportBody(exportChunks(o), { format: o.format, log: o.log, onEnd: release });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'Content-Type': o.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      'Content-Disposition': `attachment; filename="${o.entity.key}.${o.format}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  const body = await exportBody(exportChunks(o, source), { format: o.format, log: o.log, onEnd: release });
+  return new Response(body, { status: 200, headers: exportHeaders(o.entity.key, o.format) });
 }
 
 /** Writes a whole export through `write` (kept for callers that own the stream). */

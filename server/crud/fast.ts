@@ -7,11 +7,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { ormName } from './registry.ts';
 import { computedColumns, usableComputed } from './computed.ts';
-import type { Row, Where } from './query.ts';
+import { ident, type Row, type Where } from './query.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
 
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 interface Plan {
   table: string;
@@ -42,13 +41,13 @@ function planOf(em: EntityManager, e: EntityMeta): Plan | null {
       const names = p?.fieldNames;
       if (!p || p.persist === false || p.formula || !names || names.length !== 1 || !['scalar', 'm:1'].includes(p.kind ?? '')) { ok = false; break; }
       if ((f.type === 'reference') !== (p.kind === 'm:1')) { ok = false; break; }
-      col.set(f.name, quote(names[0]));
+      col.set(f.name, ident(names[0]));
     }
     if (ok) {
       const out = e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
       // date as text: the driver would make a local-time Date of it.
       const expr = (f: FieldMeta) => (f.type === 'date' ? `${col.get(f.name)}::text` : col.get(f.name)!);
-      plan = { table: quote(meta.tableName), col, out, convert: out.map((f) => CONVERT[f.type] ?? asIs), computed: computedColumns(e).map((c) => c.source), select: out.map((f) => `t.${expr(f)} AS ${quote(f.name)}`).join(', ') };
+      plan = { table: ident(meta.tableName), col, out, convert: out.map((f) => CONVERT[f.type] ?? asIs), computed: computedColumns(e).map((c) => c.source), select: out.map((f) => `t.${expr(f)} AS ${ident(f.name)}`).join(', ') };
     }
   }
   plans.set(e, plan);
@@ -144,7 +143,7 @@ async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string>
   const cols = computedColumns(e);
   if (!cols.length) return '';
   const usable = new Set((await usableComputed(em, e)).map((c) => c.source));
-  return cols.map((c) => `, ${usable.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${quote(c.source)}`).join('');
+  return cols.map((c) => `, ${usable.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${ident(c.source)}`).join('');
 }
 
 /** The session change counter as one more column, when the request's cached session still has to be checked. */

@@ -10,6 +10,13 @@ export function parseJson(raw: string | undefined, what: string): unknown {
   try { return JSON.parse(raw); } catch { throw badRequest(`Parâmetro ${what} inválido: JSON malformado`); }
 }
 
+const filters = new WeakMap<object, unknown>();
+/** ra's ?filter of the request, parsed once (the permission step of a list reads it too). */
+export function listFilter(c: Context): unknown {
+  if (!filters.has(c.req)) filters.set(c.req, parseJson(c.req.query('filter'), 'filter'));
+  return filters.get(c.req);
+}
+
 export function parseRange(raw: string | undefined): { offset: number; limit: number } {
   const r = parseJson(raw, 'range');
   if (r === undefined) return { offset: 0, limit: 25 };
@@ -43,6 +50,15 @@ export function sendPage(c: Context, unit: string, offset: number, rows: unknown
   c.header('Content-Range', `${unit} ${offset}-${end}/${total}`);
   c.header('Access-Control-Expose-Headers', 'Content-Range');
   return c.json(rows);
+}
+
+/** ?format (csv or xlsx) and ?columns (column names; undefined: the default ones) of an export. */
+export function exportParams(c: Context): { format: 'csv' | 'xlsx'; columns: string[] | undefined } {
+  const format = c.req.query('format') ?? 'csv';
+  if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
+  const columns = parseJson(c.req.query('columns'), 'columns');
+  if (columns !== undefined && (!Array.isArray(columns) || !columns.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
+  return { format, columns: columns as string[] | undefined };
 }
 
 /** Headers of a CSV/XLSX download. */

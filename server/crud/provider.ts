@@ -9,10 +9,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
-import { exportHeaders, parseJson, parseRange, parseSort, sendPage } from './protocol.ts';
+import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
 import { escapeLike } from './query.ts';
 import { route } from './pipeline.ts';
-import { acquireExportSlot, exportBody, exportChunks } from './export.ts';
+import { exportResponse } from './export.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -204,11 +204,8 @@ const fieldOfColumn = (c: ProviderColumn): FieldMeta => ({
 /** CSV/XLSX of the whole filtered, sorted result (?columns = column names, default the default ones), through the
  *  shared export writer (server/crud/export.ts: streamed, per-user limits, formula-injection guard). */
 async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Provider, q: ProviderQuery, ctx: ProviderContext): Promise<Response> {
-  const format = c.req.query('format') ?? 'csv';
-  if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
-  const raw = parseJson(c.req.query('columns'), 'columns');
-  if (raw !== undefined && (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
-  const names = (raw as string[] | undefined) ?? meta.columns.filter((x) => x.default).map((x) => x.name);
+  const { format, columns: picked } = exportParams(c);
+  const names = picked ?? meta.columns.filter((x) => x.default).map((x) => x.name);
   const columns = names.map((n) => {
     const col = meta.columns.find((x) => x.name === n);
     if (!col) throw badRequest(`Coluna desconhecida: ${n}`);
@@ -226,10 +223,7 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
       offset += rows.length;
     }
   }
-  const release = acquireExportSlot(ctx.session.usuarioId);
-  const chunks = exportChunks({ em: ctx.em, entity, session: ctx.session, where: {}, orderBy: [], columns, format }, pages());
-  const body = await exportBody(chunks, { format, log: c.get('log'), onEnd: release });
-  return new Response(body, { status: 200, headers: exportHeaders(meta.key, format) });
+  return exportResponse({ em: ctx.em, entity, session: ctx.session, where: {}, orderBy: [], columns, format, log: c.get('log') }, pages());
 }
 
 // ---------- registry and routes ----------
@@ -249,7 +243,7 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
       const unit = (c: Context) => c.req.path.replace(/^\/api\//, '').replaceAll('/', '.');
       const query = (c: Context<AppEnv>) => ({
         params: parseParams(meta, c),
-        filter: parseProviderFilter(meta, parseJson(c.req.query('filter'), 'filter')),
+        filter: parseProviderFilter(meta, listFilter(c)),
         sort: parseProviderSort(meta, c.req.query('sort')),
         ...parseRange(c.req.query('range')),
       });

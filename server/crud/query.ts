@@ -12,6 +12,9 @@ import { ormName } from './registry.ts';
 export type Row = Record<string, any>;
 export type Where = Record<string, unknown>;
 
+/** A quoted SQL identifier. */
+export const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
 export const SYSTEM = new Set(['id', 'empresaId', 'ambienteId', 'createdAt', 'updatedAt']);
 
 export function fmt(f: FieldMeta, v: unknown): unknown {
@@ -64,10 +67,9 @@ export function coerce(e: EntityMeta, f: FieldMeta, v: unknown): unknown {
 /** The rows of `e` the session may see: its tenant, and for entities with `companies` only rows all of whose
  *  companies are the caller's (server/auth/companies.ts). */
 export function scopeWhere(e: EntityMeta, s: Session): Where {
-  const companies = companiesWhere(e, s);
   if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
-  if (e.scope === 'ambiente') return { ambienteId: s.ambienteId, ...companies };
-  return companies;
+  if (e.scope === 'ambiente') return { ambienteId: s.ambienteId, ...companiesWhere(e, s) };
+  return companiesWhere(e, s);
 }
 
 /** The tenant alone (uniqueness is per tenant, whatever the caller may see). */
@@ -133,8 +135,9 @@ export function buildOrder(e: EntityMeta, sort: unknown): Record<string, 'ASC' |
   return out;
 }
 
-export async function findVisible(em: EntityManager, e: EntityMeta, s: Session, id: number): Promise<Row> {
-  const row = await em.findOne(ormName(em, e), { $and: [{ id }, scopeWhere(e, s)] } as never, { populate: relationFields(em, e) as never[] });
+/** The row by id the session may see (and that meets `extra`, e.g. a nested route's parent); 404 otherwise. */
+export async function findVisible(em: EntityManager, e: EntityMeta, s: Session, id: number, extra?: Where): Promise<Row> {
+  const row = await em.findOne(ormName(em, e), { $and: [{ id }, scopeWhere(e, s), ...(extra ? [extra] : [])] } as never, { populate: relationFields(em, e) as never[] });
   if (!row) throw notFound();
   return row as Row;
 }

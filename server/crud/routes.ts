@@ -1,6 +1,6 @@
 // Generic CRUD routes for one entity of the model, in the ra-data-simple-rest convention.
 // server/app/bundle.ts mounts `crudRoutes(entity)` for each entity of the model (re-exported by ./index.ts).
-import { Hono } from 'hono';
+import { Hono, type Context, type Handler } from 'hono';
 import type { EntityMeta } from '../../generator/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { guardTarget } from '../auth/grants.ts';
@@ -9,21 +9,87 @@ import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
-import { acquireExportSlot, batches, exportBody, exportChunks, exportResponse } from './export.ts';
-import { MAX_PAGE, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
+import { batches, exportResponse } from './export.ts';
+import { MAX_PAGE, exportParams, listFilter, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
 import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts';
-import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, type Row, type Where } from './query.ts';
+import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
 import { sessionSettled } from '../auth/middleware.ts';
 import { fastOne, fastPage } from './fast.ts';
 import { addComputed, computedColumns, computedField } from './computed.ts';
-import { exportHeaders } from './protocol.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 function matches(row: Row, cond: Record<string, unknown>): boolean {
   return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
+}
+
+// ---------- handlers shared with the nested routes (server/crud/nested.ts) ----------
+
+/** What a nested route adds, resolved per request once its parent is visible: the parent's condition, which every
+ *  row read must meet and every row created carries. Undefined for the entity's own routes. */
+export type Narrow = (c: Context<AppEnv>) => Promise<Row>;
+
+/** GET list: fast path (session checked in its statement), else the ORM. */
+export function listHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
+  return async (c) => {
+    const more = narrow && (await narrow(c));
+    const s = c.get('session');
+    const ent = e();
+    const own = buildWhere(ent, listFilter(c), s);
+    const where = more ? { $and: [own, more] } : own;
+    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
+    const { offset, limit } = parseRange(c.req.query('range'));
+    const em = c.get('em');
+    const fast = await fastPage(em, ent, where, orderBy, offset, limit, c.get('sessionCheck'));
+    if (fast) return sendPage(c, ent.key, offset, fast.rows, fast.total);
+    await sessionSettled(c);
+    const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
+    const out = rows.map((r) => serialize(ent, r as Row));
+    await addComputed(em, ent, out);
+    return sendPage(c, ent.key, offset, out, total);
+  };
+}
+
+/** GET by id, as listHandler. */
+export function oneHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
+  return async (c) => {
+    const more = narrow && (await narrow(c));
+    const ent = e();
+    const em = c.get('em');
+    const id = parseId(c);
+    const s = c.get('session');
+    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, s), ...(more ? [more] : [])] }, c.get('sessionCheck'));
+    if (fast === null) throw notFound();
+    if (fast) return c.json(fast);
+    await sessionSettled(c);
+    const row = serialize(ent, await findVisible(em, ent, s, id, more));
+    await addComputed(em, ent, [row]);
+    return c.json(row);
+  };
+}
+
+/** POST: validated, in the caller's tenant (and the nested route's parent, whatever the body says), with history. */
+export function createHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
+  return async (c) => {
+    const more = narrow && (await narrow(c));
+    const s = c.get('session');
+    const ent = e();
+    const raw = await readBody(c);
+    const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
+    const em = c.get('em');
+    const created = await em.transactional(async (tx) => {
+      const data = await prepare(tx, ent, s, body, null);
+      const row = tx.create(ormName(tx, ent), { ...data, ...tenantOnly(ent, s) } as never) as Row;
+      await tx.flush();
+      history(tx, ent, s, Number(row.id), 'create', null, plain(ent, row));
+      await tx.flush();
+      return row;
+    }).catch((err) => mapDbError(ent, err));
+    emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
+    return c.json(serialize(ent, created), 201);
+  };
 }
 
 // ---------- routes ----------
@@ -44,39 +110,21 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
 
   // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.
   const listKeys = permissionStep((c) => {
-    const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
+    const filter = listFilter(c);
     const isGetMany = !!filter && typeof filter === 'object' && Object.keys(filter).length === 1 && 'id' in filter;
     return isGetMany ? [key('lista'), key('visualizar')] : [key('lista')];
   });
 
-  app.get('/', listKeys, scopeRead, async (c) => {
-    const s = c.get('session');
-    const filter = parseJson(c.req.query('filter'), 'filter') as Row | undefined;
-    const ent = e();
-    const where = buildWhere(ent, filter, s);
-    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
-    const { offset, limit } = parseRange(c.req.query('range'));
-    const em = c.get('em');
-    const fast = await fastPage(em, ent, where, orderBy, offset, limit, c.get('sessionCheck'));
-    if (fast) return sendPage(c, ent.key, offset, fast.rows, fast.total);
-    await sessionSettled(c);
-    const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
-    const out = rows.map((r) => serialize(ent, r as Row));
-    await addComputed(em, ent, out);
-    return sendPage(c, ent.key, offset, out, total);
-  });
+  app.get('/', listKeys, scopeRead, listHandler(e));
 
   app.get('/export', perm('lista'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
-    const format = c.req.query('format') ?? 'csv';
-    if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
-    const where = buildWhere(ent, parseJson(c.req.query('filter'), 'filter'), s);
+    const { format, columns: names } = exportParams(c);
+    const where = buildWhere(ent, listFilter(c), s);
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
-    const colsParam = parseJson(c.req.query('columns'), 'columns');
-    if (colsParam !== undefined && (!Array.isArray(colsParam) || !colsParam.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
     const computed = computedColumns(ent);
-    const columns = ((colsParam as string[] | undefined) ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
+    const columns = (names ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
       const cc = computed.find((x) => x.source === src);
       if (cc) return { field: computedField(cc), label: cc.label };
       const f = fieldOf(ent, src);
@@ -87,13 +135,10 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const o = { em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') } as const;
     if (!columns.some((x) => computed.some((cc) => cc.source === x.field.name))) return exportResponse(o);
     // Computed columns: filled per batch.
-    const em = c.get('em');
     async function* withComputed() {
-      for await (const rows of batches(o)) { await addComputed(em, ent, rows); yield rows; }
+      for await (const rows of batches(o)) { await addComputed(o.em, ent, rows); yield rows; }
     }
-    const release = acquireExportSlot(s.usuarioId);
-    const body = await exportBody(exportChunks(o, withComputed()), { format, log: o.log, onEnd: release });
-    return new Response(body, { status: 200, headers: exportHeaders(ent.key, format) });
+    return exportResponse(o, withComputed());
   });
 
   app.get('/:id/historico', perm('visualizar'), scope, async (c) => {
@@ -101,9 +146,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const id = parseId(c);
     const ent = e();
     const em = c.get('em');
-    const where: Where = { entidade: ent.key, registroId: id };
-    if (ent.scope === 'empresa') where.empresaId = s.empresaAtiva;
-    if (ent.scope === 'ambiente') where.ambienteId = s.ambienteId;
+    const where: Where = { entidade: ent.key, registroId: id, ...tenantOnly(ent, s) };
     const live = await em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s)] } as never, { filters: false });
     const rows = await em.find(HistoricoAlteracaoSchema, where as never, { orderBy: { data: 'DESC', id: 'DESC' } });
     // The change history of a row with companies is shown only while the caller may see the row.
@@ -111,18 +154,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
   });
 
-  app.get('/:id', perm('visualizar'), scopeRead, async (c) => {
-    const ent = e();
-    const em = c.get('em');
-    const id = parseId(c);
-    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, c.get('session'))] }, c.get('sessionCheck'));
-    if (fast === null) throw notFound();
-    if (fast) return c.json(fast);
-    await sessionSettled(c);
-    const row = serialize(ent, await findVisible(em, ent, c.get('session'), id));
-    await addComputed(em, ent, [row]);
-    return c.json(row);
-  });
+  app.get('/:id', perm('visualizar'), scopeRead, oneHandler(e));
 
   // Handler actions (server/crud/actions.ts), per row and, when bulk, on { ids: [...] }.
   for (const action of entity.actions.filter((a) => a.handler)) {
@@ -187,23 +219,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   }
   if (entity.readOnlyResource) return app;
 
-  app.post('/', perm('adicionar'), scope, async (c) => {
-    const s = c.get('session');
-    const ent = e();
-    const body = await readBody(c);
-    const em = c.get('em');
-    const created = await em.transactional(async (tx) => {
-      const data = await prepare(tx, ent, s, body, null);
-      const scope: Row = ent.scope === 'empresa' ? { empresaId: s.empresaAtiva } : ent.scope === 'ambiente' ? { ambienteId: s.ambienteId } : {};
-      const row = tx.create(ormName(tx, ent), { ...data, ...scope } as never) as Row;
-      await tx.flush();
-      history(tx, ent, s, Number(row.id), 'create', null, plain(ent, row));
-      await tx.flush();
-      return row;
-    }).catch((err) => mapDbError(ent, err));
-    emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
-    return c.json(serialize(ent, created), 201);
-  });
+  app.post('/', perm('adicionar'), scope, createHandler(e));
 
   app.put('/:id', perm('editar'), scope, async (c) => {
     const s = c.get('session');

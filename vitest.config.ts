@@ -12,6 +12,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Generator tests build whole temp projects (40+ entities): slow on a shared, loaded machine.
+          testTimeout: 30_000,
           include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts', ...selfCheck('unit')],
           environment: 'node',
         },

@@ -18,13 +18,20 @@ describe('company boundary metadata', () => {
     expect(by('historico_de_login').companies).toBe('usuario.empresas');
     expect(by('cargo').scope).toBe('empresa');
     expect(by('usuario').fields.find((f) => f.name === 'login')!.caseInsensitive).toBe(true);
-    expect(m.platform).toEqual([{
-      key: 'adm.sis.plataforma', label: 'Plataforma: Administrar ambientes e empresas',
-      gated: [
-        'adm.sis.ambiente.adicionar', 'adm.sis.ambiente.editar', 'adm.sis.ambiente.excluir', 'adm.sis.ambiente.lista', 'adm.sis.ambiente.visualizar',
-        'adm.sis.empresa.adicionar', 'adm.sis.empresa.cancela_suspensao', 'adm.sis.empresa.desativa', 'adm.sis.empresa.excluir', 'adm.sis.empresa.suspende',
-      ],
-    }]);
+    expect(m.platform).toHaveLength(1);
+    expect(m.platform![0]).toMatchObject({ key: 'adm.sis.plataforma', label: 'Plataforma: Administrar ambientes e empresas' });
+    const gated = m.platform![0].gated;
+    expect(gated.filter((k) => /^adm\.sis\.(ambiente|empresa)\./.test(k))).toEqual([
+      'adm.sis.ambiente.adicionar', 'adm.sis.ambiente.editar', 'adm.sis.ambiente.excluir', 'adm.sis.ambiente.lista', 'adm.sis.ambiente.visualizar',
+      'adm.sis.empresa.adicionar', 'adm.sis.empresa.cancela_suspensao', 'adm.sis.empresa.desativa', 'adm.sis.empresa.excluir', 'adm.sis.empresa.suspende',
+    ]);
+    // Platform-wide catalogues (scope global): only their writes are gated; everyone with the key reads them.
+    const others = gated.filter((k) => !/^adm\.sis\.(ambiente|empresa)\./.test(k));
+    expect(others).toEqual(expect.arrayContaining(['adm.sis.cadastro.pais.adicionar', 'adm.sis.cadastro.pais.editar', 'adm.sis.cadastro.pais.excluir']));
+    for (const k of others) {
+      expect(k).toMatch(/\.(adicionar|editar|excluir)$/);
+      expect(m.entities.find((e) => k.startsWith(`${e.permission}.`) && k.split('.').length === e.permission.split('.').length + 1)?.scope, k).toBe('global');
+    }
     expect(m.permissions.map((p) => p.key)).toContain('adm.sis.plataforma');
     // Every ambiente-scoped register says which companies its rows belong to.
     expect(m.entities.filter((e) => e.scope === 'ambiente' && !e.companies).map((e) => e.key)).toEqual([]);

@@ -17,10 +17,12 @@ export interface LoadedMetadata {
   entities: SourceFile[];
   screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
   providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
+  hubs?: SourceFile[];     // files with kind: hub (metadata/_schema/hub.schema.json)
   menu: SourceFile;
 }
 
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
+export const isHub = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'hub';
 export const isProvider = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'provider';
 
 // Folders under metadata/ that hold other data (not entity files).
@@ -71,8 +73,9 @@ export function loadMetadata(dir: string): LoadedMetadata {
     if (e instanceof MetadataError) throw e;
     throw new MetadataError([problem(menuFile, '', 'arquivo de grupos do menu não encontrado')]);
   }
-  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data));
+  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data) && !isHub(f.data));
   const screens = files.filter((f) => isScreen(f.data));
   const providers = files.filter((f) => isProvider(f.data));
-  return { dir, entities, screens, providers, menu: { file: menuFile, area: '', data: menuData } };
+  const hubs = files.filter((f) => isHub(f.data));
+  return { dir, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData } };
 }

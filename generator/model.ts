@@ -145,12 +145,27 @@ export interface ProviderMeta {
   help?: string;
 }
 
+/** An index screen (metadata `kind: hub`, generator/hubs.ts): the entities and screens one route segment below. */
+export interface HubMeta {
+  key: string;
+  file: string;
+  area: string;
+  label: string;           // pt-BR title
+  route: string;           // e.g. /adm/sis/cadastro
+  permission: string;      // route name = permission key that opens it
+  permissions: PermissionMeta[];
+  members: { key: string; label: string; route: string; permission: string }[]; // sorted by label
+  menu?: { group: string; order: number; icon?: string };
+  help?: string;
+}
+
 export interface RouteEntry {
   path: string;            // e.g. /tlm/fro/ativo/:id/editar
   name: string;            // route name = permission key, e.g. tlm.fro.ativo.editar
   entity?: string;         // CRUD routes: the entity key
   screen?: string;         // screen routes: the screen key (view 'screen')
-  view: 'list' | 'create' | 'edit' | 'show' | 'screen';
+  hub?: string;            // hub routes: the hub key (view 'hub')
+  view: 'list' | 'create' | 'edit' | 'show' | 'screen' | 'hub';
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
 }
 
@@ -158,6 +173,7 @@ export interface Model {
   entities: EntityMeta[];
   screens: ScreenMeta[];   // non-CRUD screens, sorted by key
   providers: ProviderMeta[]; // resources whose rows come from code, sorted by key
+  hubs?: HubMeta[];        // index screens (kind: hub), sorted by key
   permissions: PermissionMeta[]; // the whole catalogue, sorted by key
   menu: MenuNode[];
   routes: RouteEntry[];

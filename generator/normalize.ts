@@ -2,9 +2,10 @@
 // permission catalogue, menu tree and route table; checks references across entities.
 import { basename } from 'node:path';
 import { MetadataError, problem } from './errors.ts';
+import { normalizeHub, type RawHub } from './hubs.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
-  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
+  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
   ProviderMeta, ProviderParam, RouteEntry, Scope, ScreenMeta,
 } from './model.ts';
 
@@ -281,8 +282,9 @@ function normalizeProvider(raw: RawProvider, file: string, area: string, err: (p
   return provider;
 }
 
-function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu): MenuNode[] {
+function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu, hubs: HubMeta[] = []): MenuNode[] {
   const items = [
+    ...hubs.map((h) => ({ key: h.key, menu: h.menu, node: { label: h.label, route: h.route, permission: h.permission } as MenuNode })),
     ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` } as MenuNode })),
     ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, permission: t.permission } as MenuNode })),
   ];
@@ -305,8 +307,8 @@ function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu)
     .filter((g) => g.children!.length > 0);
 }
 
-function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[]): RouteEntry[] {
-  const routes: RouteEntry[] = [];
+function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMeta[] = []): RouteEntry[] {
+  const routes: RouteEntry[] = hubs.map((h) => ({ path: h.route, name: h.permission, hub: h.key, view: 'hub' }));
   for (const e of entities) {
     const add = (path: string, name: string, view: RouteEntry['view']) =>
       routes.push({ path, name: `${e.permission}.${name}`, entity: e.key, view });
@@ -378,6 +380,19 @@ export function normalize(meta: LoadedMetadata): Model {
     (t.subroutes ?? []).forEach((sub, i) => check(`route:${t.route}/${sub}`, `/subroutes/${i}`, 'route', `${t.route}/${sub}`));
     t.permissions.forEach((p, i) => check(`perm:${p.key}`, i === 0 ? '/permission' : `/permissions/${i - 1}/key`, 'permissão', p.key));
   }
+  // Hubs: members from the entities and screens below their route; same namespaces as the screens.
+  const hubs: HubMeta[] = [];
+  for (const src of meta.hubs ?? []) {
+    const err = (path: string, msg: string) => problems.push(problem(src.file, path, msg));
+    const h = normalizeHub(src.data as RawHub, src.file, src.area, entities, screens, err);
+    for (const [id, path, what, v] of [[`key:${h.key}`, '/key', 'key', h.key], [`route:${h.route}`, '/route', 'route', h.route], [`perm:${h.permission}`, '/permission', 'permissão', h.permission]]) {
+      const other = taken.get(id);
+      if (other) err(path, `${what} "${v}" já usado em ${other}`);
+      else taken.set(id, src.file);
+    }
+    hubs.push(h);
+  }
+  hubs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const e of entities) byKey.set(e.key, e);
   const groups = new Set((meta.menu.data as RawMenu).groups.map((g) => g.name));
   for (const e of entities) {
@@ -391,7 +406,7 @@ export function normalize(meta: LoadedMetadata): Model {
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${meta.menu.file})`));
   }
-  for (const t of screens) {
+  for (const t of [...screens, ...hubs]) {
     if (t.menu && !groups.has(t.menu.group))
       problems.push(problem(t.file, '/menu/group', `grupo de menu desconhecido: ${t.menu.group} (veja ${meta.menu.file})`));
   }
@@ -461,7 +476,7 @@ export function normalize(meta: LoadedMetadata): Model {
     if (i > 0 && entityPermissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
   });
   // Providers: keys and API paths of their own; permission keys from the catalogue.
-  const catalogue = new Set([...entityPermissions, ...screens.flatMap((t) => t.permissions)].map((p) => p.key));
+  const catalogue = new Set([...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].map((p) => p.key));
   const apiPaths = new Map<string, string>(entities.map((e) => [`/${e.key}`, e.file]));
   const providerKeys = new Map<string, string>();
   for (const p of providers) {
@@ -482,9 +497,10 @@ export function normalize(meta: LoadedMetadata): Model {
   }
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
-  const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
   if (problems.length) throw new MetadataError(problems);
-  const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu), routes: buildRoutes(entities, screens) };
+  const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu, hubs), routes: buildRoutes(entities, screens, hubs) };
+  if (hubs.length) model.hubs = hubs;
   if (platform.length) model.platform = platform;
   return model;
 }

@@ -11,7 +11,7 @@ import type { LoadedMetadata } from './load.ts';
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const localize = ((localizeModule as any).default ?? localizeModule) as any;
 
-export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; menu: ValidateFunction }
+export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; hub: ValidateFunction; menu: ValidateFunction }
 
 export function compileValidators(metadataDir: string): MetadataValidators {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -21,6 +21,7 @@ export function compileValidators(metadataDir: string): MetadataValidators {
     entity: ajv.compile(read('entity.schema.json')),
     screen: ajv.compile(read('screen.schema.json')),
     provider: ajv.compile(read('provider.schema.json')),
+    hub: ajv.compile(read('hub.schema.json')),
     menu: ajv.compile(read('menu.schema.json')),
   };
 }
@@ -62,6 +63,9 @@ export function validateMetadata(meta: LoadedMetadata, validators = compileValid
   }
   for (const src of meta.providers ?? []) {
     if (!validators.provider(src.data)) problems.push(...formatErrors(src.file, validators.provider.errors));
+  }
+  for (const src of meta.hubs ?? []) {
+    if (!validators.hub(src.data)) problems.push(...formatErrors(src.file, validators.hub.errors));
   }
   if (problems.length) throw new MetadataError(problems);
 }

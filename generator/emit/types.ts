@@ -20,7 +20,7 @@ function plain(schema: unknown): unknown {
 
 async function toTs(schema: Schema, name: string): Promise<string> {
   return compile(plain(schema) as any, name, {
-    bannerComment: '', additionalProperties: false, format: true, declareExternallyReferenced: true,
+    bannerComment: '', additionalProperties: false, format: false, declareExternallyReferenced: true,
     strictIndexSignatures: true, unknownAny: true,
   });
 }

@@ -13,6 +13,7 @@ import { loadView } from './crud/views';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
+import { Hub } from './crud/Hub';
 import { Loading } from './crud/Loading';
 import { theme } from './theme';
 import { PickersProvider } from './crud/PickersProvider';
@@ -27,6 +28,11 @@ function NotFound() {
 
 // One lazy component per (entity, view) and per screen (metadata kind: tela), created once.
 const screens = routeTable().flatMap((rt) => {
+  if (rt.view === 'hub') {
+    const hub = model.hubs?.find((h) => h.key === rt.hub);
+    const Screen: ComponentType = () => <Hub hub={hub!} />;
+    return hub ? [{ ...rt, Screen }] : [];
+  }
   if (rt.view === 'screen') {
     const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;
     return load ? [{ ...rt, Screen: lazy(load) }] : [];

@@ -12,6 +12,7 @@ import { migrate } from '../db/migration-tools.ts';
 import { rlsProblems } from '../db/rls.ts';
 import { initSecret } from '../auth/tokens.ts';
 import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
+import { seedCatalogues } from '../seed/catalogos.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
 
 export interface StartOptions {
@@ -62,6 +63,8 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
     throw e;
   }
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
+  // Catalogue data (países, UFs) also for databases seeded before it existed.
+  if (o.seed !== false) await orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
   const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth });
   const port = o.port ?? Number(process.env.PORT ?? 3000);
   const server: ServerType = await new Promise((resolve) => {

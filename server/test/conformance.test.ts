@@ -7,7 +7,9 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { loadBundle } from '../app/bundle.ts';
+import { isWritable } from '../../generator/emit/schemas.ts';
 import { LEITOR, json, startTestServer, type Api, type TestServer } from './harness.ts';
+import { fromPattern } from './sample.ts';
 
 const bundle = await loadBundle();
 const entities = bundle.model.entities;
@@ -21,19 +23,39 @@ let leitor: Api;
 let leitorKeys: Set<string>;
 let own: Tenant, otherEmpresa: Tenant, otherAmbiente: Tenant;
 
+// Sample values: valid for the field (pattern, format, limits) and different on every call (unique fields).
+let seq = 0;
+const seen = new Set<string>();
 function sample(f: FieldMeta): unknown {
+  const n = seq++;
   const tok = crypto.randomBytes(6).toString('hex');
   switch (f.type) {
-    case 'string': case 'file': case 'image': return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));
+    case 'string': case 'file': case 'image': case 'password': {
+      if (f.format === 'email') return `t${tok}@exemplo.com.br`;
+      if (f.format === 'uri') return `https://exemplo.com.br/${tok}`;
+      if (!f.pattern) return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));
+      // Upper-cased fields compare without case: skip values already given in another case.
+      // Unbounded repetitions grow until the value fits minLength (and stay within maxLength).
+      for (let k = n; ; k += 7) {
+        const v = [1, 2, 3, 5, 8, 13].map((open) => fromPattern(f.pattern!, k, open)).find((x) => x.length >= (f.minLength ?? 0) && x.length <= (f.maxLength ?? Infinity));
+        if (v === undefined) throw new Error(`${f.name}: no sample of ${f.pattern} fits the length limits`);
+        const id = `${f.column}:${f.upperCase ? v.toUpperCase() : v}`;
+        if (!seen.has(id)) { seen.add(id); return v; }
+      }
+    }
     case 'text': return `texto ${tok}`;
-    case 'integer': return 1;
-    case 'number': return 1.5;
+    case 'integer': case 'number': {
+      const min = f.min ?? 1, max = f.max ?? min + 1_000_000;
+      const v = min + ((1000 + n) % (max - min + 1));
+      return f.type === 'number' ? v + 0.5 : v;
+    }
     case 'boolean': return f.default ?? true;
-    case 'date': return '2024-01-01';
+    case 'date': return new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10);
     case 'datetime': return new Date();
-    case 'time': return '10:00';
+    case 'time': return `${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
     case 'enum': return f.options?.[0]?.value;
     case 'referenceList': return [];
+    case 'json': return f.items ? [] : {};
     default: return null;
   }
 }
@@ -65,6 +87,26 @@ async function make(key: string, t: Tenant, depth = 0): Promise<number> {
   const row = await ts.insert(key, data);
   return Number(row.id);
 }
+
+/** A valid API body of `e` (its writable required fields and defaults), references made in the caller's tenant. */
+async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  const companiesHead = e.companies?.split('.')[0];
+  for (const f of e.fields.filter(isWritable)) {
+    if (f.name === companiesHead && f.reference === 'empresa') { body[f.name] = f.type === 'referenceList' ? [own.empresaId] : own.empresaId; continue; }
+    if (f.type === 'reference' || f.type === 'referenceList') {
+      if (f.required) body[f.name] = f.type === 'reference' ? await make(f.reference!, own, 1) : [await make(f.reference!, own, 1)];
+      continue;
+    }
+    if (!f.required && f.default === undefined) continue;
+    body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+  }
+  return body;
+}
+
+/** The value the API answers for a written one. */
+const answered = (f: FieldMeta, v: unknown) => (v instanceof Date ? v.toISOString() : f.upperCase && typeof v === 'string' ? v.toUpperCase() : v);
+const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -126,6 +168,91 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     const list = await leitor.get(`/api/${e.key}?range=[0,0]`);
     expect(list.status).toBe(leitorKeys.has(`${e.permission}.lista`) ? 200 : 403);
     expect(leitorKeys.has(`${e.permission}.lista`)).toBe(!gated(`${e.permission}.lista`));
+  });
+
+  if (!e.readOnlyResource) {
+    // The whole life of a row over HTTP, as the holder of every key: nothing here is written per register.
+    it('create (each required field missing answers its message), read, list with sort/filter/range/search, update, history, delete', async () => {
+      const api = plataforma;
+      const fields = new Map(e.fields.map((f) => [f.name, f]));
+      const body = await bodyFor(e);
+      const count = async () => Number((await ts.em().getConnection().execute(`select count(*)::int as n from ${e.table}`))[0].n);
+      const before = await count();
+      for (const f of e.fields.filter((x) => isWritable(x) && x.required && x.default === undefined && x.name in body)) {
+        const { [f.name]: _, ...rest } = body;
+        const res = await api.post(`/api/${e.key}`, rest);
+        const j = await json(res);
+        expect(res.status, `${f.name}: ${JSON.stringify(j)}`).toBe(400);
+        expect(j.msg).toContain(`O campo ${f.label} é obrigatório`);
+      }
+      expect(await count()).toBe(before);
+
+      const created = await api.post(`/api/${e.key}`, body);
+      const row = await json(created);
+      expect(created.status, JSON.stringify(row)).toBe(201);
+      for (const [k, v] of Object.entries(body)) {
+        const f = fields.get(k)!;
+        if (f.writeOnly || f.type === 'password') { expect(row).not.toHaveProperty(k); continue; }
+        expect(row[k], k).toEqual(answered(f, v));
+      }
+      const second = await json(await api.post(`/api/${e.key}`, await bodyFor(e)));
+      expect(second.id, JSON.stringify(second)).toBeGreaterThan(row.id);
+      expect((await json(await api.get(`/api/${e.key}/${row.id}`))).id).toBe(row.id);
+
+      // List: filter by id, sort both ways, a one-row range with the total, every sortable column, the quick search.
+      const ids = [row.id, second.id];
+      const page = async (sort: [string, string], range = [0, 0]) => {
+        const res = await api.get(`/api/${e.key}?filter=${q({ id: ids })}&sort=${q(sort)}&range=${q(range)}`);
+        expect(res.status, `${sort}`).toBe(200);
+        return { rows: (await res.json()).map((r: any) => r.id), range: res.headers.get('content-range') };
+      };
+      expect(await page(['id', 'ASC'])).toEqual({ rows: [row.id], range: expect.stringMatching(/ 0-0\/2$/) });
+      expect((await page(['id', 'DESC'])).rows).toEqual([second.id]);
+      for (const c of e.columns.filter((x) => x.sortable)) {
+        expect((await page([c.source, 'DESC'], [0, 9])).rows.sort(), c.source).toEqual([...ids].sort());
+      }
+      const searchable = e.search.find((k) => typeof row[k] === 'string' && row[k].length > 2);
+      if (searchable) {
+        const res = await api.get(`/api/${e.key}?filter=${q({ q: row[searchable].slice(1), id: ids })}`);
+        expect((await res.json()).map((r: any) => r.id), searchable).toContain(row.id);
+      }
+
+      // Update: a new value for the first writable text field (or the whole row as read).
+      const f = e.fields.find((x) => isWritable(x) && ['string', 'text'].includes(x.type) && !x.writeOnly);
+      const change = f ? { [f.name]: sample(f) } : {};
+      const updated = await api.put(`/api/${e.key}/${row.id}`, { ...row, ...change });
+      const up = await json(updated);
+      expect(updated.status, JSON.stringify(up)).toBe(200);
+      if (f) expect(up[f.name]).toEqual(answered(f, change[f.name]));
+
+      if (e.history) {
+        const hist = await json(await api.get(`/api/${e.key}/${row.id}/historico`));
+        expect(hist.map((h: any) => h.operacao)).toEqual(['update', 'create']);
+        if (f) expect(hist[0].alteracoes[f.name].depois).toEqual(answered(f, change[f.name]));
+      }
+      for (const id of ids) expect((await api.del(`/api/${e.key}/${id}`)).status).toBe(200);
+      expect((await api.get(`/api/${e.key}/${row.id}`)).status).toBe(404);
+      expect(await rowExists(e, row.id)).toBe(false);
+      // The history of a row with companies is shown only while the row is visible (server/crud/routes.ts).
+      if (e.history && !e.companies) expect((await json(await api.get(`/api/${e.key}/${row.id}/historico`)))[0]?.operacao).toBe('delete');
+    });
+  }
+
+  it('a user without the register\'s keys is refused (403)', async () => {
+    const id = e.key === 'empresa' ? own.empresaId : await make(e.key, own);
+    const other = allKeys.find((k) => !k.startsWith(`${e.permission}.`) && !platformKeys.has(k))!;
+    const login = `sem.chave.${e.key}`;
+    await ts.createUser({ login, senha: 'sem-chave-senha-1', ambienteId: own.ambienteId, empresas: [own.empresaId], permissoes: [other] });
+    const u = await ts.login(login, 'sem-chave-senha-1');
+    expect(u.user.permissoes).toEqual([other]);
+    const statuses = await Promise.all([
+      u.get(`/api/${e.key}`), u.get(`/api/${e.key}/${id}`), u.get(`/api/${e.key}/${id}/historico`), u.get(`/api/${e.key}/export?format=csv`),
+      u.post(`/api/${e.key}`, {}), u.put(`/api/${e.key}/${id}`, {}), u.del(`/api/${e.key}/${id}`),
+    ].map((p) => p.then((r) => r.status)));
+    // Read-only resources have no write routes at all (404).
+    expect(statuses.slice(0, 4)).toEqual([403, 403, 403, 403]);
+    for (const st of statuses.slice(4)) expect([403, ...(e.readOnlyResource ? [404] : [])]).toContain(st);
+    expect(await rowExists(e, id)).toBe(true);
   });
 
   const platformOps = e.platform?.gated ?? [];

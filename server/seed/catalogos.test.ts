@@ -1,0 +1,38 @@
+// Catalogue seed: Brasil and its 27 UFs, idempotent (adds only what is missing).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { loadBundle, type Bundle } from '../app/bundle.ts';
+import { createOrm, MIGRATIONS_DIR } from '../db/orm.ts';
+import { migrate } from '../db/migration-tools.ts';
+import { setRuntime } from '../crud/registry.ts';
+import { createDatabase } from '../test/harness.ts';
+import { seedCatalogues } from './catalogos.ts';
+
+let bundle: Bundle;
+let orm: MikroORM;
+beforeAll(async () => {
+  bundle = await loadBundle();
+  setRuntime({ model: bundle.model, schemas: bundle.schemas, dir: bundle.dir });
+  orm = await createOrm({ url: await createDatabase(), entities: bundle.entities, migrationsPath: MIGRATIONS_DIR });
+  await migrate(orm);
+});
+afterAll(async () => { await orm?.close(true); });
+
+const run = () => orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
+const sql = (q: string) => orm.em.getConnection().execute(q);
+
+describe('seedCatalogues', () => {
+  it('adds Brasil and the 27 UFs once, then only what is missing', async () => {
+    expect(await run()).toBe(28);
+    expect(await sql(`select nome, sigla, codigo_bacen from pais`)).toEqual([{ nome: 'Brasil', sigla: 'BR', codigo_bacen: 1058 }]);
+    const ufs = await sql(`select e.sigla, e.nome, e.codigo_ibge, p.sigla as pais from estado e join pais p on p.id = e.pais order by e.codigo_ibge`);
+    expect(ufs).toHaveLength(27);
+    expect(new Set(ufs.map((u: any) => u.sigla)).size).toBe(27);
+    expect(ufs.find((u: any) => u.sigla === 'SP')).toEqual({ sigla: 'SP', nome: 'São Paulo', codigo_ibge: 35, pais: 'BR' });
+    expect(ufs.every((u: any) => u.pais === 'BR')).toBe(true);
+    expect(await run()).toBe(0);
+    await sql(`delete from estado where sigla = 'DF'`);
+    expect(await run()).toBe(1);
+    expect(Number((await sql(`select count(*) as n from estado`))[0].n)).toBe(27);
+  });
+});

@@ -1,0 +1,64 @@
+// Valid sample values for the conformance suite: a string matching a field's `pattern` (the subset of regular
+// expressions the metadata uses: anchors, groups with |, classes, \d \s \S \w, ? * + {n} {n,m}), unique per call.
+// Choices are driven by a counter (first positions vary fastest), so successive values differ deterministically.
+
+type Node =
+  | { t: 'chars'; set: string[] }
+  | { t: 'group'; alts: Node[][] }
+  | { t: 'rep'; node: Node; min: number; max: number };
+
+const range = (a: string, b: string) => Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (_, i) => String.fromCharCode(a.charCodeAt(0) + i));
+const UPPER = range('A', 'Z'), LOWER = range('a', 'z'), DIGIT = range('0', '9');
+const ESC: Record<string, string[]> = { d: DIGIT, s: [' '], S: [...UPPER, ...LOWER, ...DIGIT], w: [...LOWER, ...UPPER, ...DIGIT, '_'] };
+
+function parse(src: string): Node[][] {
+  let i = 0;
+  const seq = (): Node[][] => {
+    const alts: Node[][] = [[]];
+    while (i < src.length && src[i] !== ')') {
+      const c = src[i++];
+      let node: Node | undefined;
+      if (c === '^' || c === '$') continue;
+      if (c === '|') { alts.push([]); continue; }
+      if (c === '(') { if (src.startsWith('?:', i)) i += 2; node = { t: 'group', alts: seq() }; i++; }
+      else if (c === '[') {
+        const set: string[] = [];
+        while (src[i] !== ']') {
+          let ch = src[i++];
+          if (ch === '\\') { const e = src[i++]; if (ESC[e]) { set.push(...ESC[e]); continue; } ch = e; }
+          if (src[i] === '-' && src[i + 1] !== ']') { set.push(...range(ch, src[i + 1])); i += 2; } else set.push(ch);
+        }
+        i++;
+        node = { t: 'chars', set };
+      } else if (c === '\\') { const e = src[i++]; node = { t: 'chars', set: ESC[e] ?? [e] }; }
+      else if (c === '.') node = { t: 'chars', set: LOWER };
+      else node = { t: 'chars', set: [c] };
+      const q = src[i];
+      if (q === '?' || q === '*' || q === '+') { i++; node = { t: 'rep', node, min: q === '+' ? 1 : 0, max: q === '?' ? 1 : Infinity }; }
+      else if (q === '{') {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i))!;
+        i += m[0].length;
+        node = { t: 'rep', node, min: Number(m[1]), max: m[2] ? (m[3] ? Number(m[3]) : Infinity) : Number(m[1]) };
+      }
+      alts[alts.length - 1].push(node);
+    }
+    return alts;
+  };
+  return seq();
+}
+
+/** A string matching `pattern`; `n` picks the choices (different n, different strings where the pattern allows);
+ *  unbounded repetitions (+ * {n,}) repeat `open` times (at least their minimum). */
+export function fromPattern(pattern: string, n: number, open = 1): string {
+  let rest = n;
+  const pick = (k: number) => { const v = rest % k; rest = Math.floor(rest / k); return v; };
+  const gen = (alts: Node[][]): string => alts[0].length === 0 && alts.length === 1 ? '' : alts[pick(alts.length)].map(one).join('');
+  const one = (node: Node): string => {
+    if (node.t === 'chars') return node.set[pick(node.set.length)];
+    if (node.t === 'group') return gen(node.alts);
+    // Optional parts are present (they carry most of a formatted value); a bounded repetition takes its minimum.
+    const count = node.max === Infinity ? Math.max(node.min, open) : node.max === 1 && node.min === 0 ? 1 : Math.max(node.min, 1);
+    return Array.from({ length: count }, () => one(node.node)).join('');
+  };
+  return gen(parse(pattern));
+}

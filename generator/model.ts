@@ -101,6 +101,8 @@ export interface EntityMeta {
   companies?: string;
   /** Nested list (metadata parent): also served under the parent's record. */
   parent?: ParentMeta;
+  /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */
+  calls?: string;
   /** Keys of this entity (full) that take effect only together with the platform key. */
   platform?: { key: string; gated: string[] };
 }

@@ -22,7 +22,7 @@ interface RawEntity {
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
-  parent?: { entity: string; field: string; by?: string; path?: string };
+  parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -203,6 +203,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
   if (raw.menu) entity.menu = raw.menu;
+  if (raw.calls) entity.calls = raw.calls;
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -478,6 +479,13 @@ export function normalize(meta: LoadedMetadata): Model {
   // Providers: keys and API paths of their own; permission keys from the catalogue.
   const catalogue = new Set([...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].map((p) => p.key));
   const apiPaths = new Map<string, string>(entities.map((e) => [`/${e.key}`, e.file]));
+  // Named-call bases share the API namespace with the entity keys (and the providers' paths below).
+  for (const e of entities) {
+    if (!e.calls) continue;
+    const other = apiPaths.get(e.calls) ?? [...apiPaths.keys()].find((k) => e.calls!.startsWith(`${k}/`) && !k.includes('/', 1));
+    if (other) problems.push(problem(e.file, '/calls', `caminho "${e.calls}" já usado em ${apiPaths.get(other) ?? other}`));
+    else apiPaths.set(e.calls, e.file);
+  }
   const providerKeys = new Map<string, string>();
   for (const p of providers) {
     const pp: string[] = [];

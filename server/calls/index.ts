@@ -9,6 +9,7 @@ import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
+import parametro from './parametro.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 
@@ -17,4 +18,4 @@ export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, mount];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, mount];

@@ -238,6 +238,32 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     });
   }
 
+  if (e.calls && !e.readOnlyResource) {
+    // Named calls (metadata calls, spec section 7): the same routes below /api{calls}, answering the envelope.
+    it(`named calls ${e.calls} answer the envelope`, async () => {
+      const api = plataforma;
+      const base = `/api${e.calls}`;
+      const created = await api.post(base, await bodyFor(e));
+      const c = await json(created);
+      expect(created.status, JSON.stringify(c)).toBe(201);
+      expect(c).toMatchObject({ status: 201, msg: 'OK', errorMsg: null, payload: { id: expect.any(Number) } });
+      const id = c.payload.id;
+      const list = await api.get(`${base}?filter=${q({ id: [id] })}`);
+      expect(list.headers.get('content-range')).toMatch(/\/1$/);
+      expect(await json(list)).toMatchObject({ status: 200, msg: 'OK', errorMsg: null, payload: [{ id }] });
+      expect(await json(await api.get(`${base}/${id}`))).toMatchObject({ status: 200, payload: { id } });
+      const up = await api.put(`${base}/${id}`, c.payload);
+      expect(up.status).toBe(200);
+      expect((await json(up)).payload.id).toBe(id);
+      const bad = await api.post(base, {});
+      expect(bad.status).toBe(400);
+      expect((await json(bad))).toMatchObject({ status: 400, msg: expect.stringContaining('é obrigatório') });
+      expect((await api.del(`${base}/${id}`)).status).toBe(200);
+      expect(await json(await api.get(`${base}/${id}`))).toMatchObject({ status: 404, msg: 'Registro não encontrado' });
+      expect((await ts.fetch(base)).status).toBe(401);
+    });
+  }
+
   it('a user without the register\'s keys is refused (403)', async () => {
     const id = e.key === 'empresa' ? own.empresaId : await make(e.key, own);
     const other = allKeys.find((k) => !k.startsWith(`${e.permission}.`) && !platformKeys.has(k))!;

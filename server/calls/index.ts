@@ -12,9 +12,10 @@ import home from './home.ts';
 import parametro from './parametro.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
+import { providers as registrosProviders } from './registros.ts';
 
 /** The registry: provider key (metadata) → implementation. */
-export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders };
+export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders };
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { loadBundle } from '../app/bundle.ts';
 import { createOrm, MIGRATIONS_DIR } from '../db/orm.ts';
+import { migrateTelemetria } from '../ingest/migrate.ts';
 import { ADMIN, createDatabase, json, type Api, type TestServer, startTestServer } from './harness.ts';
 
 let ts: TestServer;
@@ -115,6 +116,93 @@ describe('manutenções', () => {
     expect(rows.map((r: any) => r.litros)).toEqual([180.5]);
     expect((await admin.post('/api/entrada_combustivel', { ativo: aB, data: '2026-11-02T10:00:00Z', litros: 10 })).status).toBe(400);
     expect((await admin.del(`/api/entrada_combustivel/${e.id}`)).status).toBe(200);
+  });
+});
+
+describe('cercas, linhas, itinerários, prestadoras', () => {
+  it('a line is activated and deactivated once each and counts its itineraries', async () => {
+    const p = await created(await admin.post('/api/prestadora', { nome: 'Viação Boa Viagem', cnpj: '12.345.678/0001-90' }));
+    expect((await admin.post('/api/prestadora', { nome: 'Outra', cnpj: '123' })).status).toBe(400);
+    const l = await created(await admin.post('/api/linha', { descricao: 'Linha Centro', codigo: 'l-10', prestadora: p.id, trajeto: { type: 'LineString', coordinates: [[-46.6, -23.5], [-46.7, -23.6]] } }));
+    expect([l.codigo, l.ativo]).toEqual(['L-10', true]);
+    expect((await admin.post(`/api/linha/${l.id}/ativa`)).status).toBe(409);
+    expect((await json(await admin.post(`/api/linha/${l.id}/desativa`))).ativo).toBe(false);
+    expect((await json(await admin.post(`/api/linha/${l.id}/ativa`))).ativo).toBe(true);
+    expect((await admin.post('/api/linha', { descricao: 'Sem forma', trajeto: { coordinates: [] } })).status).toBe(400);
+
+    const bad = await admin.post('/api/itinerario', { descricao: 'Manhã', linha: l.id, diasSemana: ['seg', 'feriado'], inicioIda: '25:00' });
+    expect(bad.status).toBe(400);
+    const it1 = await created(await admin.post('/api/itinerario', { descricao: 'Manhã', linha: l.id, diasSemana: ['seg', 'ter'], inicioIda: '06:00', fimIda: '07:10', inicioVolta: '17:00', fimVolta: '18:15' }));
+    expect(it1.diasSemana).toEqual(['seg', 'ter']);
+    expect((await json(await admin.get(`/api/linha/${l.id}`))).qtdItinerarios).toBe(1);
+    expect((await admin.post('/api/itinerario', { descricao: 'Sem linha' })).status).toBe(400);
+
+    // its passengers, nested, with the passenger's registration number and tags
+    const pas = await created(await admin.post('/api/passageiro', { nome: 'Carlos Embarque', matricula: 'P-900', tags: ['T1', 'T2'] }));
+    await created(await admin.post(`/api/itinerario/${it1.id}/itinerario_passageiro`, { passageiro: pas.id, horario: '06:20', criadoAuto: true }));
+    const rows = await json(await admin.get(`/api/itinerario/${it1.id}/itinerario_passageiro`));
+    expect(rows.map((r: any) => [r.passageiro, r.matricula, r.tag, r.direcao, r.horario, r.criadoAuto])).toEqual([[pas.id, 'P-900', 'T1, T2', 'ida', '06:20', false]]);
+  });
+
+  it('fences: geometry is GeoJSON, colour #RRGGBB', async () => {
+    const c = await created(await admin.post('/api/cerca', { descricao: 'Pátio', geometria: { type: 'Polygon', coordinates: [[[0, 0], [0, 1], [1, 1], [0, 0]]] }, cor: '#1A2B3C' }));
+    expect([c.tipo, c.ativo, c.geometria.type]).toEqual(['poligono', true, 'Polygon']);
+    const bad = await admin.post('/api/cerca', { descricao: 'Ruim', cor: 'azul' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('Cor inválida: use o formato #RRGGBB');
+  });
+});
+
+describe('registros (provider posicao)', () => {
+  let pool: pg.Pool;
+  const Q = (o: Record<string, unknown>) => new URLSearchParams(Object.fromEntries(Object.entries(o).map(([k, v]) => [k, JSON.stringify(v)])));
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: ts.databaseUrl, max: 2 });
+    // before the gateway created its tables the list is empty, not an error
+    const none = await admin.get('/api/rastreamento/registros');
+    expect(none.status).toBe(200);
+    expect(await none.json()).toEqual([]);
+    await migrateTelemetria(pool);
+    const pos = (serial: string, empresa: number, ativo: number | null, at: Date, speed: number, ignition: boolean) => pool.query(
+      `INSERT INTO telemetria.posicao (serial, fix_time, tipo, empresa_id, ativo_id, lat, lon, speed, valid, ignition) VALUES ($1, $2, 'pos', $3, $4, -23.5, -46.6, $5, true, $6)`,
+      [serial, at, empresa, ativo, speed, ignition]);
+    await pos('861000000000011', A, a1, hoursAgo(1), 60, true);
+    await pos('861000000000011', A, a1, hoursAgo(2), 0, false);
+    await pos('861000000000012', A, a2, hoursAgo(3), 80, true);
+    await pos('861000000000012', A, a2, hoursAgo(24 * 3), 50, true);
+    await pos('862000000000099', B, aB, hoursAgo(1), 90, true);
+  });
+  afterAll(async () => { await pool?.end(); });
+
+  it('lists the last 24 hours of the active company, newest first, with the asset', async () => {
+    const res = await admin.get('/api/rastreamento/registros');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-range')).toBe('rastreamento.registros 0-2/3');
+    const rows = await res.json();
+    expect(rows.map((r: any) => [r.serial, r.velocidade, r.placa])).toEqual([
+      ['861000000000011', 60, 'FRT1A11'], ['861000000000011', 0, 'FRT1A11'], ['861000000000012', 80, 'FRT1A12']]);
+    expect(new Set(rows.map((r: any) => r.id)).size).toBe(3);
+  });
+
+  it('filters by asset, search, ignition and period; sorts; refuses a period over 31 days', async () => {
+    const serials = async (o: Record<string, unknown>) => (await json(await admin.get(`/api/rastreamento/registros?${Q(o)}`))).map((r: any) => `${r.serial.slice(-2)}:${r.velocidade}`);
+    expect(await serials({ filter: { ativoId: [a2] } })).toEqual(['12:80']);
+    expect(await serials({ filter: { q: 'frt1a12', fixTime_gte: hoursAgo(24 * 4).toISOString() } })).toEqual(['12:80', '12:50']);
+    expect(await serials({ filter: { ignicao: false } })).toEqual(['11:0']);
+    expect(await serials({ sort: ['velocidade', 'DESC'], range: [0, 1] })).toEqual(['12:80', '11:60']);
+    expect(await serials({ filter: { ativoId: [aB] } })).toEqual([]);
+    const long = await admin.get(`/api/rastreamento/registros?${Q({ filter: { fixTime_gte: hoursAgo(24 * 40).toISOString() } })}`);
+    expect(long.status).toBe(400);
+    expect((await json(long)).msg).toBe('O período deve ter no máximo 31 dias');
+  });
+
+  it('exports the filtered result as CSV', async () => {
+    const res = await admin.get(`/api/rastreamento/registros/export?${new URLSearchParams({ format: 'csv', filter: JSON.stringify({ ativoId: [a1] }), columns: '["serial","velocidade","placa"]' })}`);
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines.length).toBe(3);
+    expect(lines[1]).toContain('861000000000011');
   });
 });
 

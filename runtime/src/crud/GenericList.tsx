@@ -171,7 +171,7 @@ function useParentName(nested: Nested | null): string | undefined {
   return data && parent ? String(data[parent.recordRepresentation] ?? data.id) : undefined;
 }
 
-function Empty() {
+export function Empty() {
   return (
     <Box sx={{ py: 6, textAlign: 'center' }}>
       <Typography color="text.secondary">Nenhum item foi encontrado</Typography>

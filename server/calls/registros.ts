@@ -1,0 +1,64 @@
+// Provider `posicao` (metadata/tlm/posicao.yaml): the positions the gateway wrote to telemetria.posicao, for the
+// screen /tlm/ras/registros. The company condition is added by sqlPage from the session. The table is partitioned
+// by month and grows fast: the period defaults to the last 24 hours and may not exceed 31 days.
+import { badRequest } from '../http/envelope.ts';
+import { likeOf, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
+
+export const DEFAULT_HOURS = 24;
+export const MAX_DAYS = 31;
+const DAY = 86_400_000;
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
+
+const registro = (r: ProviderRow) => ({
+  id: `${r.serial}|${iso(r.fix_time)}|${r.tipo}`,
+  serial: r.serial, fixTime: iso(r.fix_time), tipo: r.tipo, recebidoEm: iso(r.received_at),
+  ativoId: r.ativo_id, ativoDescricao: r.ativo_descricao ?? null, placa: r.ativo_placa ?? null,
+  motoristaId: r.motorista_id, motoristaNome: r.motorista_nome ?? null,
+  latitude: r.lat, longitude: r.lon, velocidade: r.speed, direcao: r.course, altitude: r.altitude,
+  ignicao: r.ignition, valido: r.valid, satelites: r.satellites, hdop: r.hdop, memoria: r.buffered, atributos: r.attributes ?? {},
+});
+
+/** The period asked for ([from, to]): defaults to the last 24 hours (or the 24 hours before `to`). */
+export function period(filter: Record<string, unknown>, now = new Date()): [Date, Date] {
+  const to = typeof filter.fixTime_lte === 'string' ? new Date(filter.fixTime_lte) : now;
+  const from = typeof filter.fixTime_gte === 'string' ? new Date(filter.fixTime_gte) : new Date(to.getTime() - DEFAULT_HOURS * 3_600_000);
+  if (from > to) throw badRequest('O início do período deve ser anterior ao fim');
+  if (to.getTime() - from.getTime() > MAX_DAYS * DAY) throw badRequest(`O período deve ter no máximo ${MAX_DAYS} dias`);
+  return [from, to];
+}
+
+export const providers: Record<string, Provider> = {
+  posicao: {
+    list: async (q, ctx) => {
+      const [from, to] = period(q.filter);
+      // Before the gateway's first start the telemetria tables do not exist: no positions yet.
+      const [t] = (await ctx.em.getConnection().execute(`SELECT to_regclass('telemetria.posicao') IS NOT NULL AS ok`)) as { ok: boolean }[];
+      if (!t?.ok) return { rows: [], total: 0 };
+      const where = ['p.fix_time >= ?', 'p.fix_time <= ?'];
+      const params: unknown[] = [from, to];
+      for (const [name, column] of [['ativoId', 'p.ativo_id'], ['serial', 'p.serial']] as const) {
+        const values = q.filter[name];
+        if (!Array.isArray(values) || !values.length) continue;
+        where.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+        params.push(...values);
+      }
+      if (typeof q.filter.ignicao === 'boolean') { where.push('p.ignition = ?'); params.push(q.filter.ignicao); }
+      if (typeof q.filter.q === 'string') {
+        where.push('(p.serial ILIKE ? OR a.placa ILIKE ? OR a.descricao ILIKE ?)');
+        params.push(...Array(3).fill(likeOf(q.filter.q)));
+      }
+      const page = await sqlPage(ctx, q, {
+        select: `p.*, a.descricao AS ativo_descricao, a.placa AS ativo_placa, m.nome AS motorista_nome`,
+        from: `telemetria.posicao p
+               LEFT JOIN ativo a ON a.id = p.ativo_id AND a.empresa_id = p.empresa_id
+               LEFT JOIN motorista m ON m.id = p.motorista_id AND m.empresa_id = p.empresa_id`,
+        scope: 'p.empresa_id', where, params,
+        orderBy: { fixTime: 'p.fix_time', recebidoEm: 'p.received_at', serial: 'p.serial', placa: 'a.placa', ativoDescricao: 'a.descricao', velocidade: 'p.speed' },
+        tiebreak: 'p.serial, p.fix_time DESC, p.tipo',
+      });
+      return { rows: page.rows.map(registro), total: page.total };
+    },
+    cell: { atributos: (r) => JSON.stringify(r.atributos ?? {}) },
+  },
+};

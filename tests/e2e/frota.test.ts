@@ -1,0 +1,108 @@
+// The fleet, maintenance, fence/itinerary and position registers of issue 9 as an administrator: each list and add
+// form opens with its title and renders (table or 'Nenhum item foi encontrado'; form fields) without a console error;
+// the badge/tag chips input saves a list; a maintenance's services open as its nested list; /tlm/ras/registros
+// (provider list) shows its period picker and columns.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const T = { timeout: 10_000 };
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && !/ERR_NAME_NOT_RESOLVED|tile/.test(m.text()) && errors.push(m.text()));
+  await signIn(page, baseUrl, 'admin', adminPassword);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await browser?.close();
+});
+
+async function api(path: string, body?: unknown): Promise<any> {
+  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const r = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
+  return j;
+}
+
+const heading = (name: string) => page.locator('h1').filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+
+// [list route, list title, add form title]
+const REGISTERS: [string, string, string][] = [
+  ['/tlm/fro/passageiro', 'Passageiros', 'Adicionar Passageiro'],
+  ['/tlm/fro/grupo_generico/ativos', 'Grupos genéricos de ativos', 'Adicionar Grupo genérico de ativos'],
+  ['/tlm/fro/grupo_generico/motoristas', 'Grupos genéricos de motoristas', 'Adicionar Grupo genérico de motoristas'],
+  ['/tlm/fro/manutencoes/manutencao', 'Manutenções', 'Adicionar Manutenção'],
+  ['/tlm/fro/manutencoes/servicos', 'Serviços', 'Adicionar Serviço'],
+  ['/tlm/fro/manutencoes/manutencao_servicos', 'Serviços das manutenções', 'Adicionar Serviço da manutenção'],
+  ['/tlm/fro/manutencoes/historico', 'Histórico de manutenções', 'Adicionar Histórico de manutenção'],
+  ['/tlm/fro/manutencoes/entrada_combustivel', 'Entradas de combustível', 'Adicionar Entrada de combustível'],
+  ['/tlm/cee/cercas', 'Cercas', 'Adicionar Cerca'],
+  ['/tlm/cee/linhas', 'Linhas', 'Adicionar Linha'],
+  ['/tlm/cee/itinerarios', 'Itinerários', 'Adicionar Itinerário'],
+  ['/tlm/cee/prestadoras', 'Prestadoras', 'Adicionar Prestadora'],
+];
+
+describe('registers open as lists and add forms', () => {
+  it.each(REGISTERS)('%s', async (route, list, add) => {
+    const before = errors.length;
+    await page.goto(`${baseUrl}${route}`);
+    await heading(list).waitFor(T);
+    await expect.poll(async () => (await page.locator('table').count()) + (await page.getByText('Nenhum item foi encontrado').count()), T).toBeGreaterThan(0);
+    await page.goto(`${baseUrl}${route}/adicionar`);
+    await heading(add).waitFor(T);
+    await expect.poll(() => page.getByRole('button', { name: 'Salvar' }).count(), T).toBe(1);
+    expect(errors.slice(before)).toEqual([]);
+  });
+});
+
+describe('forms', () => {
+  it('a passenger\'s tags are typed as chips and saved as a list', async () => {
+    const nome = `Passageiro E2E ${Date.now()}`;
+    await page.goto(`${baseUrl}/tlm/fro/passageiro/adicionar`);
+    await page.getByLabel('Nome').fill(nome);
+    const tags = page.getByLabel('Tags');
+    await tags.fill('A1B2');
+    await tags.press('Enter');
+    await tags.fill('C3D4');
+    await tags.press('Enter');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(`${baseUrl}/tlm/fro/passageiro`, T);
+    const rows = await api(`/api/passageiro?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`);
+    expect(rows.map((r: any) => r.tags)).toEqual([['A1B2', 'C3D4']]);
+    await expect.poll(() => page.getByText('A1B2, C3D4').count(), T).toBe(1);
+  });
+
+  it('a maintenance\'s services open as its nested list', async () => {
+    const servico = await api('/api/servico', { descricao: `Serviço E2E ${Date.now()}` });
+    const m = await api('/api/manutencao', { descricao: `Manutenção E2E ${Date.now()}` });
+    await api(`/api/manutencao/${m.id}/manutencao_servicos`, { servico: servico.id, valorPrevisto: 123 });
+    await page.goto(`${baseUrl}/tlm/fro/manutencoes/manutencao/${m.id}/servicos`);
+    await heading(`Serviços das manutenções: ${m.descricao}`).waitFor(T);
+    await expect.poll(() => page.getByText(servico.descricao).count(), T).toBe(1);
+  });
+
+  it('/tlm/ras/registros: period picker, search and the position columns', async () => {
+    const before = errors.length;
+    await page.goto(`${baseUrl}/tlm/ras/registros`);
+    await heading('Registros').waitFor(T);
+    await expect.poll(() => page.getByRole('button', { name: /Ultimos Registros/ }).count(), T).toBe(1);
+    await expect.poll(async () => (await page.getByText('Data da posição').count()) + (await page.getByText('Nenhum item foi encontrado').count()), T).toBeGreaterThan(0);
+    expect(errors.slice(before)).toEqual([]);
+  });
+});

@@ -6,9 +6,7 @@ import { Hono } from 'hono';
 import type { Model } from '../../generator/model.ts';
 import type { AppEnv } from './env.ts';
 import { generatedDir } from '../crud/registry.ts';
-import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import { sessionOfToken } from '../auth/middleware.ts';
+import { sessionFromCookie } from '../auth/middleware.ts';
 import { route } from '../crud/pipeline.ts';
 import { can } from '../auth/users.ts';
 
@@ -125,16 +123,8 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
     if (cached?.file !== file || cached.mtimeMs !== st.mtimeMs) cached = { file, mtimeMs: st.mtimeMs, doc: JSON.parse(fs.readFileSync(file, 'utf8')) };
     return cached.doc;
   };
-  // Opened in a browser tab there is no bearer header: the front end's token cookie (runtime/src/api/cookie.ts)
-  // identifies the session. Read-only pages, and the cookie is SameSite=Lax: no cross-site use.
-  const fromCookie: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const token = c.req.header('authorization') ? undefined : getCookie(c, 'rastro_token');
-    if (token && !c.get('session')) {
-      const s = await sessionOfToken(c.get('em'), token);
-      if (s) c.set('session', s);
-    }
-    await next();
-  };
+  // Opened in a browser tab there is no bearer header: the front end's token cookie identifies the session.
+  const fromCookie = sessionFromCookie();
   const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k)); };
   app.get('/openapi.json', fromCookie);
   app.get('/docs', fromCookie);

@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { SessionCheck } from '../auth/session-cache.ts';
+import type { Storage } from '../uploads/storage.ts';
 
 export interface Session {
   id: number;
@@ -23,5 +24,7 @@ export type AppEnv = {
     sessionDefer?: boolean;
     /** The check of a session handed out unverified; settled before the answer leaves (server/auth/middleware.ts). */
     sessionCheck?: SessionCheck;
+    /** Where uploaded files live (server/uploads/storage.ts). */
+    storage: Storage;
   };
 };

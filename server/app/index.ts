@@ -1,5 +1,5 @@
 // The Hono application: /api (auth, named calls, generated CRUD routes), the built front end, errors.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { DriverException, ValidationError } from '@mikro-orm/core';
@@ -18,6 +18,8 @@ import { hasBody, inputGuard } from '../http/input-guard.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { staticFiles } from './static.ts';
 import { invalidationsSent } from '../auth/invalidation-bus.ts';
+import { storageFromEnv, type Storage } from '../uploads/storage.ts';
+import { MSG_SIZE, uploadBodyLimit } from '../calls/upload.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -31,6 +33,8 @@ export interface AppOptions {
   auth?: Partial<AuthOptions>;
   /** Generated dir (schemas/, openapi.json); default server/generated. */
   generatedDir?: string;
+  /** Uploaded files (default: storageFromEnv of DATA_DIR). */
+  storage?: Storage;
 }
 
 export function errorBody(status: number, msg: string, payload: unknown = null, errorMsg?: string) {
@@ -41,6 +45,7 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   setOrm(o.orm);
   setRuntime({ model: o.model, schemas: o.schemas ?? {}, dir: o.generatedDir });
   const limit = o.bodyLimitBytes ?? Number(process.env.BODY_LIMIT_BYTES ?? 1024 * 1024);
+  const storage = o.storage ?? storageFromEnv(process.env.DATA_DIR ?? 'data');
   const app = new Hono<AppEnv>();
 
   app.use('*', securityHeaders());
@@ -48,22 +53,27 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
     const t0 = performance.now();
     c.set('log', o.log);
     c.set('em', o.orm.em.fork());
+    c.set('storage', storage);
     await next();
     // A change that ends or alters sessions is counted on the Redis bus before its answer leaves (no-op otherwise).
     await invalidationsSent();
     o.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'req');
   });
   app.use('/api/*', staleSessionRetry((req, env) => app.fetch(req, env)));
-  const limited = bodyLimit({
-    maxSize: limit,
-    onError: (c) => {
-      // The rest of the body is not read: close the connection.
-      c.header('Connection', 'close');
-      return c.json(errorBody(413, `O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`), 413);
-    },
-  });
+  const tooLarge = (msg: string) => (c: Context) => {
+    // The rest of the body is not read: close the connection.
+    c.header('Connection', 'close');
+    return c.json(errorBody(413, msg, { file: '', path: '' }), 413);
+  };
+  const jsonLimit = bodyLimit({ maxSize: limit, onError: tooLarge(`O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`) });
+  // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again).
+  const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
   // GET and HEAD carry no body here (the adapter drops it): no need to build the full Request to look for one.
-  app.use('/api/*', (c, next) => (hasBody(c.req.method) ? limited(c, next) : next()));
+  app.use('/api/*', (c, next) => {
+    if (!hasBody(c.req.method)) return next();
+    const upload = c.req.method === 'POST' ? [...uploadLimits].find(([p]) => c.req.path.startsWith(p))?.[1] : undefined;
+    return (upload ?? jsonLimit)(c, next);
+  });
   // NUL bytes and deep JSON: 400 before any handler parses or recurses.
   app.use('/api/*', inputGuard());
 

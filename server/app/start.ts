@@ -14,6 +14,7 @@ import { initSecret } from '../auth/tokens.ts';
 import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
 import { seedCatalogues } from '../seed/catalogos.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
+import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 
 export interface StartOptions {
   port?: number;
@@ -28,6 +29,8 @@ export interface StartOptions {
   seed?: { adminPassword?: string; leitorPassword?: string } | false;
   distDir?: string;
   auth?: AppOptions['auth'];
+  /** Uploaded files; default storageFromEnv(dataDir): S3 when S3_BUCKET is set, else {dataDir}/uploads. */
+  storage?: Storage;
 }
 
 export interface Running {
@@ -65,7 +68,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
   // Catalogue data (países, UFs) also for databases seeded before it existed.
   if (o.seed !== false) await orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
-  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth });
+  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth, storage: o.storage ?? storageFromEnv(dataDir) });
   const port = o.port ?? Number(process.env.PORT ?? 3000);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));

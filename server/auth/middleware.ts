@@ -76,6 +76,20 @@ export function staleSessionRetry(fetch: (req: Request, env: unknown) => Respons
   };
 }
 
+/** Read-only GETs a browser opens itself (a documentation tab, an <img> of an uploaded file) carry no bearer
+ *  header: the front end's token cookie (runtime/src/api/cookie.ts) identifies the session. The cookie is
+ *  SameSite=Lax (no cross-site subrequest sends it); writes still need the bearer or the companyId header. */
+export function sessionFromCookie(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = c.req.header('authorization') ? undefined : getCookie(c, 'rastro_token');
+    if (token && !c.get('session')) {
+      const s = await sessionOfToken(emOf(c), token);
+      if (s) c.set('session', s);
+    }
+    await next();
+  };
+}
+
 /** 401 unless the request carries a live session; sets c.get('session'). Idempotent. */
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -10,6 +10,8 @@ import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
 import parametro from './parametro.ts';
+import upload from './upload.ts';
+import requestTime from './request_time.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
@@ -19,4 +21,4 @@ export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, mount];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, upload, requestTime, mount];

@@ -64,8 +64,10 @@ export function inputGuard(o: InputGuardOptions = {}): MiddlewareHandler {
       }
     }
     for (const [, v] of c.req.raw.headers) if (v.includes('\0')) throw bad(MSG_NUL);
-    if (hasBody(c.req.method) && c.req.raw.body) {
-      // Every body of this API is JSON; the text is cached by Hono for the handler's c.req.json().
+    // Multipart bodies are the uploads (server/calls/upload.ts): binary content, checked there by its magic bytes.
+    const multipart = (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+    if (hasBody(c.req.method) && c.req.raw.body && !multipart) {
+      // Every other body of this API is JSON; the text is cached by Hono for the handler's c.req.json().
       const text = await c.req.text();
       check(scanJson(text, maxDepth));
     }

@@ -4,6 +4,8 @@ import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, useRec
 import type { FieldMeta } from '../../../generator/model';
 import { entityByKey } from '../model';
 import { formatDate, formatDateTime } from './format';
+import { ImagePreview } from './upload/ImageUploader';
+import { thumbOf } from './upload/upload';
 
 export function FieldValue({ field }: { field: FieldMeta }) {
   const record = useRecordContext();
@@ -41,6 +43,10 @@ export function FieldValue({ field }: { field: FieldMeta }) {
       return <span>{JSON.stringify(v)}</span>;
     case 'geometry':
       return <span>{JSON.stringify(v)}</span>;
+    case 'image':
+      return <ImagePreview url={thumbOf(String(v))} alt={field.label} />;
+    case 'file':
+      return <a href={String(v)} target="_blank" rel="noopener">Baixar arquivo</a>;
     default:
       return <span>{String(v)}</span>;
   }

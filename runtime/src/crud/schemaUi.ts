@@ -70,6 +70,12 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       case 'boolean':
         u['ui:widget'] = 'checkbox';
         break;
+      case 'image':
+        u['ui:widget'] = 'imageUpload';
+        break;
+      case 'file':
+        u['ui:widget'] = 'fileUpload';
+        break;
       default:
         if (f.upperCase) u['ui:widget'] = 'upperCase';
     }

@@ -9,6 +9,8 @@ import { MultiSelect } from './MultiSelect';
 import { permissionOptions } from './pickOptions';
 import type { FieldMeta } from '../../../generator/model';
 import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
+import { ImageUploader } from './upload/ImageUploader';
+import { FileUploader } from './upload/FileUploader';
 
 const NO_OPTIONS = 'Nenhum resultado';
 
@@ -221,7 +223,17 @@ export function JsonField(props: FieldProps) {
   );
 }
 
+// Field types image / file: the uploaders; the value is the stored file's URL (null when removed).
+export function ImageUploadWidget(props: WidgetProps) {
+  return <ImageUploader id={props.id} label={props.label} value={props.value} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
+}
+export function FileUploadWidget(props: WidgetProps) {
+  return <FileUploader id={props.id} label={props.label} value={props.value} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
+}
+
 export const widgets: RegistryWidgetsType = {
+  imageUpload: ImageUploadWidget,
+  fileUpload: FileUploadWidget,
   reference: ReferenceWidget,
   referenceList: ReferenceListWidget,
   enumSelect: EnumSelectWidget,

@@ -1,0 +1,55 @@
+// Binary-file uploader: one file of at most 10 MB, sent as is (the server checks its content by magic bytes);
+// the value is the stored file's URL, shown as a link with a remove button.
+import { useRef, useState } from 'react';
+import { Alert, Box, Button, LinearProgress, Link, Stack, Typography } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import { checkFile, uploadFile } from './upload';
+
+export interface FileUploaderProps {
+  id?: string;
+  label?: string;
+  value?: string | null;
+  /** `accept` of the file input, e.g. '.pdf,.zip'. */
+  accept?: string;
+  disabled?: boolean;
+  onChange: (url: string | undefined) => void;
+}
+
+export function FileUploader({ id, label, value, accept, disabled, onChange }: FileUploaderProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [name, setName] = useState<string | null>(null);
+  const choose = async (file: File | undefined) => {
+    if (input.current) input.current.value = '';
+    if (!file) return;
+    const problem = checkFile(file, 'file');
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const up = await uploadFile(file, file.name);
+      setName(up.nome);
+      onChange(up.file);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Box sx={{ my: 1 }} data-testid="file-uploader">
+      {label && <Typography variant="body2" color="text.secondary" gutterBottom component="label" htmlFor={id}>{label}</Typography>}
+      <Stack direction="row" spacing={2} alignItems="center">
+        <Button variant="outlined" startIcon={<AttachFileIcon />} disabled={disabled || busy} onClick={() => input.current?.click()}>
+          {value ? 'Trocar arquivo' : 'Selecionar arquivo'}
+        </Button>
+        {value && <Link href={value} target="_blank" rel="noopener">{name ?? 'Baixar arquivo'}</Link>}
+        {value && <Button color="error" disabled={disabled || busy} onClick={() => { setName(null); onChange(undefined); }}>Remover</Button>}
+      </Stack>
+      {busy && <LinearProgress sx={{ mt: 1, maxWidth: 420 }} />}
+      <input ref={input} id={id} type="file" accept={accept} hidden data-testid="file-input" onChange={(e) => void choose(e.target.files?.[0])} />
+      {error && <Alert severity="error" sx={{ mt: 1, maxWidth: 420 }}>{error}</Alert>}
+    </Box>
+  );
+}

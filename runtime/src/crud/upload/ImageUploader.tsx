@@ -17,6 +17,8 @@ import { checkFile, cropToPng, IMAGE_ACCEPT, MSG_LOAD, rotate, thumbOf, uploadFi
 
 export const PREVIEW_PX = 200;
 
+const windowZoom = () => Number(getComputedStyle(document.documentElement).getPropertyValue('--rastro-zoom')) || 1;
+
 /** The stored image (its thumbnail) or the failed-load panel. */
 export function ImagePreview({ url, alt }: { url: string; alt: string }) {
   const [state, setState] = useState<'loading' | 'ok' | 'error'>('loading');
@@ -69,7 +71,9 @@ export function CropDialog({ src, name, onCancel, onDelete, onConfirm }: CropPro
       <DialogTitle id="crop-title">Recortar imagem</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" gutterBottom>{name}</Typography>
-        <Box data-testid="cropper" sx={{ position: 'relative', width: '100%', height: full ? 'calc(100vh - 220px)' : 400, bgcolor: 'grey.900' }}>
+        {/* The cropper measures its box with getBoundingClientRect (zoomed) and the image with offsetWidth (not):
+            under the window zoom (layout/zoom.ts) the crop would shrink, so the zoom is undone around it. */}
+        <Box data-testid="cropper" sx={{ position: 'relative', width: '100%', height: full ? 'calc(100vh - 220px)' : 400, bgcolor: 'grey.900', zoom: 1 / windowZoom() }}>
           <Cropper image={src} crop={crop} zoom={zoom} rotation={rotation} aspect={1} minZoom={1} maxZoom={8}
             onCropChange={setCrop} onZoomChange={setZoom} onRotationChange={setRotation}
             onCropComplete={(_, px) => { area.current = px; }} />

@@ -47,7 +47,7 @@ async function start(url: string, port: number): Promise<number> {
       ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, MIGRATIONS_PATH: migrations,
       DATA_DIR: path.join(work, 'data'), DIST_DIR: path.join(work, 'no-dist'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       // The API alone: no device gateway nor demo trackers in the measured process.
-      GATEWAY: 'off', DEMO_SIMULATION: 'off',
+      GATEWAY: 'off', DEMO_SIMULATION: 'off', DEMO: 'on', // two companies with the demo data
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

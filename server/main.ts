@@ -58,8 +58,8 @@ log.info({ url: running.url, coldStartMs: Math.round(performance.now() - t0) }, 
 if (!off(process.env.GATEWAY) && !closing) {
   try {
     gateway = await startGateway({ databaseUrl: running.databaseUrl, ports: portsFromEnv() });
-    // Demo trackers for the seeded ativos, except in production or when switched off.
-    const wantDemo = process.env.DEMO_SIMULATION ? !off(process.env.DEMO_SIMULATION) : process.env.NODE_ENV !== 'production';
+    // Demo trackers for the demo ativos: in demo mode (README), unless switched off.
+    const wantDemo = process.env.DEMO_SIMULATION ? !off(process.env.DEMO_SIMULATION) : running.demo;
     if (wantDemo && gateway.ports.queclinkTcp) {
       demo = await startDemoSimulation({ databaseUrl: running.databaseUrl, port: gateway.ports.queclinkTcp, rate: Number(process.env.DEMO_RATE ?? 0.2) });
       log.info('simulação de demonstração iniciada (DEMO_SIMULATION=off para desligar)');

@@ -11,7 +11,7 @@ import { createOrm } from '../db/orm.ts';
 import { migrate } from '../db/migration-tools.ts';
 import { rlsProblems } from '../db/rls.ts';
 import { initSecret } from '../auth/tokens.ts';
-import { seedIfEmpty, type SeedResult } from '../seed/index.ts';
+import { demoMode, seedIfEmpty, type SeedOptions, type SeedResult } from '../seed/index.ts';
 import { seedCatalogues } from '../seed/catalogos.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
@@ -26,7 +26,8 @@ export interface StartOptions {
   generatedDir?: string;
   log?: Logger;
   bundle?: Bundle;
-  seed?: { adminPassword?: string; leitorPassword?: string } | false;
+  /** First-start seed; `demo` (default: demoMode(), i.e. DEMO, else on without DATABASE_URL) adds the demo data. */
+  seed?: SeedOptions | false;
   distDir?: string;
   auth?: AppOptions['auth'];
   /** Uploaded files; default storageFromEnv(dataDir): S3 when S3_BUCKET is set, else {dataDir}/uploads. */
@@ -35,6 +36,8 @@ export interface StartOptions {
 
 export interface Running {
   url: string; port: number; orm: MikroORM; databaseUrl: string; bundle: Bundle; seed?: SeedResult; log: Logger;
+  /** Demo mode (README: the demo data at the first start, the demo trackers). */
+  demo: boolean;
   app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[] };
   realtime: Realtime;
 }
@@ -46,6 +49,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const dataDir = path.resolve(o.dataDir ?? process.env.DATA_DIR ?? 'data');
   let pg: EmbeddedHandle | undefined;
   let url = o.databaseUrl ?? process.env.DATABASE_URL;
+  const demo = (o.seed && o.seed.demo) ?? demoMode(url);
   if (!url) {
     pg = await startEmbeddedPostgres({ dir: path.join(dataDir, 'pg'), log: (m) => log.debug({ pg: m.trim() }, 'postgres') });
     url = pg.url;
@@ -65,7 +69,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
     await pg?.stop().catch(() => undefined);
     throw e;
   }
-  const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, o.seed ?? {});
+  const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, { ...o.seed, demo });
   // Catalogue data (países, UFs) also for databases seeded before it existed.
   if (o.seed !== false) await orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
   const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth, storage: o.storage ?? storageFromEnv(dataDir) });
@@ -77,7 +81,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   // socket.io at /socket_server on the same HTTP server.
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log });
   return {
-    url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime,
+    url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo,
     close: async () => {
       await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,12 +1,22 @@
-// npm run seed:demo -- [--ativos 100000] [--motoristas 1000] [--empresa ID]
-// Bulk demo data in one company (multi-row INSERT ... SELECT generate_series, duplicates skipped).
+// npm run seed:demo -- [--ativos N] [--motoristas N] [--empresa ID]
+// The demo data per register (./demo-data.ts: a second company, the read-only 'leitor', lookups, garages, ativos,
+// motoristas) when it is not there yet — on a database never started, the schema and the first-start seed too — and,
+// with --ativos / --motoristas, bulk rows in one company (multi-row INSERT ... SELECT generate_series, duplicates
+// skipped). DATABASE_URL, else the embedded database of `npm start` (DATA_DIR).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { loadBundle } from '../app/bundle.ts';
+import { createOrm } from '../db/orm.ts';
+import { migrate } from '../db/migration-tools.ts';
+import { hashPassword } from '../crud/index.ts';
+import { companyRoles, password, seedIfEmpty, Seeder } from './index.ts';
+import { hasDemo, seedDemo } from './demo-data.ts';
+import { seedCatalogues } from './catalogos.ts';
 
 const { values } = parseArgs({
-  options: { ativos: { type: 'string', default: '100000' }, motoristas: { type: 'string', default: '0' }, empresa: { type: 'string' } },
+  options: { ativos: { type: 'string', default: '0' }, motoristas: { type: 'string', default: '0' }, empresa: { type: 'string' } },
 });
 const nAtivos = Number(values.ativos);
 const nMot = Number(values.motoristas);
@@ -14,24 +24,57 @@ const nMot = Number(values.motoristas);
 let url = process.env.DATABASE_URL;
 const embedded = url ? undefined : await startEmbeddedPostgres({ dir: path.resolve(process.env.DATA_DIR ?? 'data', 'pg') });
 url ??= embedded!.url;
+
+/** The demo data per register, unless already there. */
+async function demoData(url: string): Promise<void> {
+  const bundle = await loadBundle();
+  const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: process.env.MIGRATIONS_PATH });
+  try {
+    const fresh = !(await orm.em.getConnection().execute(`select to_regclass('ambiente') as t`))[0].t;
+    if (fresh) await migrate(orm);
+    const r = await seedIfEmpty(orm, bundle.model, undefined, { demo: true });
+    await orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
+    if (r.seeded) { console.log('banco inicializado com os dados de demonstração'); return; }
+    const em = orm.em.fork();
+    if (await hasDemo(em, bundle.model)) { console.log('dados de demonstração já presentes'); return; }
+    const leitor = password(process.env.LEITOR_PASSWORD);
+    await em.transactional(async (tx) => {
+      const conn = tx.getConnection();
+      const one = async (sql: string, p: unknown[] = []) => (await conn.execute(sql, p))[0] as Record<string, number> | undefined;
+      const empresa = Number((await one('select min(id) as id from empresa'))!.id);
+      const ambiente = Number((await one('select ambiente_id as id from empresa where id = ?', [empresa]))!.id);
+      const admin = await one(`select id from usuario where login = 'admin'`);
+      const roles = (await conn.execute(`select id, descricao from cargo where empresa_id = ? and descricao in ('Administrador', 'Somente leitura') order by id`, [empresa])) as { id: number; descricao: string }[];
+      let cargo = ['Administrador', 'Somente leitura'].map((n) => roles.find((x) => x.descricao === n)?.id);
+      if (cargo.some((x) => !x)) cargo = await new Seeder(tx, bundle.model).many('cargo', companyRoles(bundle.model, { ambienteId: ambiente, empresaId: empresa }));
+      await seedDemo(tx, bundle.model, { ambiente: [ambiente], empresa: [empresa], cargo: cargo as number[], usuario: admin ? [Number(admin.id)] : [] }, await hashPassword(leitor.value));
+    });
+    console.log(`dados de demonstração adicionados; usuário somente leitura: leitor   senha: ${leitor.given ? '(a de LEITOR_PASSWORD)' : leitor.value}`);
+  } finally {
+    await orm.close(true);
+  }
+}
+
+await demoData(url).catch(async (e) => { await embedded?.stop(); throw e; });
 const c = new pg.Client({ connectionString: url });
 await c.connect();
 try {
   const empresa = Number(values.empresa ?? (await c.query('select min(id) as id from empresa')).rows[0].id);
-  if (!empresa) throw new Error('banco vazio: execute npm start uma vez antes (cria o esquema e os dados iniciais)');
   const garagens = (await c.query('select id from garagem where empresa_id = $1 order by id', [empresa])).rows.map((r) => r.id);
   const t0 = performance.now();
-  const r = await c.query(
-    `insert into ativo (empresa_id, descricao, placa, id_garagem, numero_frota, ano, cor, odometro, created_at, updated_at)
-     select $1, 'Veículo demo ' || lpad(i::text, 6, '0'),
-            chr(65 + (i / 10000 / 676) % 26) || chr(65 + (i / 10000 / 26) % 26) || chr(65 + (i / 10000) % 26) || '-' || lpad((i % 10000)::text, 4, '0'),
-            ($2::int[])[1 + i % greatest(array_length($2::int[], 1), 1)], (100000 + i)::text, 2005 + i % 20,
-            (array['Branco','Prata','Preto','Vermelho','Azul'])[1 + i % 5], (i % 500000) * 1.5, now(), now()
-     from generate_series(1000000, 1000000 + $3::int - 1) as i
-     on conflict do nothing`,
-    [empresa, garagens.length ? garagens : null, nAtivos],
-  );
-  console.log(`${r.rowCount} ativos inseridos na empresa ${empresa} em ${Math.round(performance.now() - t0)} ms`);
+  if (nAtivos > 0) {
+    const r = await c.query(
+      `insert into ativo (empresa_id, descricao, placa, id_garagem, numero_frota, ano, cor, odometro, created_at, updated_at)
+       select $1, 'Veículo demo ' || lpad(i::text, 6, '0'),
+              chr(65 + (i / 10000 / 676) % 26) || chr(65 + (i / 10000 / 26) % 26) || chr(65 + (i / 10000) % 26) || '-' || lpad((i % 10000)::text, 4, '0'),
+              ($2::int[])[1 + i % greatest(array_length($2::int[], 1), 1)], (100000 + i)::text, 2005 + i % 20,
+              (array['Branco','Prata','Preto','Vermelho','Azul'])[1 + i % 5], (i % 500000) * 1.5, now(), now()
+       from generate_series(1000000, 1000000 + $3::int - 1) as i
+       on conflict do nothing`,
+      [empresa, garagens.length ? garagens : null, nAtivos],
+    );
+    console.log(`${r.rowCount} ativos inseridos na empresa ${empresa} em ${Math.round(performance.now() - t0)} ms`);
+  }
   if (nMot > 0) {
     const m = await c.query(
       `insert into motorista (empresa_id, nome, documento, situacao, created_at, updated_at)

@@ -1,17 +1,40 @@
-// First-start seed (empty database): ambiente, two empresas, admin (role dev, both companies), read-only
-// 'leitor' (first company), a company administrator role and a read-only role in each company (roles are
-// company-scoped), lookups, a garage tree, 50 ativos, 20 motoristas. Writes only the fields the model declares.
-// Passwords: admin = ADMIN_PASSWORD, leitor = LEITOR_PASSWORD; each one not set is generated and printed once.
+// First-start seed (empty database), the same in production: ambiente, the first empresa, its company
+// administrator and read-only roles (roles are company-scoped), the admin user (role dev); catalogue data comes from
+// ./catalogos.ts (every start). Nothing per register:
+// the demo data (a second company, the read-only 'leitor', lookups, garages, ativos, motoristas) is added only in
+// demo mode (./demo-data.ts: `npm start` on the embedded database, or DEMO=on) or by `npm run seed:demo`.
+// Writes only the fields the model declares. Passwords: admin = ADMIN_PASSWORD, leitor = LEITOR_PASSWORD; each
+// one not set is generated and printed once.
 import crypto from 'node:crypto';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Model } from '../../generator/model.ts';
 import { hashPassword } from '../crud/index.ts';
 import { ormName } from '../crud/registry.ts';
+import { seedDemo } from './demo-data.ts';
 
 type Row = Record<string, any>;
 
-export interface SeedResult { seeded: boolean; adminPassword?: string; leitorPassword?: string; ids?: Record<string, number[]> }
+export interface SeedResult { seeded: boolean; demo?: boolean; adminPassword?: string; leitorPassword?: string; ids?: Record<string, number[]> }
+export interface SeedOptions { adminPassword?: string; leitorPassword?: string; demo?: boolean }
+
+const off = (v: string) => ['off', '0', 'false', 'no'].includes(v.toLowerCase());
+/** Demo mode: DEMO=on|off, else on exactly when no DATABASE_URL is given (the embedded database of `npm start`). */
+export function demoMode(databaseUrl = process.env.DATABASE_URL, env = process.env.DEMO): boolean {
+  return env ? !off(env) : !databaseUrl;
+}
+
+/** The company roles of one empresa: its administrator (every key but the platform's) and read-only. */
+export const companyRoles = (model: Model, base: Row) => [
+  { ...base, nome: 'Administrador', descricao: 'Administrador', permissoes: companyAdminPermissions(model) },
+  { ...base, nome: 'Somente leitura', descricao: 'Somente leitura', permissoes: readOnlyPermissions(model) },
+];
+
+/** A password given by the operator (option or variable), or a generated one to print. */
+export function password(...given: (string | undefined)[]): { value: string; given: boolean } {
+  const v = given.find((x) => x);
+  return v ? { value: v, given: true } : { value: crypto.randomBytes(9).toString('base64url'), given: false };
+}
 
 /** Keys of a company administrator: every key but the platform keys and the keys they gate. */
 export function companyAdminPermissions(model: Model): string[] {
@@ -24,23 +47,6 @@ export function readOnlyPermissions(model: Model): string[] {
   const keys = model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
   const platform = new Set((model.platform ?? []).flatMap((p) => [p.key, ...p.gated]));
   return [...new Set([...keys, ...(model.screens ?? []).map((s) => s.permission)])].filter((k) => !platform.has(k)).sort();
-}
-
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-/** Valid plate: old format AAA-1234 or Mercosul AAA1A23, deterministic per index. */
-export function plate(i: number): string {
-  const l = (n: number) => LETTERS[Math.floor(n) % 26];
-  const a = `${l(i / 676)}${l(i / 26)}${l(i)}`;
-  return i % 2 === 0 ? `${a}-${String(1000 + (i % 9000)).padStart(4, '0')}` : `${a}${i % 10}${l(i * 7)}${String(i % 100).padStart(2, '0')}`;
-}
-
-/** Valid CPF (check digits) from a 9-digit base. */
-export function cpf(base: number): string {
-  const d = String(base).padStart(9, '0').split('').map(Number);
-  const dv = (arr: number[]) => { const s = arr.reduce((acc, n, i) => acc + n * (arr.length + 1 - i), 0); const r = (s * 10) % 11; return r === 10 ? 0 : r; };
-  d.push(dv(d)); d.push(dv(d));
-  const s = d.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
 }
 
 export class Seeder {
@@ -64,85 +70,31 @@ export class Seeder {
   }
 }
 
-export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opts: { adminPassword?: string; leitorPassword?: string } = {}): Promise<SeedResult> {
+export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opts: SeedOptions = {}): Promise<SeedResult> {
   const em = orm.em.fork();
   const ambienteMeta = model.entities.find((e) => e.key === 'ambiente')!;
   if ((await em.count(ormName(em, ambienteMeta), {}, { filters: false })) > 0) return { seeded: false };
-  const given = (v: string | undefined) => (v ? v : undefined);
-  const adminGiven = given(opts.adminPassword) ?? given(process.env.ADMIN_PASSWORD);
-  const leitorGiven = given(opts.leitorPassword) ?? given(process.env.LEITOR_PASSWORD);
-  const adminPassword = adminGiven ?? crypto.randomBytes(9).toString('base64url');
-  const leitorPassword = leitorGiven ?? crypto.randomBytes(9).toString('base64url');
+  const admin = password(opts.adminPassword, process.env.ADMIN_PASSWORD);
+  const leitor = opts.demo ? password(opts.leitorPassword, process.env.LEITOR_PASSWORD) : undefined;
   const ids: Record<string, number[]> = {};
   await em.transactional(async (tx) => {
     const s = new Seeder(tx, model);
     const [amb] = await s.many('ambiente', [{ nome: 'Principal', descricao: 'Principal', ativo: true }]);
     const A = { ambienteId: amb };
-    const empresas = await s.many('empresa', [
-      { ...A, fantasia: 'Transportes Alfa', razaoSocial: 'Transportes Alfa Ltda', cnpj: '12.345.678/0001-95', email: 'contato@alfa.com.br', status: 'ativa' },
-      { ...A, fantasia: 'Logística Beta', razaoSocial: 'Logística Beta S.A.', cnpj: '98.765.432/0001-98', email: 'contato@beta.com.br', status: 'ativa' },
-    ]);
+    const empresas = await s.many('empresa', [{ ...A, fantasia: 'Empresa principal', razaoSocial: 'Empresa principal', status: 'ativa' }]);
     // Roles belong to one company (cargo scope empresa); the ambiente too while it is ambiente-scoped.
-    const cargos: number[] = [];
-    for (const empresaId of empresas) {
-      cargos.push(...await s.many('cargo', [
-        { ...A, empresaId, nome: 'Administrador', descricao: 'Administrador', permissoes: companyAdminPermissions(model) },
-        { ...A, empresaId, nome: 'Somente leitura', descricao: 'Somente leitura', permissoes: readOnlyPermissions(model) },
-      ]));
-    }
-    const leitura = cargos[1];
-    await s.many('usuario', [
-      { ...A, nome: 'Administrador', login: 'admin', email: 'admin@rastro.local', senha: await hashPassword(adminPassword), ativo: true,
-        empresas, empresaAtiva: empresas[0], cargos: cargos.filter((_, i) => i % 2 === 0), roles: ['dev'], permissoesExtras: [], ui: {} },
-      { ...A, nome: 'Leitor', login: 'leitor', email: 'leitor@rastro.local', senha: await hashPassword(leitorPassword), ativo: true,
-        empresas: [empresas[0]], empresaAtiva: empresas[0], cargos: [leitura], roles: [], permissoesExtras: [], ui: {} },
+    const cargos = await s.many('cargo', companyRoles(model, { ...A, empresaId: empresas[0] }));
+    const [usuario] = await s.many('usuario', [
+      { ...A, nome: 'Administrador', login: 'admin', email: 'admin@rastro.local', senha: await hashPassword(admin.value), ativo: true,
+        empresas, empresaAtiva: empresas[0], cargos: [cargos[0]], roles: ['dev'], permissoesExtras: [], ui: {} },
     ]);
-    const cores = ['Branco', 'Prata', 'Preto', 'Vermelho', 'Azul'];
-    let ativoN = 0, motN = 0;
-    for (const [ei, empresaId] of empresas.entries()) {
-      const E = { empresaId };
-      const lk = async (key: string, names: string[]) => (ids[key] = await s.many(key, names.map((descricao) => ({ ...E, descricao }))));
-      await lk('categoria_de_ativo', ['Caminhão', 'Carro', 'Moto', 'Ônibus', 'Van', 'Máquina']);
-      await lk('fabricante_de_ativo', ['Volvo', 'Scania', 'Mercedes-Benz', 'Volkswagen', 'Fiat', 'Ford']);
-      await lk('modelo_de_ativo', ['FH 540', 'R 450', 'Actros 2651', 'Constellation 24.280', 'Strada', 'Cargo 816']);
-      await lk('situacao_do_ativo', ['Ativo', 'Em manutenção', 'Inativo', 'Vendido']);
-      const [matriz] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Matriz São Paulo' : 'Matriz Curitiba', descricao: 'Matriz' }]);
-      const filiais = await s.many('garagem', [
-        { ...E, nome: ei === 0 ? 'Filial Campinas' : 'Filial Londrina', descricao: 'Filial', grupoSuperior: matriz },
-        { ...E, nome: ei === 0 ? 'Filial Santos' : 'Filial Maringá', descricao: 'Filial', grupoSuperior: matriz },
-      ]);
-      const [patio] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Pátio Campinas Norte' : 'Pátio Londrina Sul', descricao: 'Pátio', grupoSuperior: filiais[0] }]);
-      const garagens = [matriz, ...filiais, patio];
-      const nAtivos = ei === 0 ? 40 : 10;
-      const ativos: Row[] = [];
-      for (let i = 0; i < nAtivos; i++, ativoN++) {
-        ativos.push({
-          ...E, descricao: `Veículo ${String(ativoN + 1).padStart(3, '0')}`, placa: plate(ativoN * 37 + 11), idGaragem: garagens[i % garagens.length],
-          numeroFrota: String(100 + ativoN), ano: 2010 + (ativoN % 15), cor: cores[ativoN % cores.length],
-          categoria: ids.categoria_de_ativo?.[ativoN % 6], fabricante: ids.fabricante_de_ativo?.[ativoN % 6], modelo: ids.modelo_de_ativo?.[ativoN % 6],
-          situacao: ids.situacao_do_ativo?.[ativoN % 7 === 0 ? 1 : 0], firmware: `v${1 + (ativoN % 3)}.${ativoN % 10}`, odometro: 10000 + ativoN * 1234.5,
-        });
-      }
-      (ids.ativo ??= []).push(...(await s.many('ativo', ativos)));
-      const nomes = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Rocha', 'Eduarda Alves', 'Fábio Costa', 'Gabriela Dias', 'Henrique Melo',
-        'Isabela Ramos', 'João Pereira', 'Karina Barros', 'Lucas Martins', 'Mariana Teixeira', 'Nelson Cardoso', 'Olívia Castro', 'Paulo Nunes',
-        'Quésia Moura', 'Rafael Gomes', 'Sabrina Freitas', 'Tiago Ribeiro'];
-      const nMot = ei === 0 ? 15 : 5;
-      const mots: Row[] = [];
-      for (let i = 0; i < nMot; i++, motN++) {
-        mots.push({ ...E, nome: nomes[motN % nomes.length], documento: cpf(123456000 + motN * 7919), matricula: String(5000 + motN), cnh: String(40000000000 + motN * 97), validadeCnh: `20${27 + (motN % 4)}-0${1 + (motN % 9)}-15`,
-          telefone: `(11) 9${String(80000000 + motN * 1111).slice(0, 4)}-${String(1000 + motN).slice(0, 4)}`, idGaragem: garagens[motN % garagens.length], categoriaCnh: 'E' });
-      }
-      (ids.motorista ??= []).push(...(await s.many('motorista', mots)));
-    }
-    ids.empresa = empresas; ids.ambiente = [amb]; ids.cargo = cargos;
+    Object.assign(ids, { ambiente: [amb], empresa: empresas, cargo: cargos, usuario: [usuario] });
+    if (leitor) await seedDemo(tx, model, ids, await hashPassword(leitor.value));
   });
   // Printed once, on the first start only: every generated password (a given one is the operator's).
-  const lines = [
-    `  Usuário inicial: admin   senha: ${adminGiven ? '(a de ADMIN_PASSWORD)' : adminPassword}`,
-    `  Usuário somente leitura: leitor   senha: ${leitorGiven ? '(a de LEITOR_PASSWORD)' : leitorPassword}`,
-  ];
-  if (!adminGiven || !leitorGiven) console.log(`\n${lines.join('\n')}\n`);
-  log?.info('banco de dados inicializado com dados de exemplo');
-  return { seeded: true, adminPassword, leitorPassword, ids };
+  const lines = [`  Usuário inicial: admin   senha: ${admin.given ? '(a de ADMIN_PASSWORD)' : admin.value}`];
+  if (leitor) lines.push(`  Usuário somente leitura: leitor   senha: ${leitor.given ? '(a de LEITOR_PASSWORD)' : leitor.value}`);
+  if (!admin.given || (leitor && !leitor.given)) console.log(`\n${lines.join('\n')}\n`);
+  log?.info(leitor ? 'banco de dados inicializado com dados de demonstração' : 'banco de dados inicializado');
+  return { seeded: true, demo: !!leitor, adminPassword: admin.value, leitorPassword: leitor?.value, ids };
 }

@@ -78,7 +78,7 @@ export async function startTestServer(o: Partial<StartOptions> = {}): Promise<Te
   const r = await startServer({
     port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(tmpDir, 'data'),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha }, distDir: path.join(tmpDir, 'no-dist'),
+    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha, demo: true }, distDir: path.join(tmpDir, 'no-dist'),
     ...o,
   }).catch((e) => { fs.rmSync(tmpDir, { recursive: true, force: true }); throw e; });
   const base = r.url.replace('localhost', '127.0.0.1');

@@ -59,9 +59,10 @@ export default async function setup(project: TestProject) {
   const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? 'Rastro-e2e-2024!';
   const leitorPassword = process.env.E2E_LEITOR_PASSWORD ?? 'Leitor-e2e-2024!';
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LEITOR_PASSWORD: leitorPassword, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
-  // The device gateway and the demo trackers of `npm start` (positions for the live map): Queclink TCP on a
+  // Demo mode (demo data at the first start, also on E2E_DATABASE_URL), the device gateway and the demo trackers of
+  // `npm start` (positions for the live map): Queclink TCP on a
   // free port, the other listeners off; the simulator reports often so the map fills quickly.
-  Object.assign(env, { QUECLINK_TCP_PORT: '0', QUECLINK_UDP_PORT: 'off', LEGACY_TCP_PORT: 'off', LEGACY_UDP_PORT: 'off', OSMAND_HTTP_PORT: 'off', DEMO_SIMULATION: 'on', DEMO_RATE: process.env.DEMO_RATE ?? '1' });
+  Object.assign(env, { DEMO: 'on', QUECLINK_TCP_PORT: '0', QUECLINK_UDP_PORT: 'off', LEGACY_TCP_PORT: 'off', LEGACY_UDP_PORT: 'off', OSMAND_HTTP_PORT: 'off', DEMO_SIMULATION: 'on', DEMO_RATE: process.env.DEMO_RATE ?? '1' });
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   else delete env.DATABASE_URL;
 

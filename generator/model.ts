@@ -71,7 +71,7 @@ export interface ParentMeta {
   api: string;             // mount below /api, e.g. garagem/:parent/ativo
 }
 
-export interface FormSection { title: string; fields: string[] }
+export interface FormSection { title: string; fields: string[]; /** help side panel texts (runtime/src/layout/helpTexts.ts) */ help?: { screen: string; section: string } }
 
 export interface PermissionMeta { key: string; label: string }
 

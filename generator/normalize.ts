@@ -6,7 +6,7 @@ import { normalizeHub, type RawHub } from './hubs.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
-  ProviderMeta, ProviderParam, RouteEntry, Scope, ScreenMeta,
+  ProviderMeta, ProviderParam, RouteEntry, Scope, ScreenMeta, FormSection,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -18,7 +18,7 @@ interface RawEntity {
   fields: RawField[];
   list?: { columns?: RawColumn[];
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
-  search?: string[]; dateRange?: string; form?: { sections: { title: string; fields: string[] }[] };
+  search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };

@@ -156,3 +156,32 @@ describe('slow requests', () => {
     await page.screenshot({ path: `${SHOTS}/requisicao-lenta.png` });
   });
 });
+
+describe('root screen help panel and date placeholder', () => {
+  it('a form section with help opens the 17% side panel on its texts; the close button closes it', async () => {
+    const [ativo] = (await (await api('/api/ativo?range=[0,0]')).json()) as { id: number }[];
+    await page.goto(`${baseUrl}/tlm/fro/ativo/${ativo.id}/editar`);
+    await page.getByRole('button', { name: 'Ajuda: Hodômetro e GPS' }).click();
+    const panel = page.getByTestId('help-panel');
+    await panel.waitFor(T);
+    expect(await panel.getByRole('heading', { name: 'Hodômetro e GPS' }).count()).toBe(1);
+    expect(await panel.getByText('Posições com diluição de precisão acima deste nível são descartadas; nível máximo 15.').count()).toBe(1);
+    const ratio = await panel.evaluate((e) => e.parentElement!.getBoundingClientRect().width / document.body.getBoundingClientRect().width);
+    expect(ratio).toBeGreaterThan(0.165);
+    expect(ratio).toBeLessThan(0.175);
+    await page.screenshot({ path: `${SHOTS}/help-panel.png` });
+    await panel.getByRole('button', { name: 'Fechar ajuda' }).click();
+    await expect.poll(() => page.getByTestId('help-panel').count(), T).toBe(0);
+  });
+
+  it('an empty date field shows "Selecione a data" until it is focused', async () => {
+    await page.goto(`${baseUrl}/tlm/fro/motorista/adicionar`);
+    const placeholder = page.getByTestId('date-placeholder');
+    await expect.poll(() => placeholder.count(), T).toBeGreaterThan(0);
+    expect(await placeholder.first().innerText()).toBe('Selecione a data');
+    await page.screenshot({ path: `${SHOTS}/date-placeholder.png` });
+    const before = await placeholder.count();
+    await page.getByRole('group', { name: 'Validade da CNH' }).click();
+    await expect.poll(() => placeholder.count(), T).toBe(before - 1);
+  });
+});

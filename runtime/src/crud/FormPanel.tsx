@@ -17,14 +17,16 @@ import { fields, widgets } from './widgets';
 import { useSchemaForm } from './useSchemaForm';
 import { PanelHeader } from './PanelHeader';
 import { RecordActions } from './RecordActions';
+import { HelpButton } from '../layout/HelpPanel';
 
 // Groups the object's properties by entity.form.sections, two columns each.
 function SectionsTemplate(props: ObjectFieldTemplateProps) {
   const entity: EntityMeta | undefined = (props.registry.formContext as any)?.entity;
   const byName = new Map(props.properties.map((p) => [p.name, p]));
   const used = new Set<string>();
-  const sections = (entity?.form.sections ?? []).map((s) => ({
+  const sections: { title: string; help?: { screen: string; section: string }; items: typeof props.properties }[] = (entity?.form.sections ?? []).map((s) => ({
     title: s.title,
+    help: s.help,
     items: s.fields.map((n) => byName.get(n)).filter((p): p is NonNullable<typeof p> => !!p && !p.hidden && !used.has(p.name) && !!used.add(p.name)),
   }));
   const rest = props.properties.filter((p) => !used.has(p.name) && !p.hidden);
@@ -38,6 +40,7 @@ function SectionsTemplate(props: ObjectFieldTemplateProps) {
             {s.title && (
               <Typography variant="subtitle1" color="primary" sx={{ fontWeight: 600, mb: 1.5 }}>
                 {s.title}
+                {s.help && <HelpButton screen={s.help.screen} section={s.help.section} />}
               </Typography>
             )}
             <Grid container columnSpacing={2} rowSpacing={0.5}>

@@ -1,7 +1,8 @@
 // Date, date-time and time widgets (MUI X pickers, dayjs pt-BR): DD-MM-YYYY, 24-hour HH:mm.
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/pt-br';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { Box, Typography } from '@mui/material';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
@@ -18,7 +19,10 @@ export const TIME_FORMAT = 'HH:mm';
 
 export { PickersProvider } from './PickersProvider';
 
-const field = (p: WidgetProps) => ({
+export const DATE_PLACEHOLDER = 'Selecione a data';
+
+// Empty and blurred, a date field shows 'Selecione a data' (spec section 2) instead of its format sections.
+const field = (p: WidgetProps, placeholder: boolean, setFocused: (f: boolean) => void) => ({
   textField: {
     id: p.id,
     fullWidth: true,
@@ -26,9 +30,28 @@ const field = (p: WidgetProps) => ({
     margin: 'dense' as const,
     required: p.required,
     error: (p.rawErrors?.length ?? 0) > 0,
-    onBlur: () => p.onBlur(p.id, p.value),
+    onFocus: () => setFocused(true),
+    onBlur: () => { setFocused(false); p.onBlur(p.id, p.value); },
+    slotProps: placeholder ? { inputLabel: { shrink: true } } : undefined,
+    sx: placeholder ? { '& .MuiPickersSectionList-root': { opacity: '0 !important' } } : undefined,
   },
 });
+
+function WithPlaceholder({ show, children }: { show: boolean; children: ReactNode }) {
+  return (
+    <Box sx={{ position: 'relative' }}>
+      {children}
+      {show && (
+        <Typography aria-hidden data-testid="date-placeholder" variant="body2"
+          sx={{ position: 'absolute', left: 14, top: 'calc(50% + 2px)', transform: 'translateY(-50%)', pointerEvents: 'none', color: 'text.disabled' }}>
+          {DATE_PLACEHOLDER}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
 const parse = (v: unknown, fmt?: string): Dayjs | null => {
   if (v === undefined || v === null || v === '') return null;
@@ -38,21 +61,28 @@ const parse = (v: unknown, fmt?: string): Dayjs | null => {
 
 // value 'YYYY-MM-DD'
 export function DateWidget(p: WidgetProps) {
+  const [focused, setFocused] = useState(false);
+  const show = isEmpty(p.value) && !focused;
   return (
+    <WithPlaceholder show={show}>
     <DatePicker
       label={p.label}
       format={DATE_FORMAT}
       value={parse(p.value, 'YYYY-MM-DD')}
       disabled={p.disabled || p.readonly}
       onChange={(d) => p.onChange(d && d.isValid() ? d.format('YYYY-MM-DD') : undefined)}
-      slotProps={field(p)}
+      slotProps={field(p, show, setFocused)}
     />
+    </WithPlaceholder>
   );
 }
 
 // value ISO 8601 instant
 export function DateTimeWidget(p: WidgetProps) {
+  const [focused, setFocused] = useState(false);
+  const show = isEmpty(p.value) && !focused;
   return (
+    <WithPlaceholder show={show}>
     <DateTimePicker
       label={p.label}
       format={DATETIME_FORMAT}
@@ -60,8 +90,9 @@ export function DateTimeWidget(p: WidgetProps) {
       value={parse(p.value)}
       disabled={p.disabled || p.readonly}
       onChange={(d) => p.onChange(d && d.isValid() ? d.toISOString() : undefined)}
-      slotProps={field(p)}
+      slotProps={field(p, show, setFocused)}
     />
+    </WithPlaceholder>
   );
 }
 
@@ -75,7 +106,7 @@ export function TimeWidget(p: WidgetProps) {
       value={parse(p.value, 'HH:mm')}
       disabled={p.disabled || p.readonly}
       onChange={(d) => p.onChange(d && d.isValid() ? d.format('HH:mm') : undefined)}
-      slotProps={field(p)}
+      slotProps={field(p, false, () => undefined)}
     />
   );
 }

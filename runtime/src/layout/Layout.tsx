@@ -4,6 +4,7 @@ import { AppBar, Layout as RaLayout, RefreshIconButton, TitlePortal } from 'reac
 import { useLocation } from 'react-router-dom';
 import { CompanyPicker } from './CompanyPicker';
 import { Inactivity } from './Inactivity';
+import { HELP_PANEL_WIDTH, HelpPanel, HelpProvider, useHelp } from './HelpPanel';
 import { Menu } from './Menu';
 import { fullHeight } from './zoom';
 
@@ -45,14 +46,25 @@ function RastroAppBar() {
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
+    <HelpProvider>
+      <ShellLayout>{children}</ShellLayout>
+    </HelpProvider>
+  );
+}
+
+function ShellLayout({ children }: { children: ReactNode }) {
+  // The routed view gives way to the open help panel.
+  const help = useHelp().key;
+  return (
     <RaLayout appBar={RastroAppBar} menu={Menu} sx={{
       minHeight: fullHeight(), // window zoom (layout/zoom.ts): 100vh is zoomed too
       '& .RaSidebar-fixed': { height: `${fullHeight('3em')} !important` },
-      '& .RaLayout-content': { p: { xs: 1, sm: 2.5 } },
+      '& .RaLayout-content': { p: { xs: 1, sm: 2.5 }, mr: help ? HELP_PANEL_WIDTH : 0 },
     }}>
       <TrackRoute />
       <Inactivity />
       {children}
+      <HelpPanel />
     </RaLayout>
   );
 }

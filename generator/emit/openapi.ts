@@ -62,6 +62,14 @@ function paths(e: EntityMeta): Record<string, unknown> {
     };
   }
   const out: Record<string, unknown> = { [`/api/${e.key}`]: collection, [`/api/${e.key}/{id}`]: item };
+  if (e.calls) {
+    // Named calls (metadata calls): the same operations below /api{calls}, answering the envelope.
+    const named = (ops: Record<string, any>) => Object.fromEntries(Object.entries(ops).map(([m, v]) => [m, m === 'parameters' ? v : {
+      ...v, operationId: `${v.operationId}_chamada`, description: 'Chamada nomeada: a resposta vem no envelope {status, msg, payload, errorMsg} (payload = o corpo da rota CRUD).',
+    }]));
+    out[`/api${e.calls}`] = named(collection);
+    out[`/api${e.calls}/{id}`] = named(item);
+  }
   if (e.parent) {
     // Nested list (metadata parent): the same list/one/create under one record of the parent.
     const p = e.parent;

@@ -183,9 +183,10 @@ describe('named calls', () => {
     const leitor = await ts.login(LEITOR.login, LEITOR.senha);
     const perms = (await (await leitor.get('/api/usuario/permissoes')).json()).payload;
     expect(perms.length).toBeGreaterThan(0);
-    const screenKeys = new Set(ts.model.screens.map((s) => s.permission));
+    const screenKeys = new Set([...ts.model.screens, ...(ts.model.hubs ?? [])].map((s) => s.permission));
     expect(perms.every((p: string) => p.endsWith('.lista') || p.endsWith('.visualizar') || screenKeys.has(p))).toBe(true);
     expect(perms).toContain('tlm.ras.rastreamento_ao_vivo');
+    expect(perms).toContain('adm.sis.cadastro');
     expect(perms).not.toContain('tlm.fro.ativo.adicionar');
 
     const ui = { '/tlm/fro/ativo': [{ key: 'placa', label: 'Placa', selected: true }] };

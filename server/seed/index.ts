@@ -43,10 +43,11 @@ export function companyAdminPermissions(model: Model): string[] {
 }
 
 export function readOnlyPermissions(model: Model): string[] {
-  // Viewing keys of the registers, plus the key that opens each screen (maps, libraries: read-only by nature).
+  // Viewing keys of the registers, plus the key that opens each screen (maps, libraries: read-only by nature) and hub.
   const keys = model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
   const platform = new Set((model.platform ?? []).flatMap((p) => [p.key, ...p.gated]));
-  return [...new Set([...keys, ...(model.screens ?? []).map((s) => s.permission)])].filter((k) => !platform.has(k)).sort();
+  const opens = [...(model.screens ?? []), ...(model.hubs ?? [])].map((s) => s.permission);
+  return [...new Set([...keys, ...opens])].filter((k) => !platform.has(k)).sort();
 }
 
 export class Seeder {

@@ -1,5 +1,5 @@
 // Headless Chromium (Debian's binary) via playwright-core, plus small page helpers.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -23,4 +23,18 @@ export function randomPlate(): string {
   const L = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
   const D = () => String(Math.floor(Math.random() * 10));
   return `${L()}${L()}${L()}${D()}${L()}${D()}${D()}`;
+}
+
+export interface AdminSession { browser: Browser; ctx: BrowserContext; page: Page; errors: string[]; close(): Promise<void> }
+
+/** A pt-BR desktop page signed in as `login`, collecting page errors and console errors (map tiles aside). */
+export async function openSession(baseUrl: string, login: string, password: string): Promise<AdminSession> {
+  const browser = await launch();
+  const ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && !/ERR_NAME_NOT_RESOLVED|tile/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
+  await signIn(page, baseUrl, login, password);
+  return { browser, ctx, page, errors, close: async () => { await ctx.close(); await browser.close(); } };
 }

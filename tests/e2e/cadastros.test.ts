@@ -2,30 +2,23 @@
 // permission catalogue grouped by area and register, the menu marking only the current entry, and the
 // user form's password help (edit only).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, signIn } from './browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
 const T = { timeout: 10_000 };
 
-let browser: Browser;
+let s: AdminSession;
 let ctx: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[];
 
 beforeAll(async () => {
-  browser = await launch();
-  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !/ERR_NAME_NOT_RESOLVED|tile/.test(m.text()) && errors.push(m.text()));
-  await signIn(page, baseUrl, 'admin', adminPassword);
+  s = await openSession(baseUrl, 'admin', adminPassword);
+  ({ ctx, page, errors } = s);
 });
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-});
+afterAll(async () => { await s?.close(); });
 
 async function api<T>(path: string): Promise<T> {
   const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
@@ -46,7 +39,7 @@ describe('cargo: permission picker', () => {
     await expect.poll(() => dialog.getByRole('checkbox', { name: 'Ativos: Bloquear motor' }).count(), T).toBe(1);
     await expect.poll(() => dialog.getByText('tlm.fro.ativo', { exact: false }).count()).toBe(0);
 
-    await dialog.getByLabel('Filtrar').fill('situacao'); // no accent: matches 'Situações do ativo'
+    await dialog.getByLabel('Filtrar').fill('situacao ativo'); // no accent, every word: matches 'Situações do ativo' only
     await expect.poll(() => dialog.getByRole('checkbox').count(), T).toBe(7); // area + register + 5 actions
     await dialog.getByRole('button', { name: 'Selecionar todos (5)' }).click();
     await expect.poll(() => dialog.getByTestId('picker-count').innerText(), T).toBe('5 selecionados');

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Model } from '../../generator/model';
-import { launch, signIn } from './browser';
+import { openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -16,26 +16,16 @@ const hubs = model.hubs ?? [];
 const byKey = new Map(model.entities.map((e) => [e.key, e]));
 const shots = process.env.E2E_SHOTS;
 
-let browser: Browser;
-let ctx: BrowserContext;
+let s: AdminSession;
 let page: Page;
-const errors: string[] = [];
-
 beforeAll(async () => {
-  browser = await launch();
-  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && !/ERR_NAME_NOT_RESOLVED|tile/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
-  await signIn(page, baseUrl, 'admin', adminPassword);
+  s = await openSession(baseUrl, 'admin', adminPassword);
+  page = s.page;
 });
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-});
+afterAll(async () => { await s?.close(); });
 
 async function firstId(key: string): Promise<number | undefined> {
-  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const token = decodeURIComponent((await s.ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
   const r = await fetch(`${baseUrl}/api/${key}?range=[0,0]`, { headers: { Authorization: `Bearer ${token}` } });
   return ((await r.json()) as { id: number }[])[0]?.id;
 }
@@ -81,6 +71,6 @@ describe.each(hubs.map((h) => [h.route, h] as const))('hub %s', (_route, hub) =>
   });
 
   it('logs no errors in the browser console', () => {
-    expect(errors).toEqual([]);
+    expect(s.errors).toEqual([]);
   });
 });

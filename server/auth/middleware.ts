@@ -65,7 +65,8 @@ const strict = new WeakSet<object>();
  *  notification had not arrived yet), the answer is discarded and the request runs again with strict checks. */
 export function staleSessionRetry(fetch: (req: Request, env: unknown) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method === 'GET' && !strict.has(c.req.raw)) c.set('sessionDefer', true);
+    if (c.req.method !== 'GET' || strict.has(c.req.raw)) return next();
+    c.set('sessionDefer', true);
     await next();
     const k = c.get('sessionCheck');
     if (!k || (await k.verify())) return;

@@ -12,10 +12,15 @@ export const computedColumns = (e: EntityMeta): (ColumnMeta & { sql: string })[]
 // Tables an expression may read that the application does not create (telemetria: the gateway's), checked at most
 // once a minute: while one is missing its columns stay empty instead of failing the request's transaction.
 const seen = new Map<string, { ok: boolean; at: number }>();
+/** Whether the table exists, when known without asking the database. */
+function known(t: string): boolean | undefined {
+  const hit = seen.get(t);
+  return hit && (hit.ok || Date.now() - hit.at < 60_000) ? hit.ok : undefined;
+}
 async function present(em: EntityManager, tables: string[]): Promise<boolean> {
   for (const t of tables) {
-    const hit = seen.get(t);
-    if (hit && (hit.ok || Date.now() - hit.at < 60_000)) { if (!hit.ok) return false; continue; }
+    const k = known(t);
+    if (k !== undefined) { if (!k) return false; continue; }
     const r = (await em.getConnection().execute('SELECT to_regclass(?) IS NOT NULL AS ok', [t])) as { ok: boolean }[];
     seen.set(t, { ok: !!r[0]?.ok, at: Date.now() });
     if (!r[0]?.ok) return false;
@@ -23,8 +28,21 @@ async function present(em: EntityManager, tables: string[]): Promise<boolean> {
   return true;
 }
 
+/** usableComputed without a database round trip (the hot path: no awaits), or undefined when it needs one. */
+export function usableComputedNow(e: EntityMeta): (ColumnMeta & { sql: string })[] | undefined {
+  const usable: (ColumnMeta & { sql: string })[] = [];
+  for (const c of computedColumns(e)) {
+    const ks = (c.tables ?? []).map(known);
+    if (ks.includes(undefined)) return undefined;
+    if (ks.every(Boolean)) usable.push(c);
+  }
+  return usable;
+}
+
 /** The computed columns of `e` whose tables exist now (the others answer null). */
 export async function usableComputed(em: EntityManager, e: EntityMeta): Promise<(ColumnMeta & { sql: string })[]> {
+  const now = usableComputedNow(e);
+  if (now) return now;
   const usable: (ColumnMeta & { sql: string })[] = [];
   for (const c of computedColumns(e)) if (await present(em, c.tables ?? [])) usable.push(c);
   return usable;

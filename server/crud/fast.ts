@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { ormName } from './registry.ts';
-import { computedColumns, usableComputed } from './computed.ts';
+import { computedColumns, usableComputed, usableComputedNow } from './computed.ts';
 import { ident, type Row, type Where } from './query.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
@@ -138,12 +138,18 @@ function orderSql(p: Plan, orderBy: Record<string, 'ASC' | 'DESC'>[]): string {
 }
 
 /** The computed columns (server/crud/computed.ts) as select items over the page's rows `t`, in the order
- *  addComputed sets them; a column whose tables are missing is null. */
+ *  addComputed sets them; a column whose tables are missing is null. Built once per entity and set of usable columns. */
+const selects = new WeakMap<EntityMeta, { usable: string; sql: string }>();
 async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string> {
   const cols = computedColumns(e);
   if (!cols.length) return '';
-  const usable = new Set((await usableComputed(em, e)).map((c) => c.source));
-  return cols.map((c) => `, ${usable.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${ident(c.source)}`).join('');
+  const usable = (usableComputedNow(e) ?? (await usableComputed(em, e))).map((c) => c.source).join('\0');
+  const hit = selects.get(e);
+  if (hit?.usable === usable) return hit.sql;
+  const on = new Set(usable.split('\0'));
+  const sql = cols.map((c) => `, ${on.has(c.source) ? `${c.sql.replaceAll('{this}', 't')}` : 'NULL'} AS ${ident(c.source)}`).join('');
+  selects.set(e, { usable, sql });
+  return sql;
 }
 
 /** The session change counter as one more column, when the request's cached session still has to be checked. */

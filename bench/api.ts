@@ -16,6 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../server/db/embedded.ts';
 import { benchDatabase, type BenchDatabase } from './db.ts';
+import { median } from './stats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
@@ -118,7 +119,6 @@ async function load(name: string, target: string, base: string, pid: number, hea
   return { name, target, rps: lat.length / elapsed, p50: q(0.5), p99: q(0.99), n: lat.length, errors, cpuPerReq: cpu / Math.max(1, lat.length + errors) };
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function waitHttp(url: string, p: Proc): Promise<void> {
   for (let i = 0; ; i++) {

@@ -30,6 +30,7 @@ import { isDecodeError } from '../protocol/types.ts';
 import { defaultWorkers, startGatewayCluster } from '../server/ingest/cluster.ts';
 import { startGateway } from '../server/ingest/index.ts';
 import { QueclinkVehicle } from '../server/ingest/simulator.ts';
+import { median } from './stats.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
 import { POSICAO_COLS } from '../server/ingest/writer.ts';
 
@@ -56,7 +57,6 @@ async function databaseServer(): Promise<{ url: string; stop?: () => Promise<voi
 
 const fmt = (n: number) => Math.round(n).toLocaleString('pt-BR');
 const fix = (n: number, d = 2) => n.toFixed(d).replace('.', ',');
-const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
 
 /** CPU seconds (user + system) of a process, from /proc (0 when unreadable, e.g. a remote database). */
 function cpuOf(pid: number): number {
@@ -151,12 +151,14 @@ async function main(): Promise<void> {
       await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });
     };
     const cols = POSICAO_COLS.join(', ');
+    /** Transactions written so far by the gateway process(es). */
+    const batchCount = async () => (gw ? gw.metrics.batches : (await cl!.metrics()).reduce((s, m) => s + m.batches, 0));
 
     const pass = async (perDevice: number, profile: boolean): Promise<Rep> => {
       await reset();
       const prof = profile && gw ? new (await import('node:inspector/promises')).Session() : null;
       if (prof) { prof.connect(); await prof.post('Profiler.enable'); await prof.post('Profiler.start'); }
-      const batches0 = gw?.metrics.batches ?? 0;
+      const batches0 = await batchCount();
       const pg0 = snapshot(await backends()), gw0 = cpuSeconds(gwPids);
       const t0 = performance.now();
       load.send({ go: true, chunk: 10, perDevice });
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
       const copyRows = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao_copia')).rows[0].n);
       const msgs = Number(done.acks);
       if (rows !== done.withPosition) console.log(`  (atenção: ${rows} posições gravadas, esperadas ${done.withPosition})`);
-      return { load: loadavg()[0]!, msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (gw?.metrics.batches ?? 0) - batches0 };
+      return { load: loadavg()[0]!, msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (await batchCount()) - batches0 };
     };
     const w = await pass(WARMUP, false);
     console.log(`aquecimento: ${fmt(w.msgs)} mensagens, ${fmt(w.msgs / w.e2eS)} msg/s`);

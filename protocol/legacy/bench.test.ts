@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { isDecodeError } from '../types.ts';
 import { decode } from './index.ts';
-import { legacyBenchFrames, legacyDecodeBench, legacyFrameBench, median } from './bench.ts';
+import { median } from '../../bench/stats.ts';
+import { legacyBenchFrames, legacyDecodeBench, legacyFrameBench } from './bench.ts';
 
 describe('legacy (SV) benchmark helpers', () => {
   it('builds varied status frames that the framer splits and the decoder accepts', () => {
@@ -20,6 +21,12 @@ describe('legacy (SV) benchmark helpers', () => {
     expect(r.cpu).toHaveLength(2);
     expect(r.wall.every((x) => Number.isFinite(x) && x > 0)).toBe(true);
     expect(legacyFrameBench(2000)).toBeGreaterThan(0);
+  });
+
+  it('one median for every benchmark: the middle value, or the mean of the two middle ones', () => {
     expect(median([3, 1, 2])).toBe(2);
+    expect(median([40, 10, 30, 20])).toBe(25);
+    expect(median([7])).toBe(7);
+    expect(median([])).toBeNaN();
   });
 });

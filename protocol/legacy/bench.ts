@@ -1,6 +1,7 @@
 // Decode micro-benchmark of the `SV` family (one core). Run: npm exec -- tsx protocol/legacy/bench.ts
-// bench/ingest.ts may import legacyDecodeBench() and print its median next to the @Track figure.
+// bench/ingest.ts imports legacyDecodeBench() and prints its median (bench/stats.ts) next to the @Track figure.
 import { pathToFileURL } from 'node:url';
+import { median } from '../../bench/stats.ts';
 import { isDecodeError } from '../types.ts';
 import { decode, frame } from './index.ts';
 
@@ -56,8 +57,6 @@ export function legacyDecodeBench(reps = 3, frames = legacyBenchFrames()): Decod
   }
   return out;
 }
-
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Framer throughput (frames per second) over the same stream cut in 64 KiB chunks. */
 export function legacyFrameBench(count = 200_000): number {

@@ -1,6 +1,7 @@
 // Decoder-only throughput of the @Track decoder on one core.
 // Run: npm exec -- tsx protocol/queclink/bench.ts   (BENCH_REPS, BENCH_MESSAGES to change the run)
 // bench/ingest.ts can print the same figure: import { benchQueclinkDecode } and log its `median`.
+import { median } from '../../bench/stats.ts';
 import { isDecodeError } from '../types.ts';
 import { decode } from './decoder.ts';
 
@@ -61,8 +62,7 @@ export function benchQueclinkDecode(opts: { reps?: number; messages?: number; fr
     const c = process.cpuUsage(c0);
     rates.push(frames.length / ((c.user + c.system) / 1e6));
   }
-  const s = [...rates].sort((a, b) => a - b);
-  return { rates, median: s[s.length >> 1]!, messages: frames.length, errors };
+  return { rates, median: median(rates), messages: frames.length, errors };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -4,8 +4,10 @@
 import cluster from 'node:cluster';
 import os from 'node:os';
 import pg from 'pg';
+import { envNumber } from './env.ts';
 import { migrateTelemetria, startGateway, type GatewayOptions, type GatewayPorts } from './index.ts';
 import { log } from './log.ts';
+import type { GatewayMetrics } from './metrics.ts';
 
 /**
  * Gateway processes when GATEWAY_WORKERS is not set: 2 on a machine with 2 or more cores. Measured on the 2-core
@@ -14,12 +16,17 @@ import { log } from './log.ts';
  * database needs the other cores.
  */
 export function defaultWorkers(): number {
-  const env = process.env.GATEWAY_WORKERS;
-  if (env !== undefined && env !== '') return Math.max(1, Number(env) || 1);
-  return Math.min(2, Math.max(1, os.availableParallelism()));
+  return envNumber('GATEWAY_WORKERS', Math.min(2, Math.max(1, os.availableParallelism())), { min: 1 });
 }
 
-export interface ClusterHandle { workers: number; /** Process ids of the workers. */ pids: number[]; stop(): Promise<void> }
+export interface ClusterHandle {
+  workers: number;
+  /** Process ids of the workers. */
+  pids: number[];
+  /** Each worker's counters. */
+  metrics(): Promise<GatewayMetrics[]>;
+  stop(): Promise<void>;
+}
 
 /** In the primary: migrate, fork `workers` processes running this module's worker entry. */
 export async function startGatewayCluster(o: { databaseUrl: string; ports: GatewayPorts; host?: string; workers?: number; env?: Record<string, string> }): Promise<ClusterHandle> {
@@ -44,6 +51,11 @@ export async function startGatewayCluster(o: { databaseUrl: string; ports: Gatew
   return {
     workers: n,
     pids: list.map((w) => w.process.pid!),
+    metrics: () => Promise.all(list.map((w) => new Promise<GatewayMetrics>((resolve) => {
+      const h = (m: { metrics?: GatewayMetrics }) => { if (m.metrics) { w.off('message', h); resolve(m.metrics); } };
+      w.on('message', h);
+      w.send({ metrics: true });
+    }))),
     async stop() {
       await Promise.all(list.map((w) => new Promise<void>((r) => { w.once('exit', () => r()); w.send({ stop: true }); setTimeout(() => { w.kill(); r(); }, 8000).unref(); })));
     },

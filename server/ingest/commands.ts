@@ -17,10 +17,16 @@ const DEVICE_ADDRESS: Record<string, (serial: string) => Record<string, CommandP
   legacy: (serial) => ({ deviceId: Number(serial) }), // SV header (protocol/legacy encode(): params.deviceId)
 };
 
-// The serial's only registration, active, of the command's company, created before the command.
+// The serial's only registration, active, of the command's company, created before the command (one row f).
 const LEGIT = `(SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) = 1
   AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
               AND e.created_at <= f.created_at)`;
+
+// The registrations of the connected serials ($1), each with how many the serial has: counted once per serial
+// for the poll (not once per queued command).
+const REGISTROS = `reg AS (SELECT e.serial, e.empresa_id, e.ativado, e.created_at, e.modelo,
+                         count(*) OVER (PARTITION BY e.serial) AS n
+                    FROM equipamento e WHERE e.serial = ANY($1::text[]))`;
 
 /** Why a pending command of a connected serial is not for the registered device (status 'erro', resposta). */
 export const REFUSED = {
@@ -70,20 +76,28 @@ export class CommandDispatcher {
       const serials = [...this.links.keys()];
       if (!serials.length) return;
       // Pending commands of the connected serials that are not for the serial's registration: refused for good.
+      // Per serial (s): registrations, whether one is active, whether one is of the command's company.
       await this.pool.query(
-        `UPDATE fila_processamento f SET status = 'erro', processing = false, updated_at = now(),
+        `WITH ${REGISTROS},
+         s AS (SELECT serial, max(n) n, bool_or(ativado) ativo FROM reg GROUP BY serial)
+         UPDATE fila_processamento f SET status = 'erro', processing = false, updated_at = now(),
            resposta = CASE
-             WHEN (SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) > 1 THEN $2
-             WHEN EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id) THEN $4
+             WHEN s.n > 1 THEN $2
+             WHEN EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.serial AND reg.empresa_id = f.empresa_id) THEN $4
              ELSE $3 END
-          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
-            AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.ativado)
-            AND NOT (${LEGIT})`, [serials, REFUSED.conflito, REFUSED.outraEmpresa, REFUSED.anterior]);
+           FROM s
+          WHERE s.serial = f.serial AND s.ativo
+            AND f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
+            AND NOT (s.n = 1 AND EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.serial AND reg.empresa_id = f.empresa_id
+                                           AND reg.ativado AND reg.created_at <= f.created_at))`,
+        [serials, REFUSED.conflito, REFUSED.outraEmpresa, REFUSED.anterior]);
       const { rows } = await this.pool.query(
-        `SELECT f.id, f.serial, f.event, f.value, e.modelo
+        `WITH ${REGISTROS}
+         SELECT f.id, f.serial, f.event, f.value, reg.modelo
            FROM fila_processamento f
-           JOIN equipamento e ON e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
-          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[]) AND ${LEGIT}
+           JOIN reg ON reg.serial = f.serial AND reg.n = 1 AND reg.empresa_id = f.empresa_id AND reg.ativado
+                   AND reg.created_at <= f.created_at
+          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
           ORDER BY f.id LIMIT 200`, [serials]);
       for (const row of rows) await this.send(row);
     } catch (err) {

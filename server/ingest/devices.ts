@@ -89,6 +89,21 @@ export class DeviceDirectory {
     else this.cache.delete(serial);
   }
 
+  /**
+   * Forgets what a committed change of a register can change (API-shaped row values before/after): an equipamento
+   * or equipamento_ativo row, its serial(s); an ativo, the serials linked to it and the ones without an asset
+   * (a link to it may have become valid). Other serials keep their cached resolution.
+   */
+  invalidateChange(c: { entity: string; id: number; before: Record<string, unknown> | null; after: Record<string, unknown> | null }): void {
+    if (c.entity === 'ativo') {
+      for (const [serial, e] of this.cache) if (e.info && (e.info.ativoId === c.id || e.info.ativoId === null)) this.cache.delete(serial);
+      return;
+    }
+    const serials = [c.before?.serial, c.after?.serial].filter((s): s is string => typeof s === 'string');
+    if (!serials.length) this.cache.clear(); // a row without its serial: nothing to go by
+    for (const s of serials) this.cache.delete(s);
+  }
+
   /** True at most once per interval per device: throttles equipamento.ultima_comunicacao writes. */
   shouldTouch(serial: string, intervalMs = 60_000): boolean {
     const now = Date.now();

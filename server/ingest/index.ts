@@ -8,11 +8,12 @@ import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
 import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
 import { events, type RowChange } from '../realtime/events.ts';
+import { envNumber, envPort } from './env.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
 import { startOsmandHttp } from './osmand.ts';
-import { BatchWriter, pendingLimitsFromEnv, type WriterOptions } from './writer.ts';
+import { BatchWriter, pendingLimitsFromEnv, writerOptionsFromEnv, type WriterOptions } from './writer.ts';
 
 export { migrateTelemetria } from './migrate.ts';
 export type { ConnectionLimits } from './listeners.ts';
@@ -54,13 +55,6 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-const envPort = (name: string, def: number | null): number | null => {
-  const v = process.env[name];
-  if (v === undefined || v === '') return def;
-  if (v === 'off' || v === 'none') return null;
-  return Number(v);
-};
-
 /** Ports from env: QUECLINK_TCP_PORT=5001, QUECLINK_UDP_PORT=5001, LEGACY_TCP_PORT=5002, LEGACY_UDP_PORT=5002, OSMAND_HTTP_PORT=5055. */
 export function portsFromEnv(): GatewayPorts {
   return {
@@ -71,14 +65,6 @@ export function portsFromEnv(): GatewayPorts {
     osmandHttp: envPort('OSMAND_HTTP_PORT', 5055),
   };
 }
-
-const envNumber = (name: string, def: number): number => {
-  const v = process.env[name];
-  if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} inválido: ${v}`);
-  return n;
-};
 
 /**
  * Connection limits from env. GATEWAY_IDLE_TIMEOUT_S (2400 = 40 min): longer than the 30-minute heartbeat assumed
@@ -124,6 +110,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   // Invalid limits stop the start before anything is opened.
   const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
   pendingLimitsFromEnv();
+  writerOptionsFromEnv();
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl, max: opts.poolSize ?? 4,
     connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
@@ -187,7 +174,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   writer.startMaintenance();
   // Registrations changed through the API of this process (npm start): resolve serials afresh at once instead of
   // after the cache's 30 s (a separate `npm run gateway` process relies on the TTL).
-  const onChange = (c: RowChange) => { if (DIRECTORY_ENTITIES.has(c.entity)) writer.directory.invalidate(); };
+  const onChange = (c: RowChange) => { if (DIRECTORY_ENTITIES.has(c.entity)) writer.directory.invalidateChange(c); };
   events.on('change', onChange);
   // Partitions a couple of months ahead, refreshed daily.
   const partTimer = setInterval(() => {

@@ -3,14 +3,16 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
 import { isDecodeError } from '../../protocol/types.ts';
-import { protocolAllowed } from './devices.ts';
+import { DeviceDirectory, protocolAllowed } from './devices.ts';
+import { envNumber, envPort } from './env.ts';
+import { limitsFromEnv, portsFromEnv } from './index.ts';
 import { AddressLimiter, handleFrames, rawText } from './listeners.ts';
 import { newMetrics } from './metrics.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
 import { log } from './log.ts';
-import { BatchWriter, buildRows, copyNum, copyText, isoMs, isTransient, POSICAO_COLS, prepare } from './writer.ts';
+import { BatchWriter, buildRows, copyNum, copyText, isoMs, isTransient, pendingLimitsFromEnv, POSICAO_COLS, prepare, writerOptionsFromEnv } from './writer.ts';
 
 describe('OsmAnd', () => {
   it('decodes the Traccar Client query (speed in knots → km/h)', () => {
@@ -128,7 +130,7 @@ describe('writer rows', () => {
     const receivedAt = new Date('2026-11-23T12:00:00.000Z');
     const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };
     const p = prepare({ link, raw: 'raw', receivedAt, result: {
-      protocol: 'x', deviceId: '860000000000009', type: 'FRI', reply: '+A$', attributes: { ignition: true, note: 'a\\b' },
+      protocol: 'x', deviceId: '860000000000009', type: 'FRI', reply: '+A$', attributes: { ignition: true, note: 'a\\b', local: 'São Paulo' },
       events: [{ code: 'SOS', key: 'panic', description: 'Pânico' }],
       positions: [
         { fixTime: '2026-11-23T11:59:00.000Z', latitude: -23.5, longitude: -46.6, speedKmh: 10, course: 90, valid: true, satellites: 9 },
@@ -142,13 +144,13 @@ describe('writer rows', () => {
     const lines = rows.posicao.toString().trimEnd().split('\n').map((l) => Object.fromEntries(l.split('\t').map((v, i) => [POSICAO_COLS[i], v])));
     expect(lines[0]).toMatchObject({ empresa_id: '3', ativo_id: '7', motorista_id: '\\N', serial: dev.serial, fix_time: '2026-11-23T11:59:00.000Z', tipo: 'FRI',
       received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',
-      attributes: '{"ignition":true,"note":"a\\\\\\\\b"}' });
+      attributes: '{"ignition":true,"note":"a\\\\\\\\b","local":"São Paulo"}' });
     expect(lines[1]).toMatchObject({ empresa_id: '3', fix_time: '2026-11-23T11:59:30.000Z', altitude: '700', valid: 'f', hdop: '1.2' });
     const [u] = JSON.parse(rows.ultimos);
     expect(u).toMatchObject({ serial: dev.serial, empresa_id: 3, ativo_id: 7, fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, ignition: true,
-      ultimo_evento: 'panic', attributes: { ignition: true, note: 'a\\b' } });
+      ultimo_evento: 'panic', attributes: { ignition: true, note: 'a\\b', local: 'São Paulo' } });
     const [e] = JSON.parse(rows.eventos);
-    expect(e).toMatchObject({ key: 'panic', fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, attributes: { note: 'a\\b' } });
+    expect(e).toMatchObject({ key: 'panic', fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, attributes: { note: 'a\\b', local: 'São Paulo' } });
     expect([...rows.months]).toEqual(['2026-11']);
   });
 
@@ -261,5 +263,92 @@ describe('a connection keeps its first serial', () => {
     expect(linked).toEqual(['860201061234567']);
     expect(queued).toHaveLength(2);
     expect(metrics.badFrames).toBe(1);
+  });
+});
+
+describe('numbers from the environment', () => {
+  const vars = ['X_TEST_N', 'X_TEST_PORT', 'INGEST_MAX_BATCH', 'INGEST_LINGER_MS', 'GATEWAY_PENDENTES_TOTAL', 'QUECLINK_TCP_PORT', 'GATEWAY_MAX_CONN_PER_IP'];
+  afterEach(() => { for (const v of vars) delete process.env[v]; });
+
+  it('unset or empty gives the default; a whole number within the rule is read; anything else is refused clearly', () => {
+    expect(envNumber('X_TEST_N', 7)).toBe(7);
+    process.env.X_TEST_N = '';
+    expect(envNumber('X_TEST_N', 7)).toBe(7);
+    process.env.X_TEST_N = ' 12 ';
+    expect(envNumber('X_TEST_N', 7)).toBe(12);
+    for (const bad of ['abc', '12abc', '-1', '1.5', 'Infinity']) {
+      process.env.X_TEST_N = bad;
+      expect(() => envNumber('X_TEST_N', 7)).toThrow(`X_TEST_N inválido: ${bad} (esperado um número inteiro ≥ 0)`);
+    }
+    process.env.X_TEST_N = '0';
+    expect(() => envNumber('X_TEST_N', 7, { min: 1 })).toThrow('X_TEST_N inválido: 0 (esperado um número inteiro ≥ 1)');
+    process.env.X_TEST_N = '0.25';
+    expect(envNumber('X_TEST_N', 7, { integer: false })).toBe(0.25);
+  });
+
+  it('ports: "off"/"none" close one, 0–65535 otherwise', () => {
+    expect(envPort('X_TEST_PORT', 5001)).toBe(5001);
+    process.env.X_TEST_PORT = 'off';
+    expect(envPort('X_TEST_PORT', 5001)).toBeNull();
+    process.env.X_TEST_PORT = '6001';
+    expect(envPort('X_TEST_PORT', 5001)).toBe(6001);
+    process.env.X_TEST_PORT = '70000';
+    expect(() => envPort('X_TEST_PORT', 5001)).toThrow('X_TEST_PORT inválido: 70000 (esperado um número inteiro entre 0 e 65535)');
+    process.env.QUECLINK_TCP_PORT = 'cinco';
+    expect(() => portsFromEnv()).toThrow('QUECLINK_TCP_PORT inválido: cinco');
+  });
+
+  it('batching, pending-list bounds and connection limits all go through the same check', () => {
+    expect(writerOptionsFromEnv()).toEqual({ maxBatch: 4000, maxInFlight: 2, lingerMs: 10, maxQueued: 20_000 });
+    process.env.INGEST_MAX_BATCH = '8000';
+    process.env.INGEST_LINGER_MS = '0';
+    expect(writerOptionsFromEnv()).toMatchObject({ maxBatch: 8000, lingerMs: 0 });
+    expect(new BatchWriter({} as never, newMetrics(), { pending: { maintenanceMs: 0 } }).opts.maxBatch).toBe(8000);
+    process.env.INGEST_MAX_BATCH = '4k';
+    expect(() => writerOptionsFromEnv()).toThrow('INGEST_MAX_BATCH inválido: 4k (esperado um número inteiro ≥ 1)');
+    process.env.INGEST_MAX_BATCH = '0';
+    expect(() => writerOptionsFromEnv()).toThrow('INGEST_MAX_BATCH inválido: 0');
+    process.env.GATEWAY_PENDENTES_TOTAL = '-5';
+    expect(() => pendingLimitsFromEnv()).toThrow('GATEWAY_PENDENTES_TOTAL inválido: -5');
+    process.env.GATEWAY_MAX_CONN_PER_IP = 'muitas';
+    expect(() => limitsFromEnv()).toThrow('GATEWAY_MAX_CONN_PER_IP inválido: muitas');
+  });
+});
+
+describe('device directory cache after a register change', () => {
+  const info = (serial: string, ativoId: number | null) => ({ id: Number(serial), serial, empresa_id: 1, modelo: 'gv58cg', tecnologia: 'queclink', ativado: true, ativo_id: ativoId, registros: 1 });
+  /** A directory over a fake pool that answers the serials asked and counts them. */
+  const directory = () => {
+    const asked: string[] = [];
+    const links: Record<string, number | null> = { S1: 10, S2: 20, S3: null, S4: 10 };
+    const pool = { query: async (_sql: string, [serials]: [string[]]) => { asked.push(...serials); return { rows: serials.map((s) => info(s, links[s] ?? null)) }; } };
+    return { dir: new DeviceDirectory(pool as never), asked };
+  };
+  const all = ['S1', 'S2', 'S3', 'S4'];
+
+  it('an equipamento or equipamento_ativo change forgets its serial(s) only, before and after', async () => {
+    const { dir, asked } = directory();
+    await dir.resolve(all);
+    asked.length = 0;
+    dir.invalidateChange({ entity: 'equipamento', id: 1, before: { serial: 'S1' }, after: { serial: 'S1' } });
+    await dir.resolve(all);
+    expect(asked).toEqual(['S1']);
+    asked.length = 0;
+    dir.invalidateChange({ entity: 'equipamento_ativo', id: 9, before: { serial: 'S2' }, after: { serial: 'S3' } });
+    await dir.resolve(all);
+    expect(asked.sort()).toEqual(['S2', 'S3']);
+    asked.length = 0;
+    dir.invalidateChange({ entity: 'equipamento', id: 4, before: { serial: 'S4' }, after: null }); // deleted
+    await dir.resolve(all);
+    expect(asked).toEqual(['S4']);
+  });
+
+  it('an ativo change forgets the serials linked to it and the ones without an asset', async () => {
+    const { dir, asked } = directory();
+    await dir.resolve(all);
+    asked.length = 0;
+    dir.invalidateChange({ entity: 'ativo', id: 10, before: { empresaId: 1 }, after: { empresaId: 2 } });
+    await dir.resolve(all);
+    expect(asked.sort()).toEqual(['S1', 'S3', 'S4']);
   });
 });

@@ -8,6 +8,9 @@ import { portsFromEnv, startGateway } from './index.ts';
 import { log } from './log.ts';
 
 async function main(): Promise<void> {
+  // Settings first: a bad value stops here, before a database is started.
+  const workers = defaultWorkers();
+  const ports = portsFromEnv();
   let databaseUrl = process.env.DATABASE_URL;
   let stopPg: (() => Promise<void>) | undefined;
   if (!databaseUrl) {
@@ -16,9 +19,8 @@ async function main(): Promise<void> {
     stopPg = pg.stop;
   }
   // GATEWAY_WORKERS=N (N > 1): N processes share the TCP ports (node:cluster); default 2 on 2+ cores.
-  const workers = defaultWorkers();
-  const cl = workers > 1 ? await startGatewayCluster({ databaseUrl, ports: portsFromEnv(), host: process.env.GATEWAY_HOST, workers }) : null;
-  const gw = cl ? null : await startGateway({ databaseUrl, ports: portsFromEnv() });
+  const cl = workers > 1 ? await startGatewayCluster({ databaseUrl, ports, host: process.env.GATEWAY_HOST, workers }) : null;
+  const gw = cl ? null : await startGateway({ databaseUrl, ports });
   if (gw) setInterval(() => log.info({ metrics: gw.metrics }, 'métricas do gateway'), 60_000).unref();
   const stop = async () => {
     log.info('encerrando o gateway');

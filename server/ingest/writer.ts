@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
+import { envNumber } from './env.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
@@ -152,19 +153,22 @@ export interface PendingLimits {
 }
 
 export function pendingLimitsFromEnv(): PendingLimits {
-  const env = (k: string, d: number) => {
-    const v = process.env[k];
-    if (v === undefined || v === '') return d;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${k} inválido: ${v}`);
-    return n;
-  };
   return {
-    perSerial: env('GATEWAY_PENDENTES_POR_SERIAL', 100),
-    total: env('GATEWAY_PENDENTES_TOTAL', 100_000),
-    serials: env('GATEWAY_PENDENTES_SERIAIS', 10_000),
-    retentionDays: env('GATEWAY_PENDENTES_RETENCAO_DIAS', 30),
+    perSerial: envNumber('GATEWAY_PENDENTES_POR_SERIAL', 100),
+    total: envNumber('GATEWAY_PENDENTES_TOTAL', 100_000),
+    serials: envNumber('GATEWAY_PENDENTES_SERIAIS', 10_000),
+    retentionDays: envNumber('GATEWAY_PENDENTES_RETENCAO_DIAS', 30),
     maintenanceMs: 60_000,
+  };
+}
+
+/** Batching from env: INGEST_MAX_BATCH (4000), INGEST_MAX_IN_FLIGHT (2), INGEST_LINGER_MS (10), INGEST_MAX_QUEUED (20000). */
+export function writerOptionsFromEnv(): Pick<Required<WriterOptions>, 'maxBatch' | 'maxInFlight' | 'lingerMs' | 'maxQueued'> {
+  return {
+    maxBatch: envNumber('INGEST_MAX_BATCH', 4000, { min: 1 }),
+    maxInFlight: envNumber('INGEST_MAX_IN_FLIGHT', 2, { min: 1 }),
+    lingerMs: envNumber('INGEST_LINGER_MS', 10),
+    maxQueued: envNumber('INGEST_MAX_QUEUED', 20_000, { min: 1 }),
   };
 }
 
@@ -267,8 +271,8 @@ export interface Prepared {
   type: string;
   model: string | null;
   received: string;
-  /** COPY lines of the plausible positions, columns POSICAO_COLS after the device columns; null when none. */
-  rows: string | null;
+  /** COPY lines (UTF-8) of the plausible positions, columns POSICAO_COLS after the device columns; null when none. */
+  rows: Buffer | null;
   positions: number;
   implausible: number;
   /** Months (YYYY-MM) of the plausible positions. */
@@ -352,7 +356,8 @@ export function prepare(m: IngestMessage): Prepared {
       }
     }
     if (p.positions) {
-      p.rows = flat(text);
+      // Encoded now: the queue keeps bytes outside the JS heap, and the pieces of the `+`-built text die young.
+      p.rows = Buffer.from(text);
       // The attributes are in the rows already (last column): read back from there when needed (see attributesOf).
       if (attributes !== null) p.attributes = ROWS;
     }
@@ -364,17 +369,7 @@ export function prepare(m: IngestMessage): Prepared {
   return p;
 }
 
-/**
- * The string as one flat sequence of characters. A string built by `+` is a tree of its pieces (V8 cons string);
- * kept in the queue, the whole tree would survive young-generation collections. Number() reads the characters,
- * which flattens the string in place (the pieces die young); the result (NaN: the text starts with the serial
- * and a tab) is not used.
- */
-function flat(s: string): string {
-  flatSink = Number(s);
-  return s;
-}
-let flatSink = 0;
+const TAB = 9, NL = 10;
 
 /** Marks Prepared.attributes as "the last column of the rows". */
 const ROWS = '\u0000rows';
@@ -384,8 +379,8 @@ function attributesOf(m: Prepared): string | null {
   if (m.attributes !== ROWS) return m.attributes;
   const rows = m.rows!;
   const end = rows.length - 1; // the final '\n'
-  const start = rows.lastIndexOf('\t', end) + 1;
-  const j = rows.slice(start, end);
+  const start = rows.lastIndexOf(TAB, end) + 1;
+  const j = rows.toString('utf8', start, end);
   return j.indexOf('\\') < 0 ? j : j.replace(/\\\\/g, '\\');
 }
 
@@ -429,8 +424,8 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
     pendentes: [], mensagensPendentes: [], touches: [], months: new Set(), refused: 0, pendingKept: 0 };
   const ultimo = new Map<string, { u: Ultimo; last: Prepared | null }>();
   const pend = new Map<string, Record<string, unknown>>();
-  const prefixes = new Map<DeviceInfo, string>();
-  let copy = '';
+  const prefixes = new Map<DeviceInfo, Buffer>();
+  const copy: Buffer[] = [];
   let eventos = '';
   for (const m of batch) {
     const received = m.received;
@@ -450,15 +445,15 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
       // Device columns (empresa_id, ativo_id, motorista_id) in front of every line.
       let prefix = prefixes.get(dev);
       if (prefix === undefined) {
-        prefix = `${copyNum(dev.empresaId)}\t${copyNum(dev.ativoId)}\t${copyNum(dev.motoristaId)}\t`;
+        prefix = Buffer.from(`${copyNum(dev.empresaId)}\t${copyNum(dev.ativoId)}\t${copyNum(dev.motoristaId)}\t`);
         prefixes.set(dev, prefix);
       }
       const rows = m.rows;
-      if (m.positions === 1) copy += prefix + rows;
+      if (m.positions === 1) copy.push(prefix, rows);
       else {
         for (let s = 0; s < rows.length;) {
-          const e = rows.indexOf('\n', s) + 1;
-          copy += prefix + rows.slice(s, e);
+          const e = rows.indexOf(NL, s) + 1;
+          copy.push(prefix, rows.subarray(s, e));
           s = e;
         }
       }
@@ -497,7 +492,7 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
     if (received > u.ultima_comunicacao) u.ultima_comunicacao = received;
     if (m.attributes !== null) x.last = m; // newest message's attributes; SQL merges them over the stored ones
   }
-  if (copy) out.posicao = Buffer.from(copy); // one encoding of the whole batch
+  if (copy.length) out.posicao = Buffer.concat(copy);
   out.eventos = `[${eventos}]`;
   let ultimos = '';
   for (const { u, last } of ultimo.values()) {
@@ -586,11 +581,7 @@ export class BatchWriter {
   readonly backpressure = new BackpressureLog();
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
-    const env = (k: string, d: number) => (process.env[k] ? Number(process.env[k]) : d);
-    this.opts = {
-      maxBatch: env('INGEST_MAX_BATCH', 4000), maxInFlight: env('INGEST_MAX_IN_FLIGHT', 2), lingerMs: env('INGEST_LINGER_MS', 10),
-      maxQueued: env('INGEST_MAX_QUEUED', 20_000), retryMinMs: 100, retryMaxMs: 5000, ...opts,
-    };
+    this.opts = { ...writerOptionsFromEnv(), retryMinMs: 100, retryMaxMs: 5000, ...opts };
     delete (this.opts as WriterOptions).pending;
     this.pendingLimits = { ...pendingLimitsFromEnv(), ...opts.pending };
     this.directory = directory ?? new DeviceDirectory(pool);

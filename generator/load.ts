@@ -1,7 +1,7 @@
 // Reads metadata/: every *.yaml under an area folder is an entity, a screen when it says `kind: tela`, or a
 // provider when it says `kind: provider`;
-// _menu.yaml holds the menu groups.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// _menu.yaml holds the menu groups; _tecnologias.yaml (optional) the device technologies and models.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { MetadataError, problem } from './errors.ts';
@@ -19,6 +19,7 @@ export interface LoadedMetadata {
   providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
   hubs?: SourceFile[];     // files with kind: hub (metadata/_schema/hub.schema.json)
   menu: SourceFile;
+  tecnologias?: SourceFile;
 }
 
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
@@ -73,9 +74,11 @@ export function loadMetadata(dir: string): LoadedMetadata {
     if (e instanceof MetadataError) throw e;
     throw new MetadataError([problem(menuFile, '', 'arquivo de grupos do menu não encontrado')]);
   }
+  const tecPath = join(dir, '_tecnologias.yaml');
+  const tecnologias = existsSync(tecPath) ? { file: display(tecPath), area: '', data: readYaml(tecPath, display(tecPath)) } : undefined;
   const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data) && !isHub(f.data));
   const screens = files.filter((f) => isScreen(f.data));
   const providers = files.filter((f) => isProvider(f.data));
   const hubs = files.filter((f) => isHub(f.data));
-  return { dir, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData } };
+  return { dir, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
 }

@@ -33,6 +33,8 @@ export interface FieldMeta {
   reference?: string;      // entity key, for reference / referenceList
   onDelete?: 'restrict' | 'setNull' | 'cascade'; // reference: deleting the referenced row (default restrict → 409 'em uso')
   help?: string;
+  rangeMessage?: string;   // integer/number: pt-BR message outside min/max (x-rangeMessage)
+  zeroDisables?: boolean;  // integer/number: 0 accepted below min (disables the feature)
   default?: unknown;
   readOnly: boolean;       // shown, never written by clients (e.g. estaLogado)
   hidden: boolean;         // never sent to clients (e.g. senha hash)
@@ -73,6 +75,19 @@ export interface ParentMeta {
 
 export interface FormSection { title: string; fields: string[]; /** help side panel texts (runtime/src/layout/helpTexts.ts) */ help?: { screen: string; section: string } }
 
+/** A route parameter ({name} of the route) bound to a field; values: its known values (Model.tecnologias). */
+export interface RouteParamMeta { name: string; field: string; label: string; values?: 'tecnologias' | 'modelos' }
+
+/** Cross-field rule: when the row matches `when`, the fields of `then` respect their limits (message otherwise). */
+export interface RuleMeta { when: Record<string, string | number | boolean>; then: Record<string, { min?: number; max?: number }>; message: string }
+
+/** A device technology with its models and the catalogues of its libraries (metadata/_tecnologias.yaml). */
+export interface TecnologiaMeta {
+  id: string; label: string;
+  modelos: { id: string; label: string }[];
+  bibliotecas: { eventos?: string; parametros?: string };
+}
+
 export interface PermissionMeta { key: string; label: string }
 
 export interface EntityMeta {
@@ -99,6 +114,11 @@ export interface EntityMeta {
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller
    *  sees and changes the row only when all of them are among the caller's companies. */
   companies?: string;
+  /** Route parameters (metadata params): route = base + '/:name'...; the API lives at /api/{api}. */
+  params?: RouteParamMeta[];
+  base?: string;           // params: the route before the first parameter (navigation index, menu entry)
+  api?: string;            // params: mount below /api, e.g. modelo_de_configuracao/:tecnology/:model
+  rules?: RuleMeta[];
   /** Nested list (metadata parent): also served under the parent's record. */
   parent?: ParentMeta;
   /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */
@@ -167,7 +187,8 @@ export interface RouteEntry {
   entity?: string;         // CRUD routes: the entity key
   screen?: string;         // screen routes: the screen key (view 'screen')
   hub?: string;            // hub routes: the hub key (view 'hub')
-  view: 'list' | 'create' | 'edit' | 'show' | 'screen' | 'hub';
+  view: 'list' | 'create' | 'edit' | 'show' | 'screen' | 'hub' | 'params';
+  level?: number;          // view 'params': how many route parameters are already chosen (navigation screen)
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
 }
 
@@ -179,6 +200,7 @@ export interface Model {
   permissions: PermissionMeta[]; // the whole catalogue, sorted by key
   menu: MenuNode[];
   routes: RouteEntry[];
+  tecnologias?: TecnologiaMeta[]; // device technologies and models (metadata/_tecnologias.yaml)
   /** Platform keys (metadata `platform`): each with the entity keys it gates. */
   platform?: { key: string; label: string; gated: string[] }[];
 }

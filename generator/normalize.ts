@@ -6,7 +6,7 @@ import { normalizeHub, type RawHub } from './hubs.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
-  ProviderMeta, ProviderParam, RouteEntry, Scope, ScreenMeta, FormSection,
+  ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TecnologiaMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -23,6 +23,8 @@ interface RawEntity {
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
+  params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
+  rules?: RuleMeta[];
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -60,7 +62,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'default'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -96,6 +98,9 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     if ((f.maxLength !== undefined || f.minLength !== undefined || f.pattern !== undefined || f.upperCase !== undefined || f.format !== undefined) && !isStr)
       err(`/fields/${i}`, 'minLength/maxLength/pattern/format/upperCase valem só para campos de texto');
     if (f.min !== undefined && f.max !== undefined && f.min > f.max) err(`/fields/${i}/min`, 'min maior que max');
+    if ((f.rangeMessage !== undefined || f.zeroDisables !== undefined) && f.type !== 'integer' && f.type !== 'number')
+      err(`/fields/${i}`, 'rangeMessage/zeroDisables valem só para campos integer ou number');
+    if (f.zeroDisables && !(f.min !== undefined && f.min > 0)) err(`/fields/${i}/zeroDisables`, 'zeroDisables exige min maior que 0');
     if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) err(`/fields/${i}/minLength`, 'minLength maior que maxLength');
     if (f.patternMessage !== undefined && f.pattern === undefined) err(`/fields/${i}/patternMessage`, 'patternMessage sem pattern');
     if (f.options) {
@@ -204,6 +209,8 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   if (raw.dateRange) entity.dateRange = raw.dateRange;
   if (raw.menu) entity.menu = raw.menu;
   if (raw.calls) entity.calls = raw.calls;
+  routeParams(raw, entity, byName, err);
+  if (raw.rules) entity.rules = rules(raw.rules, byName, err);
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -214,6 +221,43 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     entity.platform = { key: raw.platform.key, gated: raw.platform.operations.map((op) => `${raw.permission}.${op}`) };
   }
   return entity;
+}
+
+/** Route parameters: route '/a/b/{x}/{y}' → route '/a/b/:x/:y', base '/a/b', api '{key}/:x/:y'; each bound to a field. */
+function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): void {
+  const names = [...raw.route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  if (!raw.params && !names.length) return;
+  const declared = raw.params ?? [];
+  if (names.join('/') !== declared.map((p) => p.name).join('/')) {
+    err(raw.params ? '/params' : '/route', `os parâmetros da rota (${names.map((n) => `{${n}}`).join(', ') || 'nenhum'}) devem ser os de params, na mesma ordem`);
+    return;
+  }
+  if (raw.parent) err('/params', 'params e parent não podem ser usados juntos');
+  const params: RouteParamMeta[] = declared.map((p, i) => {
+    const f = byName.get(p.field);
+    if (!f || f.system) err(`/params/${i}/field`, `campo desconhecido: ${p.field}`);
+    else if (!['string', 'enum'].includes(f.type) || !f.required) err(`/params/${i}/field`, `deve ser um campo string ou enum obrigatório: ${p.field}`);
+    if (p.values === 'modelos' && declared[i - 1]?.values !== 'tecnologias') err(`/params/${i}/values`, 'modelos exige o parâmetro anterior com values: tecnologias');
+    if (declared.findIndex((x) => x.field === p.field) !== i) err(`/params/${i}/field`, `campo repetido: ${p.field}`);
+    return { name: p.name, field: p.field, label: f?.label ?? p.field, ...(p.values ? { values: p.values } : {}) };
+  });
+  e.params = params;
+  e.base = raw.route.slice(0, raw.route.indexOf('/{'));
+  e.route = raw.route.replace(/\{([^}]+)\}/g, ':$1');
+  e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
+}
+
+function rules(raw: RuleMeta[], byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): RuleMeta[] {
+  raw.forEach((r, i) => {
+    for (const k of Object.keys(r.when)) if (!byName.has(k)) err(`/rules/${i}/when/${k}`, `campo desconhecido: ${k}`);
+    for (const [k, lim] of Object.entries(r.then)) {
+      const f = byName.get(k);
+      if (!f) err(`/rules/${i}/then/${k}`, `campo desconhecido: ${k}`);
+      else if (f.type !== 'integer' && f.type !== 'number') err(`/rules/${i}/then/${k}`, `deve ser um campo integer ou number: ${k}`);
+      if (lim.min !== undefined && lim.max !== undefined && lim.min > lim.max) err(`/rules/${i}/then/${k}/min`, 'min maior que max');
+    }
+  });
+  return raw.map((r) => ({ when: r.when, then: r.then, message: r.message }));
 }
 
 function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path: string, msg: string) => void): ScreenMeta {
@@ -283,10 +327,26 @@ function normalizeProvider(raw: RawProvider, file: string, area: string, err: (p
   return provider;
 }
 
+/** metadata/_tecnologias.yaml: unique ids; needed by any entity param with values. */
+function normalizeTecnologias(meta: LoadedMetadata, entities: EntityMeta[], problems: string[]): TecnologiaMeta[] {
+  const raw = ((meta.tecnologias?.data ?? { tecnologias: [] }) as { tecnologias: (Omit<TecnologiaMeta, 'bibliotecas'> & { bibliotecas?: TecnologiaMeta['bibliotecas'] })[] }).tecnologias;
+  const file = meta.tecnologias?.file ?? 'metadata/_tecnologias.yaml';
+  raw.forEach((t, i) => {
+    if (raw.findIndex((x) => x.id === t.id) !== i) problems.push(problem(file, `/tecnologias/${i}/id`, `tecnologia repetida: ${t.id}`));
+    t.modelos.forEach((m, j) => { if (t.modelos.findIndex((x) => x.id === m.id) !== j) problems.push(problem(file, `/tecnologias/${i}/modelos/${j}/id`, `modelo repetido: ${m.id}`)); });
+  });
+  for (const e of entities) {
+    e.params?.forEach((p, i) => {
+      if (p.values && !raw.length) problems.push(problem(e.file, `/params/${i}/values`, `nenhuma tecnologia declarada em ${file}`));
+    });
+  }
+  return raw.map((t) => ({ id: t.id, label: t.label, modelos: t.modelos.map((m) => ({ id: m.id, label: m.label })), bibliotecas: t.bibliotecas ?? {} }));
+}
+
 function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu, hubs: HubMeta[] = []): MenuNode[] {
   const items = [
     ...hubs.map((h) => ({ key: h.key, menu: h.menu, node: { label: h.label, route: h.route, permission: h.permission } as MenuNode })),
-    ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.route, permission: `${e.permission}.lista` } as MenuNode })),
+    ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.base ?? e.route, permission: `${e.permission}.lista` } as MenuNode })),
     ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, permission: t.permission } as MenuNode })),
   ];
   return [...menu.groups]
@@ -313,6 +373,10 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
   for (const e of entities) {
     const add = (path: string, name: string, view: RouteEntry['view']) =>
       routes.push({ path, name: `${e.permission}.${name}`, entity: e.key, view });
+    // Route parameters: the levels above the list are navigation screens (choose the next parameter's value).
+    (e.params ?? []).forEach((_, level) => routes.push({
+      path: [e.base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level,
+    }));
     add(e.route, 'lista', 'list');
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
@@ -367,6 +431,7 @@ export function normalize(meta: LoadedMetadata): Model {
   for (const e of entities) {
     taken.set(`key:${e.key}`, e.file);
     taken.set(`route:${e.route}`, e.file);
+    if (e.base) taken.set(`route:${e.base}`, e.file);
     taken.set(`route:${e.route}/adicionar`, e.file);
     for (const p of e.permissions) taken.set(`perm:${p.key}`, e.file);
   }
@@ -503,6 +568,7 @@ export function normalize(meta: LoadedMetadata): Model {
     p.calls.forEach((c, i) => claim(c.path, `/calls/${i}/path`));
     problems.push(...pp);
   }
+  const tecnologias = normalizeTecnologias(meta, entities, problems);
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -510,5 +576,6 @@ export function normalize(meta: LoadedMetadata): Model {
   const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu, hubs), routes: buildRoutes(entities, screens, hubs) };
   if (hubs.length) model.hubs = hubs;
   if (platform.length) model.platform = platform;
+  if (tecnologias.length) model.tecnologias = tecnologias;
   return model;
 }

@@ -11,7 +11,7 @@ import type { LoadedMetadata } from './load.ts';
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const localize = ((localizeModule as any).default ?? localizeModule) as any;
 
-export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; hub: ValidateFunction; menu: ValidateFunction }
+export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; hub: ValidateFunction; menu: ValidateFunction; tecnologias: ValidateFunction }
 
 export function compileValidators(metadataDir: string): MetadataValidators {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -23,6 +23,7 @@ export function compileValidators(metadataDir: string): MetadataValidators {
     provider: ajv.compile(read('provider.schema.json')),
     hub: ajv.compile(read('hub.schema.json')),
     menu: ajv.compile(read('menu.schema.json')),
+    tecnologias: ajv.compile(read('tecnologias.schema.json')),
   };
 }
 
@@ -55,6 +56,7 @@ export function formatErrors(file: string, errors: ErrorObject[] | null | undefi
 export function validateMetadata(meta: LoadedMetadata, validators = compileValidators(meta.dir)): void {
   const problems: string[] = [];
   if (!validators.menu(meta.menu.data)) problems.push(...formatErrors(meta.menu.file, validators.menu.errors));
+  if (meta.tecnologias && !validators.tecnologias(meta.tecnologias.data)) problems.push(...formatErrors(meta.tecnologias.file, validators.tecnologias.errors));
   for (const src of meta.entities) {
     if (!validators.entity(src.data)) problems.push(...formatErrors(src.file, validators.entity.errors));
   }

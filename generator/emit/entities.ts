@@ -85,7 +85,9 @@ function entityModule(e: EntityMeta): string {
   // The list's default order (tenant, sort field, id): the first page is read from the index, not sorted.
   const sortField = e.fields.find((f) => f.name === e.sort.field);
   if (sortField && sortField.name !== 'id' && !['json', 'geometry', 'referenceList', 'text'].includes(sortField.type)) {
-    const cols = [...(tenant ? [tenant] : []), sortField, e.fields.find((f) => f.name === 'id')!];
+    // Lists below route parameters (metadata params) are always filtered by them: they lead the index.
+    const bound = (e.params ?? []).map((p) => e.fields.find((f) => f.name === p.field)!);
+    const cols = [...(tenant ? [tenant] : []), ...bound, sortField, e.fields.find((f) => f.name === 'id')!];
     const name = indexName(`${e.table}_${cols.map((c) => c.column).join('_')}_sort_index`);
     indexes.push(`    { name: ${lit(name)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`);
   }

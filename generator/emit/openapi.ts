@@ -20,9 +20,13 @@ function paths(e: EntityMeta): Record<string, unknown> {
   const tag = [e.label.plural];
   const perm = (p: string) => ({ 'x-permission': `${e.permission}.${p}` });
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+  // Route parameters (metadata params): the API lives below them; an unknown value is 404.
+  const root = `/api/${(e.api ?? e.key).replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+  const routeParams = (e.params ?? []).map((p) => ({ name: p.name, in: 'path', required: true, description: `${p.field} (${p.label})`, schema: { type: 'string' } }));
   const body = { required: true, content: { 'application/json': { schema: ref(name) } } };
   const one = { description: 'Registro', content: { 'application/json': { schema: ref(`${name}Record`) } } };
   const collection: Record<string, unknown> = {
+    ...(routeParams.length ? { parameters: routeParams } : {}),
     get: {
       tags: tag, operationId: `list_${e.key}`, summary: `Lista ${e.label.plural}`, ...perm('lista'),
       parameters: [
@@ -44,7 +48,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
     },
   };
   const item: Record<string, unknown> = {
-    parameters: [idParam],
+    parameters: [...routeParams, idParam],
     get: { tags: tag, operationId: `get_${e.key}`, summary: `Lê ${e.label.singular}`, ...perm('visualizar'), responses: { 200: one, ...errors(401, 403, 404) } },
   };
   if (!e.readOnlyResource) {
@@ -61,7 +65,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
       responses: { 200: one, ...errors(401, 403, 404, 409) },
     };
   }
-  const out: Record<string, unknown> = { [`/api/${e.key}`]: collection, [`/api/${e.key}/{id}`]: item };
+  const out: Record<string, unknown> = { [root]: collection, [`${root}/{id}`]: item };
   if (e.calls) {
     // Named calls (metadata calls): the same operations below /api{calls}, answering the envelope.
     const named = (ops: Record<string, any>) => Object.fromEntries(Object.entries(ops).map(([m, v]) => [m, m === 'parameters' ? v : {
@@ -88,7 +92,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
     };
   }
   for (const a of e.actions) {
-    out[`/api/${e.key}/{id}/${a.name}`] = {
+    out[`${root}/{id}/${a.name}`] = {
       parameters: [idParam],
       post: {
         tags: tag, operationId: `${a.name}_${e.key}`, summary: a.label, 'x-permission': a.permission,
@@ -98,7 +102,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
       },
     };
     if (a.bulk) {
-      out[`/api/${e.key}/${a.name}`] = {
+      out[`${root}/${a.name}`] = {
         post: {
           tags: tag, operationId: `${a.name}_${e.key}_bulk`, summary: `${a.label} (selecionados)`, 'x-permission': a.permission,
           requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', items: { type: 'integer' } }, ...(a.payload ? { payload: a.payload } : {}) } } } } },

@@ -28,6 +28,9 @@ function valueSchema(f: FieldMeta, model: Model): Schema {
       const s: Schema = { type: f.type };
       if (f.min !== undefined) s.minimum = f.min;
       if (f.max !== undefined) s.maximum = f.max;
+      // 0 disables the feature: accepted below min, the gap (0, min) refused.
+      if (f.zeroDisables) Object.assign(s, { minimum: 0, not: { exclusiveMinimum: 0, exclusiveMaximum: f.min } });
+      if (f.rangeMessage !== undefined) s['x-rangeMessage'] = f.rangeMessage;
       return s;
     }
     case 'boolean': return { type: 'boolean' };
@@ -80,13 +83,30 @@ export function fieldSchema(f: FieldMeta, model: Model, required = f.required): 
 
 export function entitySchema(e: EntityMeta, model: Model): Schema {
   const fields = e.fields.filter(isWritable);
-  return {
+  const s: Schema = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: e.label.singular,
     type: 'object',
     additionalProperties: false,
     required: fields.filter((f) => f.required).map((f) => f.name),
     properties: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f, model)])),
+  };
+  if (e.rules?.length) s.allOf = e.rules.map((r) => ruleSchema(r, e));
+  return s;
+}
+
+/** A cross-field rule as if/then: when every `when` field equals its value, each `then` field is a number within its limits. */
+function ruleSchema(r: NonNullable<EntityMeta['rules']>[number], e: EntityMeta): Schema {
+  const type = (name: string) => (e.fields.find((f) => f.name === name)?.type === 'number' ? 'number' : 'integer');
+  return {
+    if: { properties: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, { const: v }])), required: Object.keys(r.when) },
+    then: {
+      properties: Object.fromEntries(Object.entries(r.then).map(([k, lim]) => [k, {
+        type: type(k), ...(lim.min !== undefined ? { minimum: lim.min } : {}), ...(lim.max !== undefined ? { maximum: lim.max } : {}),
+      }])),
+      required: Object.keys(r.then),
+    },
+    'x-message': r.message,
   };
 }
 

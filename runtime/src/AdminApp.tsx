@@ -8,8 +8,9 @@ import { authProvider } from './api/authProvider';
 import { dataProvider } from './api/dataProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
-import { entityByKey, model, routeTable, schemas, screens as screenModules, type View } from './model';
+import { entityByKey, model, routeTable, schemas, screens as screenModules, type RouteEntry, type View } from './model';
 import { loadView } from './crud/views';
+import { ParamIndex } from './crud/ParamIndex';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
@@ -27,11 +28,16 @@ function NotFound() {
 }
 
 // One lazy component per (entity, view) and per screen (metadata kind: tela), created once.
-const screens = routeTable().flatMap((rt) => {
+const screens = routeTable().flatMap((rt): (RouteEntry & { Screen: ComponentType })[] => {
   if (rt.view === 'hub') {
     const hub = model.hubs?.find((h) => h.key === rt.hub);
     const Screen: ComponentType = () => <Hub hub={hub!} />;
     return hub ? [{ ...rt, Screen }] : [];
+  }
+  if (rt.view === 'params') {
+    // Levels above a list with route parameters: generated navigation (choose technology, then model ...).
+    const entity = rt.entity ? entityByKey(rt.entity) : undefined;
+    return entity ? [{ ...rt, Screen: () => <ParamIndex entity={entity} level={rt.level ?? 0} /> }] : [];
   }
   if (rt.view === 'screen') {
     const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;

@@ -12,11 +12,12 @@ export const entityByKey = (key: string) => byKey.get(key);
 
 export type { View } from './crud/views';
 import type { View } from './crud/views';
+export type { RouteParamMeta, TecnologiaMeta } from '../../generator/model';
 
-// Screen paths of spec section 2 built from the entity route.
-export function pathFor(key: string, view: View, id?: string | number): string {
+// Screen paths of spec section 2 built from the entity route; `params` fills its route parameters (metadata params).
+export function pathFor(key: string, view: View, id?: string | number, params?: Record<string, string>): string {
   const e = byKey.get(key);
-  const r = e?.route ?? `/${key}`;
+  const r = (e?.route ?? `/${key}`).replace(/:([A-Za-z0-9_]+)/g, (m, n: string) => (params?.[n] !== undefined ? encodeURIComponent(params[n]) : m));
   switch (view) {
     case 'list':
       return r;

@@ -36,11 +36,12 @@ export async function loadBundle(dir = GENERATED_DIR): Promise<Bundle> {
   throw new Error(`server/generated ausente ou incompleto em ${dir}: execute npm run generate`);
 }
 
-/** One CRUD app per entity, mounted under /api/{key}; nested lists (metadata parent) under /api/{parent}/:parent/{key};
+/** One CRUD app per entity, mounted under /api/{key} (below its route parameters when it has them, metadata params:
+ *  /api/{key}/:tecnology/:model); nested lists (metadata parent) under /api/{parent}/:parent/{key};
  *  named calls (metadata calls) under /api{calls}. */
 export function modelRoutes(model: Model): { key: string; app: Hono<AppEnv> }[] {
   return [
-    ...model.entities.map((e) => ({ key: e.key, app: crudRoutes(e) })),
+    ...model.entities.map((e) => ({ key: e.api ?? e.key, app: crudRoutes(e) })),
     ...model.entities.flatMap((e) => (e.parent ? [{ key: e.parent.api, app: nestedRoutes(e) }] : [])),
     // Named calls (metadata calls): the entity's routes again below /api{calls}, answering the envelope.
     ...model.entities.flatMap((e) => (e.calls ? [{ key: e.calls.slice(1), app: namedRoutes(e) }] : [])),

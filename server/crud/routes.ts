@@ -18,6 +18,7 @@ import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
 import { sessionSettled } from '../auth/middleware.ts';
 import { fastOne, fastPage } from './fast.ts';
+import { boundParams } from './params.ts';
 import { addComputed, computedColumns, computedField } from './computed.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
@@ -105,6 +106,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   // List and by id settle a session handed out from the cache in their own statement (fast path) or right before
   // the ORM's.
   const scopeRead = scopeStep(entity.scope, { sessionInSql: true });
+  // Route parameters (metadata params): their values narrow every read and are carried by every write, like a
+  // nested route's parent (unknown values 404, server/crud/params.ts).
+  const narrow: Narrow | undefined = entity.params?.length ? async (c) => boundParams(c, e())! : undefined;
 
   app.use('*', sessionStep());
 
@@ -115,13 +119,15 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     return isGetMany ? [key('lista'), key('visualizar')] : [key('lista')];
   });
 
-  app.get('/', listKeys, scopeRead, listHandler(e));
+  app.get('/', listKeys, scopeRead, listHandler(e, narrow));
 
   app.get('/export', perm('lista'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const { format, columns: names } = exportParams(c);
-    const where = buildWhere(ent, listFilter(c), s);
+    const more = narrow && (await narrow(c));
+    const own = buildWhere(ent, listFilter(c), s);
+    const where = more ? { $and: [own, more] } : own;
     const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
     const computed = computedColumns(ent);
     const columns = (names ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
@@ -147,14 +153,17 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const ent = e();
     const em = c.get('em');
     const where: Where = { entidade: ent.key, registroId: id, ...tenantOnly(ent, s) };
-    const live = await em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s)] } as never, { filters: false });
+    const more = narrow && (await narrow(c));
+    const count = (extra?: Row) => em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s), ...(extra ? [extra] : [])] } as never, { filters: false });
+    const live = await count(more);
     const rows = await em.find(HistoricoAlteracaoSchema, where as never, { orderBy: { data: 'DESC', id: 'DESC' } });
-    // The change history of a row with companies is shown only while the caller may see the row.
-    if (!live && (!rows.length || ent.companies)) throw notFound();
+    // The change history of a row with companies is shown only while the caller may see the row; a row outside the
+    // route parameters (metadata params) is not there.
+    if (!live && (!rows.length || ent.companies || (more && await count()))) throw notFound();
     return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
   });
 
-  app.get('/:id', perm('visualizar'), scopeRead, oneHandler(e));
+  app.get('/:id', perm('visualizar'), scopeRead, oneHandler(e, narrow));
 
   // Handler actions (server/crud/actions.ts), per row and, when bulk, on { ids: [...] }.
   for (const action of entity.actions.filter((a) => a.handler)) {
@@ -219,16 +228,19 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   }
   if (entity.readOnlyResource) return app;
 
-  app.post('/', perm('adicionar'), scope, createHandler(e));
+  app.post('/', perm('adicionar'), scope, createHandler(e, narrow));
 
   app.put('/:id', perm('editar'), scope, async (c) => {
     const s = c.get('session');
     const ent = e();
     const id = parseId(c);
-    const body = await readBody(c);
+    const more = narrow && (await narrow(c));
+    const raw = await readBody(c);
+    // Route parameters: the row must be within them, and the body cannot move it out.
+    const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
     const em = c.get('em');
     const { row: updated, before, after, ended } = await em.transactional(async (tx) => {
-      const row = await findVisible(tx, ent, s, id);
+      const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'update');
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
@@ -251,9 +263,10 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const s = c.get('session');
     const ent = e();
     const id = parseId(c);
+    const more = narrow && (await narrow(c));
     const em = c.get('em');
     const { out: gone, before } = await em.transactional(async (tx) => {
-      const row = await findVisible(tx, ent, s, id);
+      const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'delete');
       const before = plain(ent, row);
       const out = serialize(ent, row);

@@ -2,6 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { EntityMeta } from '../../generator/model.ts';
+import { declaredMessage, isWrapperError } from '../../generator/messages.ts';
 
 const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
 
@@ -10,6 +11,8 @@ export interface FieldError { field: string; label: string; message: string }
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: false });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'x-patternMessage', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-rangeMessage', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -42,12 +45,12 @@ export function messages(errors: ErrorObject[], schema: Record<string, unknown>,
     let field = e.instancePath.split('/')[1] ?? '';
     if (e.keyword === 'required') field = (e.params as { missingProperty: string }).missingProperty;
     if (e.keyword === 'additionalProperties') field = (e.params as { additionalProperty: string }).additionalProperty;
-    if (seen.has(field)) continue;
+    if (isWrapperError(e.keyword) || seen.has(field)) continue;
     const label = labelOf(schema, entity, field);
     const p = e.params as Record<string, unknown>;
     const sub = ((schema.properties ?? {}) as Record<string, Record<string, unknown>>)[field] ?? {};
-    let message: string;
-    switch (e.keyword) {
+    let message = declaredMessage(schema, field, e.keyword, e.schemaPath);
+    if (message === undefined) switch (e.keyword) {
       case 'required': message = `O campo ${label} é obrigatório`; break;
       case 'additionalProperties': message = `Campo desconhecido: ${field}`; break;
       case 'type': message = `O campo ${label} deve ser ${typeNames[String(p.type).split(',')[0]] ?? p.type}`; break;

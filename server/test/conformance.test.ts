@@ -16,6 +16,14 @@ const entities = bundle.model.entities;
 
 interface Tenant { ambienteId: number; empresaId: number }
 
+/** Values of an entity's route parameters (metadata params): the first known technology and its first model. */
+function paramValues(e: EntityMeta): Record<string, string> {
+  const t = bundle.model.tecnologias?.[0];
+  return Object.fromEntries((e.params ?? []).map((p) => [p.field, p.values === 'tecnologias' ? t!.id : p.values === 'modelos' ? t!.modelos[0].id : 'x']));
+}
+/** The entity's API below /api, its route parameters filled. */
+const apiOf = (e: EntityMeta) => `/api/${[e.key, ...(e.params ?? []).map((p) => paramValues(e)[p.field])].join('/')}`;
+
 let ts: TestServer;
 let gestorA: Api;
 let plataforma: Api;
@@ -84,7 +92,7 @@ async function make(key: string, t: Tenant, depth = 0): Promise<number> {
     if (!f.required && f.default === undefined && f.type !== 'boolean') continue;
     data[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
   }
-  const row = await ts.insert(key, data);
+  const row = await ts.insert(key, { ...data, ...paramValues(e) });
   return Number(row.id);
 }
 
@@ -101,7 +109,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
     if (!f.required && f.default === undefined) continue;
     body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
   }
-  return body;
+  return { ...body, ...paramValues(e) };
 }
 
 /** The value the API answers for a written one. */
@@ -143,19 +151,19 @@ const rowExists = async (e: EntityMeta, id: number) => Number((await ts.em().get
 
 describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
   it('no session -> 401', async () => {
-    expect((await ts.fetch(`/api/${e.key}`)).status).toBe(401);
-    expect((await ts.fetch(`/api/${e.key}/1`)).status).toBe(401);
-    expect((await ts.fetch(`/api/${e.key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
-    expect((await ts.fetch(`/api/${e.key}/1`, { headers: { authorization: 'Bearer invalido' } })).status).toBe(401);
+    expect((await ts.fetch(`${apiOf(e)}`)).status).toBe(401);
+    expect((await ts.fetch(`${apiOf(e)}/1`)).status).toBe(401);
+    expect((await ts.fetch(`${apiOf(e)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await ts.fetch(`${apiOf(e)}/1`, { headers: { authorization: 'Bearer invalido' } })).status).toBe(401);
   });
 
   it('read-only role cannot write (403)', async () => {
     const id = await make(e.key, own);
     const writes = [
-      leitor.post(`/api/${e.key}`, {}),
-      leitor.put(`/api/${e.key}/${id}`, {}),
-      leitor.del(`/api/${e.key}/${id}`),
-      ...e.actions.map((a) => leitor.post(`/api/${e.key}/${id}/${a.name}`)),
+      leitor.post(`${apiOf(e)}`, {}),
+      leitor.put(`${apiOf(e)}/${id}`, {}),
+      leitor.del(`${apiOf(e)}/${id}`),
+      ...e.actions.map((a) => leitor.post(`${apiOf(e)}/${id}/${a.name}`)),
     ];
     const statuses = (await Promise.all(writes)).map((r) => r.status);
     for (const [i, s] of statuses.entries()) {
@@ -165,7 +173,7 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     }
     expect(await rowExists(e, id)).toBe(true);
     // Listing: allowed exactly when the read-only role holds the list key (platform-gated keys it does not).
-    const list = await leitor.get(`/api/${e.key}?range=[0,0]`);
+    const list = await leitor.get(`${apiOf(e)}?range=[0,0]`);
     expect(list.status).toBe(leitorKeys.has(`${e.permission}.lista`) ? 200 : 403);
     expect(leitorKeys.has(`${e.permission}.lista`)).toBe(!gated(`${e.permission}.lista`));
   });
@@ -178,16 +186,18 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
       const body = await bodyFor(e);
       const count = async () => Number((await ts.em().getConnection().execute(`select count(*)::int as n from ${e.table}`))[0].n);
       const before = await count();
-      for (const f of e.fields.filter((x) => isWritable(x) && x.required && x.default === undefined && x.name in body)) {
+      // Fields bound to route parameters (metadata params) come from the route, never missing.
+      const bound = new Set((e.params ?? []).map((p) => p.field));
+      for (const f of e.fields.filter((x) => isWritable(x) && x.required && x.default === undefined && x.name in body && !bound.has(x.name))) {
         const { [f.name]: _, ...rest } = body;
-        const res = await api.post(`/api/${e.key}`, rest);
+        const res = await api.post(`${apiOf(e)}`, rest);
         const j = await json(res);
         expect(res.status, `${f.name}: ${JSON.stringify(j)}`).toBe(400);
         expect(j.msg).toContain(`O campo ${f.label} é obrigatório`);
       }
       expect(await count()).toBe(before);
 
-      const created = await api.post(`/api/${e.key}`, body);
+      const created = await api.post(`${apiOf(e)}`, body);
       const row = await json(created);
       expect(created.status, JSON.stringify(row)).toBe(201);
       for (const [k, v] of Object.entries(body)) {
@@ -195,14 +205,14 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
         if (f.writeOnly || f.type === 'password') { expect(row).not.toHaveProperty(k); continue; }
         expect(row[k], k).toEqual(answered(f, v));
       }
-      const second = await json(await api.post(`/api/${e.key}`, await bodyFor(e)));
+      const second = await json(await api.post(`${apiOf(e)}`, await bodyFor(e)));
       expect(second.id, JSON.stringify(second)).toBeGreaterThan(row.id);
-      expect((await json(await api.get(`/api/${e.key}/${row.id}`))).id).toBe(row.id);
+      expect((await json(await api.get(`${apiOf(e)}/${row.id}`))).id).toBe(row.id);
 
       // List: filter by id, sort both ways, a one-row range with the total, every sortable column, the quick search.
       const ids = [row.id, second.id];
       const page = async (sort: [string, string], range = [0, 0]) => {
-        const res = await api.get(`/api/${e.key}?filter=${q({ id: ids })}&sort=${q(sort)}&range=${q(range)}`);
+        const res = await api.get(`${apiOf(e)}?filter=${q({ id: ids })}&sort=${q(sort)}&range=${q(range)}`);
         expect(res.status, `${sort}`).toBe(200);
         return { rows: (await res.json()).map((r: any) => r.id), range: res.headers.get('content-range') };
       };
@@ -213,28 +223,28 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
       }
       const searchable = e.search.find((k) => typeof row[k] === 'string' && row[k].length > 2);
       if (searchable) {
-        const res = await api.get(`/api/${e.key}?filter=${q({ q: row[searchable].slice(1), id: ids })}`);
+        const res = await api.get(`${apiOf(e)}?filter=${q({ q: row[searchable].slice(1), id: ids })}`);
         expect((await res.json()).map((r: any) => r.id), searchable).toContain(row.id);
       }
 
       // Update: a new value for the first writable text field (or the whole row as read).
       const f = e.fields.find((x) => isWritable(x) && ['string', 'text'].includes(x.type) && !x.writeOnly);
       const change = f ? { [f.name]: sample(f) } : {};
-      const updated = await api.put(`/api/${e.key}/${row.id}`, { ...row, ...change });
+      const updated = await api.put(`${apiOf(e)}/${row.id}`, { ...row, ...change });
       const up = await json(updated);
       expect(updated.status, JSON.stringify(up)).toBe(200);
       if (f) expect(up[f.name]).toEqual(answered(f, change[f.name]));
 
       if (e.history) {
-        const hist = await json(await api.get(`/api/${e.key}/${row.id}/historico`));
+        const hist = await json(await api.get(`${apiOf(e)}/${row.id}/historico`));
         expect(hist.map((h: any) => h.operacao)).toEqual(['update', 'create']);
         if (f) expect(hist[0].alteracoes[f.name].depois).toEqual(answered(f, change[f.name]));
       }
-      for (const id of ids) expect((await api.del(`/api/${e.key}/${id}`)).status).toBe(200);
-      expect((await api.get(`/api/${e.key}/${row.id}`)).status).toBe(404);
+      for (const id of ids) expect((await api.del(`${apiOf(e)}/${id}`)).status).toBe(200);
+      expect((await api.get(`${apiOf(e)}/${row.id}`)).status).toBe(404);
       expect(await rowExists(e, row.id)).toBe(false);
       // The history of a row with companies is shown only while the row is visible (server/crud/routes.ts).
-      if (e.history && !e.companies) expect((await json(await api.get(`/api/${e.key}/${row.id}/historico`)))[0]?.operacao).toBe('delete');
+      if (e.history && !e.companies) expect((await json(await api.get(`${apiOf(e)}/${row.id}/historico`)))[0]?.operacao).toBe('delete');
     });
   }
 
@@ -272,8 +282,8 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     const u = await ts.login(login, 'sem-chave-senha-1');
     expect(u.user.permissoes).toEqual([other]);
     const statuses = await Promise.all([
-      u.get(`/api/${e.key}`), u.get(`/api/${e.key}/${id}`), u.get(`/api/${e.key}/${id}/historico`), u.get(`/api/${e.key}/export?format=csv`),
-      u.post(`/api/${e.key}`, {}), u.put(`/api/${e.key}/${id}`, {}), u.del(`/api/${e.key}/${id}`),
+      u.get(`${apiOf(e)}`), u.get(`${apiOf(e)}/${id}`), u.get(`${apiOf(e)}/${id}/historico`), u.get(`${apiOf(e)}/export?format=csv`),
+      u.post(`${apiOf(e)}`, {}), u.put(`${apiOf(e)}/${id}`, {}), u.del(`${apiOf(e)}/${id}`),
     ].map((p) => p.then((r) => r.status)));
     // Read-only resources have no write routes at all (404).
     expect(statuses.slice(0, 4)).toEqual([403, 403, 403, 403]);
@@ -287,12 +297,12 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
       const id = e.key === 'empresa' ? own.empresaId : await make(e.key, own);
       const op = (key: string) => key.slice(e.permission.length + 1);
       const call = (api: Api, o: string) => {
-        if (o === 'lista') return api.get(`/api/${e.key}`);
-        if (o === 'visualizar') return api.get(`/api/${e.key}/${id}`);
-        if (o === 'adicionar') return api.post(`/api/${e.key}`, {});
-        if (o === 'editar') return api.put(`/api/${e.key}/${id}`, {});
-        if (o === 'excluir') return api.del(`/api/${e.key}/${id}`);
-        return api.post(`/api/${e.key}/${id}/${o}`);
+        if (o === 'lista') return api.get(`${apiOf(e)}`);
+        if (o === 'visualizar') return api.get(`${apiOf(e)}/${id}`);
+        if (o === 'adicionar') return api.post(`${apiOf(e)}`, {});
+        if (o === 'editar') return api.put(`${apiOf(e)}/${id}`, {});
+        if (o === 'excluir') return api.del(`${apiOf(e)}/${id}`);
+        return api.post(`${apiOf(e)}/${id}/${o}`);
       };
       for (const key of platformOps) {
         expect(gestorA.user.permissoes, key).not.toContain(key);
@@ -312,15 +322,15 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     it('global rows are shared with key holders and refused without the key', async () => {
       const id = await make(e.key, own);
       const holder = gated(`${e.permission}.lista`) ? plataforma : gestorA;
-      const list = await holder.get(`/api/${e.key}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
+      const list = await holder.get(`${apiOf(e)}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
       expect(list.status).toBe(200);
       expect((await list.json()).map((r: any) => r.id)).toEqual([id]);
       await ts.createUser({ login: `sem.${e.key}`, senha: 'sem-chave-senha-1', ambienteId: own.ambienteId, empresas: [own.empresaId], permissoes: ['tlm.fro.ativo.lista'] });
       const u = await ts.login(`sem.${e.key}`, 'sem-chave-senha-1');
       // The user holds exactly the one unrelated key.
       expect(u.user.permissoes).toEqual(['tlm.fro.ativo.lista']);
-      expect((await u.get(`/api/${e.key}`)).status).toBe(403);
-      expect((await u.get(`/api/${e.key}/${id}`)).status).toBe(403);
+      expect((await u.get(`${apiOf(e)}`)).status).toBe(403);
+      expect((await u.get(`${apiOf(e)}/${id}`)).status).toBe(403);
     });
     return;
   }
@@ -330,27 +340,27 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
   if (e.scope === 'ambiente') others.push(['another ambiente', () => otherAmbiente]);
   it.each(others)('rows of %s are invisible and untouchable', async (_what, tenantOf) => {
     const id = await make(e.key, tenantOf());
-    const list = await gestorA.get(`/api/${e.key}?range=[0,999]`);
+    const list = await gestorA.get(`${apiOf(e)}?range=[0,999]`);
     expect(list.status).toBe(200);
     expect((await list.json()).map((r: any) => r.id)).not.toContain(id);
-    const many = await gestorA.get(`/api/${e.key}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
+    const many = await gestorA.get(`${apiOf(e)}?filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`);
     expect(await many.json()).toEqual([]);
-    expect((await gestorA.get(`/api/${e.key}/${id}`)).status).toBe(404);
-    expect((await gestorA.get(`/api/${e.key}/${id}/historico`)).status).toBe(404);
+    expect((await gestorA.get(`${apiOf(e)}/${id}`)).status).toBe(404);
+    expect((await gestorA.get(`${apiOf(e)}/${id}/historico`)).status).toBe(404);
     // 404: the row is not found for the caller; 403 where the key itself is platform-gated (checked first).
     const expected = (key: string) => (gestorA.user.permissoes.includes(key) || !allKeys.includes(key) ? 404 : 403);
     expect(gated(`${e.permission}.editar`) || gated(`${e.permission}.visualizar`)).toBe(false);
-    expect((await gestorA.put(`/api/${e.key}/${id}`, {})).status).toBe(404);
-    expect((await gestorA.del(`/api/${e.key}/${id}`)).status).toBe(expected(`${e.permission}.excluir`));
-    for (const a of e.actions) expect((await gestorA.post(`/api/${e.key}/${id}/${a.name}`)).status, a.name).toBe(expected(a.permission));
+    expect((await gestorA.put(`${apiOf(e)}/${id}`, {})).status).toBe(404);
+    expect((await gestorA.del(`${apiOf(e)}/${id}`)).status).toBe(expected(`${e.permission}.excluir`));
+    for (const a of e.actions) expect((await gestorA.post(`${apiOf(e)}/${id}/${a.name}`)).status, a.name).toBe(expected(a.permission));
     if (tenantOf() === otherAmbiente) {
       // Holding every key (platform included) does not cross ambientes.
-      expect((await plataforma.get(`/api/${e.key}/${id}`)).status).toBe(404);
-      expect((await plataforma.put(`/api/${e.key}/${id}`, {})).status).toBe(404);
-      expect((await plataforma.del(`/api/${e.key}/${id}`)).status).toBe(404);
-      for (const a of e.actions) expect((await plataforma.post(`/api/${e.key}/${id}/${a.name}`)).status, a.name).toBe(404);
+      expect((await plataforma.get(`${apiOf(e)}/${id}`)).status).toBe(404);
+      expect((await plataforma.put(`${apiOf(e)}/${id}`, {})).status).toBe(404);
+      expect((await plataforma.del(`${apiOf(e)}/${id}`)).status).toBe(404);
+      for (const a of e.actions) expect((await plataforma.post(`${apiOf(e)}/${id}/${a.name}`)).status, a.name).toBe(404);
     }
-    const exp = await (await gestorA.get(`/api/${e.key}/export?format=csv&filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`)).text();
+    const exp = await (await gestorA.get(`${apiOf(e)}/export?format=csv&filter=${encodeURIComponent(JSON.stringify({ id: [id] }))}`)).text();
     expect(exp.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(1);
     expect(await rowExists(e, id)).toBe(true);
   });

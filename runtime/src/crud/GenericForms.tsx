@@ -17,6 +17,8 @@ import { useCan } from './useCan';
 import { FieldValue } from './FieldValue';
 import { fieldErrorsOf } from './errors';
 import { Loading } from './Loading';
+import { useBound } from './params';
+import { UnknownParams } from './GenericList';
 
 export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
 
@@ -29,12 +31,13 @@ export interface CreateState { defaults?: Record<string, unknown>; back?: string
 export function useGenericCreate(entity: EntityMeta) {
   const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as CreateState;
-  const back = state.back ?? pathFor(entity.key, 'list');
+  const bound = useBound(entity);
+  const back = state.back ?? pathFor(entity.key, 'list', undefined, bound?.route);
   const notify = useNotify();
   const [create, { isPending }] = useCreate();
   const save = async (data: Record<string, unknown>) => {
     try {
-      await create(entity.key, { data }, { returnPromise: true });
+      await create(bound?.resource ?? entity.key, { data }, { returnPromise: true });
       notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
       navigate(back);
       return undefined;
@@ -43,7 +46,9 @@ export function useGenericCreate(entity: EntityMeta) {
       return fieldErrorsOf(e, entity);
     }
   };
-  return { save, saving: isPending, cancel: () => navigate(back), defaults: state.defaults };
+  // Below route parameters a new row carries their values (the server binds them too).
+  const defaults = bound ? { ...state.defaults, ...bound.fields } : state.defaults;
+  return { save, saving: isPending, cancel: () => navigate(back), defaults, bound };
 }
 
 export function useGenericEdit(entity: EntityMeta) {
@@ -51,13 +56,15 @@ export function useGenericEdit(entity: EntityMeta) {
   const navigate = useNavigate();
   const notify = useNotify();
   const { can } = useCan();
-  const { data: record, isPending: loading, error } = useGetOne(entity.key, { id });
+  const bound = useBound(entity);
+  const resource = bound?.resource ?? entity.key;
+  const { data: record, isPending: loading, error } = useGetOne(resource, { id }, { enabled: !bound?.error });
   const [update, { isPending: saving }] = useUpdate();
   const [remove] = useDelete();
-  const toList = () => navigate(pathFor(entity.key, 'list'));
+  const toList = () => navigate(pathFor(entity.key, 'list', undefined, bound?.route));
   const save = async (data: Record<string, unknown>) => {
     try {
-      await update(entity.key, { id, data, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
+      await update(resource, { id, data, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
       notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
       toList();
       return undefined;
@@ -68,7 +75,7 @@ export function useGenericEdit(entity: EntityMeta) {
   };
   const del = async () => {
     try {
-      await remove(entity.key, { id, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
+      await remove(resource, { id, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
       notify('Registro excluído', { type: 'success', autoHideDuration: 3000 });
       toList();
     } catch (e) {
@@ -92,6 +99,7 @@ export function useGenericEdit(entity: EntityMeta) {
   };
   return {
     id,
+    bound,
     record,
     loading,
     error,
@@ -104,6 +112,7 @@ export function useGenericEdit(entity: EntityMeta) {
 
 export function GenericCreate({ entity, schema }: GenericProps) {
   const c = useGenericCreate(entity);
+  if (c.bound?.error) return <UnknownParams message={c.bound.error} />;
   return (
     <ResourceContextProvider value={entity.key}>
       <FormPanel entity={entity} schema={schema} title={`Adicionar ${entity.label.singular}`} defaults={c.defaults} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
@@ -114,6 +123,7 @@ export function GenericCreate({ entity, schema }: GenericProps) {
 export function GenericEdit({ entity, schema }: GenericProps) {
   const e = useGenericEdit(entity);
   const [history, setHistory] = useState(false);
+  if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
   if (e.loading) return <Loading />;
   if (e.error || !e.record) return <Typography sx={{ p: 4 }} color="error">{(e.error as Error)?.message ?? 'Nenhum item foi encontrado'}</Typography>;
   return (
@@ -129,7 +139,7 @@ export function GenericEdit({ entity, schema }: GenericProps) {
         onDelete={e.remove}
         onHistory={entity.history ? () => setHistory(true) : undefined}
       />
-      {entity.history && <HistoryDialog entity={entity} id={e.id} open={history} onClose={() => setHistory(false)} />}
+      {entity.history && <HistoryDialog entity={entity} id={e.id} resource={e.bound?.resource} open={history} onClose={() => setHistory(false)} />}
     </ResourceContextProvider>
   );
 }
@@ -138,8 +148,10 @@ export function GenericShow({ entity }: GenericProps) {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { can } = useCan();
-  const { data: record, isPending, error } = useGetOne(entity.key, { id });
+  const bound = useBound(entity);
+  const { data: record, isPending, error } = useGetOne(bound?.resource ?? entity.key, { id }, { enabled: !bound?.error });
   const [history, setHistory] = useState(false);
+  if (bound?.error) return <UnknownParams message={bound.error} />;
   if (isPending) return <Loading />;
   if (error || !record) return <Typography sx={{ p: 4 }} color="error">{(error as Error)?.message ?? 'Nenhum item foi encontrado'}</Typography>;
   const visible = entity.fields.filter((f) => !f.hidden && !f.writeOnly && f.type !== 'password');
@@ -152,14 +164,14 @@ export function GenericShow({ entity }: GenericProps) {
       <RecordContextProvider value={record}>
         <Title title={`Visualizar ${entity.label.singular}`} />
         <Card>
-          <PanelHeader title={`Visualizar ${entity.label.singular}`} onBack={() => navigate(pathFor(entity.key, 'list'))}>
+          <PanelHeader title={`Visualizar ${entity.label.singular}`} onBack={() => navigate(pathFor(entity.key, 'list', undefined, bound?.route))}>
             {entity.history && (
               <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
                 Histórico de alterações
               </Button>
             )}
             {can(permissionFor(entity, 'edit')) && !entity.readOnlyResource && (
-              <Button variant="contained" startIcon={<EditIcon />} onClick={() => navigate(pathFor(entity.key, 'edit', id))}>
+              <Button variant="contained" startIcon={<EditIcon />} onClick={() => navigate(pathFor(entity.key, 'edit', id, bound?.route))}>
                 Editar
               </Button>
             )}
@@ -183,7 +195,7 @@ export function GenericShow({ entity }: GenericProps) {
             </Stack>
           </CardContent>
         </Card>
-        {entity.history && <HistoryDialog entity={entity} id={id} open={history} onClose={() => setHistory(false)} />}
+        {entity.history && <HistoryDialog entity={entity} id={id} resource={bound?.resource} open={history} onClose={() => setHistory(false)} />}
       </RecordContextProvider>
     </ResourceContextProvider>
   );

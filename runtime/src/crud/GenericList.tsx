@@ -3,7 +3,7 @@
 // sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
 import { useRef, useState, type ReactNode } from 'react';
 import {
-  Box, Button, Card, Divider, IconButton, Tooltip, Typography,
+  Alert, Box, Button, Card, Divider, IconButton, Tooltip, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -25,27 +25,31 @@ import { useCan } from './useCan';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
 import { nestedOf, type Nested } from './nested';
+import { useBound, type Bound } from './params';
 import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
 // ---- headless part --------------------------------------------------------------------------
 
-export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx', nested?: Nested | null) {
-  // A nested list exports through the entity's own route, filtered by the parent's value (exact).
+export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 'sort' | 'filterValues'>, columns: string[], format: 'csv' | 'xlsx', nested?: Nested | null, bound?: Bound | null) {
+  // A nested list exports through the entity's own route, filtered by the parent's value (exact); a list below
+  // route parameters through its own API (the server binds them).
   const filter = nested ? { ...ctx.filterValues, [nested.field]: [nested.value] } : ctx.filterValues;
-  return `/api/${entity.key}/export?${exportParams(ctx.sort, filter, columns, format)}`;
+  return `/api/${bound?.resource ?? entity.key}/export?${exportParams(ctx.sort, filter, columns, format)}`;
 }
 
 export function useGenericList(entity: EntityMeta) {
   const { pathname } = useLocation();
   const nested = nestedOf(entity, pathname);
-  const ctx = useListController({ resource: nested?.resource ?? entity.key, sort: entity.sort, perPage: 25 });
+  const bound = useBound(entity);
+  const resource = nested?.resource ?? bound?.resource ?? entity.key;
+  const ctx = useListController({ resource, sort: entity.sort, perPage: 25, queryOptions: { enabled: !bound?.error } });
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
   const exportAs = (format: 'csv' | 'xlsx') =>
-    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested, bound), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
   const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
     if (!entity.dateRange) return;
@@ -61,6 +65,8 @@ export function useGenericList(entity: EntityMeta) {
   return {
     ctx,
     nested,
+    bound,
+    resource,
     columns,
     exportAs,
     dateRange,
@@ -69,9 +75,9 @@ export function useGenericList(entity: EntityMeta) {
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
     rowPath: (id: string | number) =>
       can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
-        ? pathFor(entity.key, 'edit', id)
+        ? pathFor(entity.key, 'edit', id, bound?.route)
         : can(permissionFor(entity, 'show'))
-          ? pathFor(entity.key, 'show', id)
+          ? pathFor(entity.key, 'show', id, bound?.route)
           : false,
     canAction: (a: ActionMeta) => can(a.permission),
   };
@@ -171,6 +177,19 @@ function useParentName(nested: Nested | null): string | undefined {
   return data && parent ? String(data[parent.recordRepresentation] ?? data.id) : undefined;
 }
 
+/** A route naming an unknown technology, model or other parameter value (the server answers 404 too). */
+export function UnknownParams({ message }: { message: string }) {
+  const navigate = useNavigate();
+  return (
+    <Card className="rastro-list">
+      <Title title={message} />
+      <PanelHeader title={message} onBack={() => navigate(-1)} />
+      <Divider />
+      <Box sx={{ p: 3 }}><Alert severity="warning">{message}</Alert></Box>
+    </Card>
+  );
+}
+
 export function Empty() {
   return (
     <Box sx={{ py: 6, textAlign: 'center' }}>
@@ -188,10 +207,11 @@ export function GenericList({ entity }: GenericProps) {
   const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
   const hasActions = entity.actions.some(l.canAction);
   const parentName = useParentName(l.nested);
-  const title = l.nested ? `${entity.label.plural}: ${parentName ?? '…'}` : entity.label.plural;
+  const title = l.nested ? `${entity.label.plural}: ${parentName ?? '…'}` : l.bound ? `${entity.label.plural}: ${l.bound.labels.join(' · ')}` : entity.label.plural;
+  if (l.bound?.error) return <UnknownParams message={l.bound.error} />;
 
   return (
-    <ResourceContextProvider value={l.nested?.resource ?? entity.key}>
+    <ResourceContextProvider value={l.resource}>
       <ListContextProvider value={l.ctx}>
         <Title title={title} />
         <Card
@@ -203,7 +223,7 @@ export function GenericList({ entity }: GenericProps) {
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
             {/* hidden without P.adicionar; a register without add screen shows it disabled */}
             {l.canAdd ? (
-              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create'), l.nested ? { state: { defaults: { [l.nested.field]: l.nested.value }, back: pathname } } : undefined)}>
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create', undefined, l.bound?.route), l.nested ? { state: { defaults: { [l.nested.field]: l.nested.value }, back: pathname } } : undefined)}>
                 Adicionar
               </Button>
             ) : !entity.readOnlyResource ? null : (

@@ -31,7 +31,8 @@ export function historyRows(entries: HistoryEntry[], entity: EntityMeta): Row[] 
   });
 }
 
-export function HistoryDialog({ entity, id, open, onClose }: { entity: EntityMeta; id: Identifier; open: boolean; onClose: () => void }) {
+/** resource: the API path of the row's register (below route parameters: modelo_de_configuracao/queclink/gv50cg). */
+export function HistoryDialog({ entity, id, open, onClose, resource = entity.key }: { entity: EntityMeta; id: Identifier; open: boolean; onClose: () => void; resource?: string }) {
   const dp = useDataProvider<RastroDataProvider>();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,8 +40,8 @@ export function HistoryDialog({ entity, id, open, onClose }: { entity: EntityMet
     if (!open) return;
     setRows(null);
     setError(null);
-    dp.history(entity.key, id).then((h) => setRows(historyRows(h, entity)), (e) => setError(e.message));
-  }, [open, dp, entity, id]);
+    dp.history(resource, id).then((h) => setRows(historyRows(h, entity)), (e) => setError(e.message));
+  }, [open, dp, entity, id, resource]);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="lg" fullWidth>
       <DialogTitle>Histórico de alterações</DialogTitle>

@@ -2,6 +2,7 @@
 import type { ErrorSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import { declaredMessage, isWrapperError } from '../../../generator/messages';
 
 export const requiredMessage = (label: string) => `O campo ${label} é obrigatório`;
 
@@ -36,6 +37,11 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       continue;
     }
     if (f.readOnly) u['ui:readonly'] = true;
+    // Bound to a route parameter (metadata params): carried by the route, not typed.
+    if (entity.params?.some((p) => p.field === f.name)) {
+      ui[f.name] = { 'ui:widget': 'hidden' };
+      continue;
+    }
     switch (f.type) {
       case 'reference':
         u['ui:widget'] = 'reference';
@@ -96,18 +102,26 @@ export function withoutPasswordHelp(entity: EntityMeta, schema: JSONSchema7): JS
   return { ...schema, properties };
 }
 
+// The schema without its cross-field rules (allOf of if/then), for rendering only.
+export function withoutRules(schema: JSONSchema7): JSONSchema7 {
+  if (!schema.allOf) return schema;
+  const { allOf: _rules, ...rest } = schema;
+  return rest;
+}
+
 // ajv errors -> the spec's pt-BR messages (required: 'O campo {label} é obrigatório').
 export function makeTransformErrors(entity: EntityMeta, schema: JSONSchema7) {
   const fields = new Map(entity.fields.map((f) => [f.name, f]));
   const labelOf = (name: string) =>
     fields.get(name)?.label ?? ((schema.properties?.[name] as JSONSchema7 | undefined)?.title ?? name);
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
-    errors.map((e) => {
+    errors.filter((e) => !isWrapperError(e.name ?? '')).map((e) => {
       const prop = e.name === 'required' ? String(e.params?.missingProperty ?? '') : (e.property ?? '').replace(/^\./, '').split('.')[0];
       const label = labelOf(prop);
       const f = fields.get(prop);
-      let message = e.message ?? '';
-      switch (e.name) {
+      const declared = declaredMessage(schema as Record<string, unknown>, prop, e.name ?? '', e.schemaPath ?? '');
+      let message = declared ?? e.message ?? '';
+      if (declared === undefined) switch (e.name) {
         case 'required':
           message = requiredMessage(label);
           break;

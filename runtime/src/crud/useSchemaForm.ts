@@ -4,7 +4,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
-import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData, withoutPasswordHelp } from './schemaUi';
+import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData, withoutPasswordHelp, withoutRules } from './schemaUi';
 
 function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined {
   if (!a) return b;
@@ -23,7 +23,9 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
   const creating = !record;
   const uiSchema = useMemo(() => buildUiSchema(entity, schema, { creating }), [entity, schema, creating]);
   // the form's schema: on the add form, a password's description ('Deixe em branco para manter a senha atual.') does not apply
-  const formSchema = useMemo(() => (creating ? withoutPasswordHelp(entity, schema) : schema), [entity, schema, creating]);
+  // Cross-field rules (allOf if/then) are checked below with the whole schema but kept out of the rendered one: rjsf
+  // would merge `then` into the fields (marking them required, dropping their defaults) as the data changes.
+  const formSchema = useMemo(() => withoutRules(creating ? withoutPasswordHelp(entity, schema) : schema), [entity, schema, creating]);
   const transformErrors = useMemo(() => makeTransformErrors(entity, schema), [entity, schema]);
   const initial = useMemo(() => toFormData(record ?? defaults, schema), [record, defaults, schema]);
   const [data, setData] = useState<Record<string, unknown>>(initial);

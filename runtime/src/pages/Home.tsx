@@ -22,7 +22,7 @@ export function toCounts(p: unknown): Count[] {
     .map(([k, v]) => {
       const e = entityByKey(k);
       const total = typeof v === 'number' ? v : Number(v?.total ?? v?.count ?? v?.quantidade);
-      return { key: k, label: (typeof v === 'object' && v?.label) || e?.label.plural || k, total, route: (typeof v === 'object' && v?.route) || e?.route, icon: e?.menu?.icon };
+      return { key: k, label: (typeof v === 'object' && v?.label) || e?.label.plural || k, total, route: (typeof v === 'object' && v?.route) || e?.base || e?.route, icon: e?.menu?.icon };
     })
     .filter((c) => Number.isFinite(c.total));
 }

@@ -1,0 +1,119 @@
+// Metadata `params` (route parameters bound to fields), `rules` (cross-field limits), zeroDisables/rangeMessage and
+// metadata/_tecnologias.yaml (the known values of the parameters).
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { buildModel } from './generate.ts';
+import { entitySchema } from './emit/schemas.ts';
+import { schemaKeywords } from './keywords.ts';
+import { declaredMessage } from './messages.ts';
+import { editYaml, metadataProblems, tempProjects, type TempProject } from './test-helpers.ts';
+
+const project = tempProjects();
+const problems = (p: TempProject) => metadataProblems(() => buildModel(p.metadata));
+const FILE = 'adm/modelo_de_configuracao.yaml';
+
+describe('route parameters (params)', () => {
+  it('normalizes the configuration models: route, base, API mount, navigation levels, menu entry and technologies', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const e = m.entities.find((x) => x.key === 'modelo_de_configuracao')!;
+    expect(e.params).toEqual([
+      { name: 'tecnology', field: 'tecnologia', label: 'Tecnologia', values: 'tecnologias' },
+      { name: 'model', field: 'modelo', label: 'Modelo', values: 'modelos' },
+    ]);
+    expect([e.route, e.base, e.api]).toEqual(['/adm/bib/modelos_de_configuracao/:tecnology/:model', '/adm/bib/modelos_de_configuracao', 'modelo_de_configuracao/:tecnology/:model']);
+    expect(m.routes.filter((r) => r.entity === 'modelo_de_configuracao').map((r) => [r.path, r.name, r.view, r.level])).toEqual([
+      ['/adm/bib/modelos_de_configuracao', 'adm.bib.modelos_de_configuracao.lista', 'params', 0],
+      ['/adm/bib/modelos_de_configuracao/:tecnology', 'adm.bib.modelos_de_configuracao.lista', 'params', 1],
+      ['/adm/bib/modelos_de_configuracao/:tecnology/:model', 'adm.bib.modelos_de_configuracao.lista', 'list', undefined],
+      ['/adm/bib/modelos_de_configuracao/:tecnology/:model/adicionar', 'adm.bib.modelos_de_configuracao.adicionar', 'create', undefined],
+      ['/adm/bib/modelos_de_configuracao/:tecnology/:model/:id/editar', 'adm.bib.modelos_de_configuracao.editar', 'edit', undefined],
+      ['/adm/bib/modelos_de_configuracao/:tecnology/:model/:id/visualizar', 'adm.bib.modelos_de_configuracao.visualizar', 'show', undefined],
+    ]);
+    const menu = m.menu.flatMap((g) => g.children ?? []).find((n) => n.permission === 'adm.bib.modelos_de_configuracao.lista');
+    expect(menu?.route).toBe('/adm/bib/modelos_de_configuracao');
+    expect(m.tecnologias?.map((t) => [t.id, t.modelos.map((x) => x.id)])).toEqual([
+      ['queclink', ['gv50cg', 'gv58cg', 'gv350ceu']], ['legacy', ['legacy']], ['vdo', ['vdo_telemetria', 'vdo_compact', 'mix']],
+    ]);
+  });
+
+  it('refuses params that do not match the route, unknown or non-required fields, modelos without tecnologias', async () => {
+    const p = project();
+    editYaml(p, FILE, (d) => { d.params = [{ name: 'model', field: 'modelo' }, { name: 'tecnology', field: 'tecnologia' }]; });
+    editYaml(p, 'adm/fabricante_de_ativo.yaml', (d) => {
+      d.route = '/adm/sis/cadastro/fabricante_de_ativo/{marca}/{linha}';
+      d.fields.push({ name: 'linha', type: 'string', label: 'Linha' });
+      d.params = [{ name: 'marca', field: 'inexistente' }, { name: 'linha', field: 'linha', values: 'modelos' }];
+    });
+    editYaml(p, 'adm/categoria_de_ativo.yaml', (d) => { d.route = `${d.route}/{grupo}`; });
+    const out = await problems(p);
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /params: os parâmetros da rota ({tecnology}, {model}) devem ser os de params, na mesma ordem');
+    expect(out).toContain('metadata/adm/fabricante_de_ativo.yaml: /params/0/field: campo desconhecido: inexistente');
+    expect(out).toContain('metadata/adm/fabricante_de_ativo.yaml: /params/1/field: deve ser um campo string ou enum obrigatório: linha');
+    expect(out).toContain('metadata/adm/fabricante_de_ativo.yaml: /params/1/values: modelos exige o parâmetro anterior com values: tecnologias');
+    expect(out).toContain('metadata/adm/categoria_de_ativo.yaml: /route: os parâmetros da rota ({grupo}) devem ser os de params, na mesma ordem');
+    expect(out.length).toBe(5);
+  });
+
+  it('refuses a bad route pattern and unknown values through the JSON Schema, with file and path', async () => {
+    const p = project();
+    editYaml(p, FILE, (d) => { d.route = '/adm/bib/{tecnology}/modelos'; d.params[0].values = 'fabricantes'; });
+    const out = await problems(p);
+    expect(out.some((x) => x.startsWith('metadata/adm/modelo_de_configuracao.yaml: /route: '))).toBe(true);
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /params/0/values: deve ser um de: tecnologias, modelos');
+  });
+
+  it('checks _tecnologias.yaml: repeated ids, and values without any technology', async () => {
+    const p = project();
+    writeFileSync(join(p.metadata, '_tecnologias.yaml'), 'tecnologias:\n  - { id: a, label: A, modelos: [{ id: m, label: M }, { id: m, label: N }] }\n  - { id: a, label: B, modelos: [{ id: x, label: X }] }\n');
+    let out = await problems(p);
+    expect(out).toEqual([
+      'metadata/_tecnologias.yaml: /tecnologias/0/modelos/1/id: modelo repetido: m',
+      'metadata/_tecnologias.yaml: /tecnologias/1/id: tecnologia repetida: a',
+    ]);
+    writeFileSync(join(p.metadata, '_tecnologias.yaml'), 'tecnologias: []\n');
+    out = await problems(p);
+    expect(out).toEqual([
+      'metadata/adm/modelo_de_configuracao.yaml: /params/0/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
+      'metadata/adm/modelo_de_configuracao.yaml: /params/1/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
+    ]);
+  });
+});
+
+describe('device limits: zeroDisables, rangeMessage and rules', () => {
+  it('emits one schema whose failures carry the declared pt-BR messages', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const schema = entitySchema(m.entities.find((x) => x.key === 'modelo_de_configuracao')!, m) as Record<string, unknown>;
+    const ajv = new Ajv({ allErrors: true, strict: true, keywords: [...schemaKeywords] });
+    const validate = ajv.compile(schema);
+    const messagesOf = (body: Record<string, unknown>) => {
+      validate({ descricao: 'x', tecnologia: 'queclink', modelo: 'gv50cg', ...body });
+      return [...new Set((validate.errors ?? []).map((e) => declaredMessage(schema, e.instancePath.slice(1) || String(e.params.missingProperty ?? ''), e.keyword, e.schemaPath)).filter(Boolean))];
+    };
+    expect(messagesOf({ tempoAntifurto: 0 })).toEqual([]);
+    expect(messagesOf({ tempoAntifurto: 19 })).toEqual(['O tempo do antifurto não pode ser menor que 20 segundos (0 desativa; máximo 3600)']);
+    expect(messagesOf({ intervaloSnapshot: 0 })).toEqual([]);
+    expect(messagesOf({ intervaloSnapshot: 300 })).toEqual(['O intervalo de amostragem do snapshot deve ser de 1 a 250 segundos (0 não envia)']);
+    expect(messagesOf({ alarmeMudancaDirecao: true, anguloMudancaDirecao: 0, velocidadeMudancaDirecao: 5 })).toEqual([
+      'Com o alarme de mudança de direção ligado, o ângulo não pode ser 0 (o alarme não seria enviado)',
+      'Com o alarme de mudança de direção ligado, a velocidade mínima deve ser de ao menos 20 km/h (abaixo dela a direção não é confiável)',
+    ]);
+    expect(messagesOf({ alarmeMudancaDirecao: false, anguloMudancaDirecao: 0, velocidadeMudancaDirecao: 5 })).toEqual([]);
+  });
+
+  it('refuses zeroDisables without min > 0, limits on text fields and rules on unknown or non-number fields', async () => {
+    const p = project();
+    editYaml(p, FILE, (d) => {
+      d.fields.find((f: any) => f.name === 'tempoAntifurto').min = 0;
+      d.fields.find((f: any) => f.name === 'descricao').rangeMessage = 'Texto';
+      d.rules = [{ when: { naoExiste: true }, then: { descricao: { min: 1 } }, message: 'Regra' }];
+    });
+    const out = await problems(p);
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /fields/5/zeroDisables: zeroDisables exige min maior que 0');
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /fields/0: rangeMessage/zeroDisables valem só para campos integer ou number');
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /rules/0/when/naoExiste: campo desconhecido: naoExiste');
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /rules/0/then/descricao: deve ser um campo integer ou number: descricao');
+    expect(out.length).toBe(4);
+  });
+});

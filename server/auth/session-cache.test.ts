@@ -2,30 +2,20 @@
 // end or alter a session takes effect on the very next request — in this process and in a second API process
 // on the same database (LISTEN/NOTIFY on rastro_sessao, fed by database triggers; a cache hit first waits for the
 // notifications committed before it).
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { freePort } from '../db/embedded.ts';
+import { startSecondProcess, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { cacheStats } from './session-cache.ts';
+import { ASSETS, crossProcessChecks, secondProcess, sessionKit } from './session-cache.kit.ts';
 
 process.env.JWT_SECRET ??= 'session-cache-test-secret-0123456789abcdef';
 
 let ts: TestServer;
 let admin: Api;
 let A: number, B: number, amb: number;
-const ASSETS = ['tlm.fro.ativo.lista', 'tlm.fro.ativo.visualizar'];
-
-let n = 0;
-async function user(empresas: number[], keys: string[], senha = 'senha-teste-123') {
-  const login = `sc.user${++n}`;
-  const id = await ts.createUser({ login, senha, ambienteId: amb, empresas, permissoes: keys });
-  return { id, login, api: await ts.login(login, senha) };
-}
-const sql = (text: string, params: unknown[] = []) => ts.em().getConnection().execute(text, params);
+let kit: Awaited<ReturnType<typeof sessionKit>>;
+const user = (empresas: number[], keys: string[], senha?: string) => kit.user(empresas, keys, senha);
+const sql = (text: string, params: unknown[] = []) => kit.sql(text, params);
 const hits = () => cacheStats(ts.orm.config)!.hits;
 /** Two requests: the second is served from the cache (proved by the hit counter). */
 async function warm(api: Api, p = '/api/ativo?range=[0,0]') {
@@ -38,12 +28,8 @@ const keys = async (api: Api) => ((await (await api.get('/api/usuario/permissoes
 
 beforeAll(async () => {
   ts = await startTestServer();
-  admin = await ts.login(ADMIN.login, ADMIN.senha);
-  [A, B] = admin.user.empresas.map((e: { id: number }) => e.id);
-  amb = admin.user.ambienteId;
-  // The listener connects in the background at start.
-  for (let i = 0; i < 100 && !cacheStats(ts.orm.config)?.listening; i++) await new Promise((r) => setTimeout(r, 20));
-  expect(cacheStats(ts.orm.config)?.listening).toBe(true);
+  kit = await sessionKit(ts, 'sc');
+  ({ admin, A, B, amb } = kit);
 });
 afterAll(async () => { await ts?.stop(); });
 
@@ -200,42 +186,17 @@ describe('a change whose notification has not arrived (only the committed counte
 });
 
 describe('a second API process on the same database', () => {
-  let child: ChildProcess | undefined;
-  let base2 = '';
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-sc-'));
-  const get2 = (api: Api, p = '/api/ativo?range=[0,0]') => fetch(base2 + p, { headers: api.headers() });
+  let other: { base: string; stop: () => Promise<void> } | undefined;
+  const p2 = secondProcess(() => other!.base);
+  const { get2, warm2 } = p2;
+  const checks = () => crossProcessChecks(ts, kit, p2);
 
   beforeAll(async () => {
-    const port = await freePort();
-    const root = path.resolve(import.meta.dirname, '../..');
-    child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env, DATABASE_URL: ts.databaseUrl, PORT: String(port), HOST: '127.0.0.1', MIGRATIONS_PATH: ts.migrationsDir,
-        DATA_DIR: path.join(tmp, 'data'), DIST_DIR: path.join(tmp, 'no-dist'), LOG_LEVEL: 'warn', ADMIN_PASSWORD: ADMIN.senha,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    base2 = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      const r = await fetch(`${base2}/api/openapi.json`).catch(() => null);
-      if (r) { await r.arrayBuffer(); break; }
-      if (i > 600 || child.exitCode !== null) throw new Error('segundo servidor não respondeu');
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    other = await startSecondProcess(ts);
     // Its listener connects right after start: a warm cache is the proof it listens (same latency otherwise).
     await new Promise((res) => setTimeout(res, 300));
   }, 60_000);
-  afterAll(async () => {
-    if (child && child.exitCode === null) await new Promise<void>((res) => { child!.once('exit', () => res()); child!.kill('SIGTERM'); });
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  /** Two requests to the second process; the second costs no query there (answered from its cache). */
-  async function warm2(api: Api) {
-    expect((await get2(api)).status).toBe(200);
-    expect((await get2(api)).status).toBe(200);
-  }
+  afterAll(async () => { await other?.stop(); });
 
   it('serves from its own cache (a write with the triggers off stays unseen there)', async () => {
     const u = await user([A], ASSETS);
@@ -252,56 +213,9 @@ describe('a second API process on the same database', () => {
     expect((await get2(fresh)).status).toBe(403);
   });
 
-  it('logout, forced logout, password change, user disabled: 401 on the other process', async () => {
-    const a = await user([A], ASSETS);
-    await warm2(a.api);
-    expect((await a.api.post('/api/auth/logout')).status).toBe(200);
-    expect((await get2(a.api)).status).toBe(401);
+  it('logout, forced logout (both routes), password change, user disabled: 401 on the other process', () => checks().sessionsEnded());
 
-    const b = await user([A], ASSETS);
-    await warm2(b.api);
-    expect((await admin.post(`/api/adm/sessao/elimina/${b.api.user.sessaoId}`)).status).toBe(200);
-    expect((await get2(b.api)).status).toBe(401);
+  it('company suspended, company removed from the user: 401 on the other process', () => checks().companies());
 
-    const c = await user([A], ASSETS);
-    await warm2(c.api);
-    expect((await c.api.post('/api/auth/changepwd', { senhaAtual: 'senha-teste-123', novaSenha: 'trocada-12345' })).status).toBe(200);
-    expect((await get2(c.api)).status).toBe(401);
-
-    const d = await user([A], ASSETS);
-    await warm2(d.api);
-    expect((await admin.post(`/api/usuario/${d.id}/desativa`)).status).toBe(200);
-    expect((await get2(d.api)).status).toBe(401);
-  });
-
-  it('keys changed, cargo changed, company switched, company suspended: effective on the other process', async () => {
-    const u = await user([A], ASSETS);
-    await warm2(u.api);
-    const row = await (await admin.get(`/api/usuario/${u.id}`)).json();
-    expect((await admin.put(`/api/usuario/${u.id}`, { ...row, permissoesExtras: ['tlm.fro.ativo.visualizar'] })).status).toBe(200);
-    expect((await get2(u.api)).status).toBe(403);
-
-    const cargo = Number((await ts.insert('cargo', { empresaId: A, descricao: 'Cache cargo 2', permissoes: ASSETS })).id);
-    const h = await user([A], []);
-    await sql('update usuario set cargos = ? where id = ?', [`{${cargo}}`, h.id]);
-    const hApi = await ts.login(h.login, 'senha-teste-123');
-    await warm2(hApi);
-    const c = await (await admin.get(`/api/cargo/${cargo}`)).json();
-    expect((await admin.put(`/api/cargo/${cargo}`, { ...c, permissoes: [] })).status).toBe(200);
-    expect((await get2(hApi)).status).toBe(403);
-
-    const s = await user([A, B], ASSETS);
-    await warm2(s.api);
-    expect((await ts.fetch(`/api/auth/empresa/${B}`, { method: 'POST', headers: s.api.headers() })).status).toBe(200);
-    const rows = (await (await get2(s.api, '/api/ativo?range=[0,999]')).json()) as { empresaId: number }[];
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.empresaId === B)).toBe(true);
-
-    const e = Number((await ts.insert('empresa', { ambienteId: amb, fantasia: 'Empresa Cache 2', status: 'ativa' })).id);
-    const x = await user([e], ['adm.sis.usuario.lista']);
-    expect((await get2(x.api, '/api/usuario/permissoes')).status).toBe(200);
-    expect((await get2(x.api, '/api/usuario/permissoes')).status).toBe(200);
-    expect((await admin.post(`/api/empresa/${e}/suspende`)).status).toBe(200);
-    expect((await get2(x.api, '/api/usuario/permissoes')).status).toBe(401);
-  });
+  it('keys, cargos, roles and cargo keys changed, cargo deleted, company switched: effective on the other process', () => checks().keys());
 });

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { verify } from '@node-rs/argon2';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadBundle, type Bundle } from '../app/bundle.ts';
@@ -43,7 +44,7 @@ const count = async (table: string) => Number((await rows(`select count(*)::int 
 const REGISTERS = ['ativo', 'garagem', 'motorista', 'categoria_de_ativo', 'fabricante_de_ativo', 'modelo_de_ativo', 'situacao_do_ativo'];
 /** npm run seed:demo on the test database. */
 const seedDemoCli = (env: Record<string, string> = {}) => spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'server/seed/demo.ts'],
-  { env: { ...process.env, DATABASE_URL: url, ...env }, encoding: 'utf8' });
+  { env: { ...process.env, DATABASE_URL: url, MIGRATIONS_PATH: MIGRATIONS_DIR, ...env }, encoding: 'utf8' });
 const senha = async (login: string) => String((await orm!.em.getConnection().execute('select senha from usuario where login = ?', [login]))[0].senha);
 
 describe('seed', () => {
@@ -81,6 +82,20 @@ describe('seed', () => {
     expect(await count('ativo')).toBe(50);
     expect(await count('empresa')).toBe(2);
   }, 60_000);
+
+  it('npm run seed:demo on a database never started: schema, first-start data, catalogues and demo data', async () => {
+    const fresh = await createDatabase();
+    const r = seedDemoCli({ DATABASE_URL: fresh, ADMIN_PASSWORD: 'senha-do-admin-1', LEITOR_PASSWORD: 'senha-do-leitor-1' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('banco inicializado com os dados de demonstração');
+    const c = new pg.Client({ connectionString: fresh });
+    await c.connect();
+    try {
+      const n = async (t: string) => Number((await c.query(`select count(*)::int as n from ${t}`)).rows[0].n);
+      expect([await n('empresa'), await n('usuario'), await n('ativo'), await n('motorista')]).toEqual([2, 2, 50, 20]);
+      expect(await n('estado')).toBe(27);
+    } finally { await c.end(); }
+  }, 90_000);
 
   it('demo mode: DEMO=on|off, else on exactly when DATABASE_URL is unset (the embedded database)', () => {
     expect(demoMode(undefined, undefined)).toBe(true);

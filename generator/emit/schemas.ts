@@ -8,6 +8,10 @@ export type Schema = JSONSchema7 & Record<`x-${string}`, unknown>;
 export const TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 const GEOJSON_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection'];
 
+/** URLs answered by POST /api/upload/* (server/calls/upload.ts). */
+export const UPLOADED_FILE = '^/api/upload/file/[0-9a-f]{32}\\.[a-z0-9]{1,5}$';
+export const UPLOADED_IMAGE = '^/api/upload/file/[0-9a-f]{32}\\.png$';
+
 export const isWritable = (f: FieldMeta) => !f.system && !f.readOnly && !f.hidden;
 export const isReadable = (f: FieldMeta) => !f.hidden && !f.writeOnly;
 
@@ -22,6 +26,11 @@ function valueSchema(f: FieldMeta, model: Model): Schema {
       if (f.format !== undefined) s.format = f.format;
       if (f.upperCase) s['x-upperCase'] = true;
       if (f.patternMessage !== undefined) s['x-patternMessage'] = f.patternMessage;
+      // An image or file is the URL of a file uploaded to the company (POST /api/upload/*), never any address.
+      if ((f.type === 'image' || f.type === 'file') && f.pattern === undefined) {
+        s.pattern = f.type === 'image' ? UPLOADED_IMAGE : UPLOADED_FILE;
+        s['x-patternMessage'] ??= f.type === 'image' ? `Envie a imagem do campo ${f.label} pelo botão Selecionar imagem` : `Envie o arquivo do campo ${f.label} pelo botão Selecionar arquivo`;
+      }
       return s;
     }
     case 'integer': case 'number': {

@@ -172,6 +172,21 @@ describe('POST /api/upload/single/{company}', () => {
   });
 });
 
+describe('image fields', () => {
+  it('hold the URL of an uploaded image only (no outside address)', async () => {
+    const p = (await json(await upload(admin, A, [{ body: await png(64, 64), name: 'logo.png' }]))).payload;
+    const empresa = await (await admin.get(`/api/empresa/${A}`)).json();
+    for (const bad of ['https://exemplo.com/rastreador.png', `/api/upload/file/${p.filename.replace('.png', '_500.png')}`, '/api/upload/file/../../etc/passwd', 'javascript:alert(1)']) {
+      const r = await admin.put(`/api/empresa/${A}`, { ...empresa, logo: bad });
+      expect(r.status, bad).toBe(400);
+      expect(JSON.stringify(await json(r))).toContain('Envie a imagem do campo Logotipo pelo botão Selecionar imagem');
+    }
+    const r = await admin.put(`/api/empresa/${A}`, { ...empresa, logo: p.file });
+    expect(r.status).toBe(200);
+    expect((await (await admin.get(`/api/empresa/${A}`)).json()).logo).toBe(p.file);
+  });
+});
+
 describe('POST /api/upload/many/{company} and /api/upload/delete', () => {
   it('stores several files, all or none', async () => {
     const before = await count();

@@ -60,8 +60,15 @@ describe('image uploader with crop dialog', () => {
     await expect.poll(() => uploader.getByText('Formato de arquivo invalido').count(), T).toBe(1);
     expect(await page.getByRole('dialog').count()).toBe(0);
 
-    await page.getByTestId('image-input').setInputFiles(path.join(dir, 'logo.png'));
+    // Cancel returns to empty.
     const dialog = page.getByRole('dialog', { name: 'Recortar imagem' });
+    await page.getByTestId('image-input').setInputFiles(path.join(dir, 'logo.png'));
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect.poll(() => page.getByRole('dialog').count(), T).toBe(0);
+    expect(await uploader.getByRole('button', { name: 'Selecionar imagem' }).count()).toBe(1);
+    expect(await uploader.locator('img').count()).toBe(0);
+
+    await page.getByTestId('image-input').setInputFiles(path.join(dir, 'logo.png'));
     await dialog.waitFor(T);
     await expect.poll(() => uploader.getByText('Formato de arquivo invalido').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Aumentar zoom' }).click();

@@ -1,9 +1,20 @@
 // Binary-file uploader: one file of at most 10 MB, sent as is (the server checks its content by magic bytes);
 // the value is the stored file's URL, shown as a link with a remove button.
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, LinearProgress, Link, Stack, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { checkFile, uploadFile } from './upload';
+
+/** The frame both uploaders share: label, their content, the refusal message. */
+export function UploaderFrame({ testId, id, label, error, children }: { testId: string; id?: string; label?: string; error: string | null; children: ReactNode }) {
+  return (
+    <Box sx={{ my: 1 }} data-testid={testId}>
+      {label && <Typography variant="body2" color="text.secondary" gutterBottom component="label" htmlFor={id}>{label}</Typography>}
+      {children}
+      {error && <Alert severity="error" sx={{ mt: 1, maxWidth: 420 }}>{error}</Alert>}
+    </Box>
+  );
+}
 
 export interface FileUploaderProps {
   id?: string;
@@ -38,8 +49,7 @@ export function FileUploader({ id, label, value, accept, disabled, onChange }: F
     }
   };
   return (
-    <Box sx={{ my: 1 }} data-testid="file-uploader">
-      {label && <Typography variant="body2" color="text.secondary" gutterBottom component="label" htmlFor={id}>{label}</Typography>}
+    <UploaderFrame testId="file-uploader" id={id} label={label} error={error}>
       <Stack direction="row" spacing={2} alignItems="center">
         <Button variant="outlined" startIcon={<AttachFileIcon />} disabled={disabled || busy} onClick={() => input.current?.click()}>
           {value ? 'Trocar arquivo' : 'Selecionar arquivo'}
@@ -49,7 +59,6 @@ export function FileUploader({ id, label, value, accept, disabled, onChange }: F
       </Stack>
       {busy && <LinearProgress sx={{ mt: 1, maxWidth: 420 }} />}
       <input ref={input} id={id} type="file" accept={accept} hidden data-testid="file-input" onChange={(e) => void choose(e.target.files?.[0])} />
-      {error && <Alert severity="error" sx={{ mt: 1, maxWidth: 420 }}>{error}</Alert>}
-    </Box>
+    </UploaderFrame>
   );
 }

@@ -13,6 +13,7 @@ import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import DeleteIcon from '@mui/icons-material/Delete';
 import BrokenImageIcon from '@mui/icons-material/BrokenImage';
+import { UploaderFrame } from './FileUploader';
 import { checkFile, cropToPng, IMAGE_ACCEPT, MSG_LOAD, rotate, thumbOf, uploadFile, zoomIn, zoomOut, type Area } from './upload';
 
 export const PREVIEW_PX = 200;
@@ -130,8 +131,7 @@ export function ImageUploader({ id, label, value, disabled, onChange }: ImageUpl
     }
   };
   return (
-    <Box sx={{ my: 1 }} data-testid="image-uploader">
-      {label && <Typography variant="body2" color="text.secondary" gutterBottom component="label" htmlFor={id}>{label}</Typography>}
+    <UploaderFrame testId="image-uploader" id={id} label={label} error={error}>
       <Stack direction="row" spacing={2} alignItems="center">
         {uploading ? <Skeleton data-testid="image-skeleton" variant="rectangular" width={PREVIEW_PX} height={PREVIEW_PX} />
           : value ? <ImagePreview url={thumbOf(value)} alt={label ?? 'Imagem'} />
@@ -144,11 +144,10 @@ export function ImageUploader({ id, label, value, disabled, onChange }: ImageUpl
         </Stack>
       </Stack>
       <input ref={input} id={id} type="file" accept={IMAGE_ACCEPT} hidden data-testid="image-input" onChange={(e) => choose(e.target.files?.[0])} />
-      {error && <Alert severity="error" sx={{ mt: 1, maxWidth: 420 }}>{error}</Alert>}
       {picked && (
         <CropDialog src={picked.src} name={picked.name} onConfirm={confirm}
           onCancel={() => setPicked(null)} onDelete={() => setPicked(null)} />
       )}
-    </Box>
+    </UploaderFrame>
   );
 }

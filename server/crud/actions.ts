@@ -7,11 +7,11 @@ import type { Session } from '../app/env.ts';
 import { guardTarget } from '../auth/grants.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { emitChange, type RowChange } from '../realtime/events.ts';
-import { plain } from './history.ts';
+import { history, plain } from './history.ts';
 import { findVisible, serialize, type Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { compile, messages } from './validation.ts';
-import { mapDbError } from './write.ts';
+import { mapDbError, prepare } from './write.ts';
 
 export interface ActionContext {
   tx: EntityManager;       // transaction; the tenant filters of the request apply
@@ -57,10 +57,25 @@ function queueForAssetDevices(event: 'engineBlock' | 'engineUnblock'): ActionHan
   };
 }
 
+/** Writes the payload's fields onto the row (the action's payload schema says which), checked like an edit
+ *  (required, references within the company, unique); recorded in the history under the action's name. */
+const altera: ActionHandler = async (ctx) => {
+  const { tx, entity, session, row, action } = ctx;
+  const id = Number(row.id);
+  const before = plain(entity, row);
+  tx.assign(row as never, (await prepare(tx, entity, session, ctx.payload, row)) as never);
+  await tx.flush();
+  const after = plain(entity, row);
+  history(tx, entity, session, id, action.name, before, after);
+  await tx.flush();
+  return { body: serialize(entity, row), changes: [{ entity: entity.key, id, op: action.name, before, after }] };
+};
+
 /** The registry: metadata names a handler by its key here. */
 export const actionHandlers: Record<string, ActionHandler> = {
   bloqueia_motor: queueForAssetDevices('engineBlock'),
   desbloqueia_motor: queueForAssetDevices('engineUnblock'),
+  altera,
 };
 
 export function handlerOf(entity: EntityMeta, action: ActionMeta): ActionHandler {
@@ -91,8 +106,9 @@ function matches(row: Row, cond: Record<string, unknown>): boolean {
   return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
 }
 
-/** Runs a handler action on one row (own transaction); change events after commit. */
-export async function runAction(em: EntityManager, entity: EntityMeta, action: ActionMeta, session: Session, id: number, payload: Row): Promise<ActionResult> {
+/** Runs a handler action on one row (own transaction); change events after commit. The row is found within the
+ *  caller's company first (404 otherwise, whatever the body), then the body is checked against the payload schema. */
+export async function runAction(em: EntityManager, entity: EntityMeta, action: ActionMeta, session: Session, id: number, body: unknown): Promise<ActionResult> {
   const handler = handlerOf(entity, action);
   const result = await em.transactional(async (tx) => {
     const row = await findVisible(tx, entity, session, id);
@@ -100,7 +116,7 @@ export async function runAction(em: EntityManager, entity: EntityMeta, action: A
     if (action.visibleWhen && !matches(plain(entity, row), action.visibleWhen)) {
       throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
     }
-    return handler({ tx, session, entity, action, row, payload });
+    return handler({ tx, session, entity, action, row, payload: validatePayload(entity, action, body) });
   }).catch((err) => mapDbError(entity, err));
   for (const ch of result.changes ?? []) emitChange(ch);
   return result;

@@ -206,6 +206,54 @@ describe('registros (provider posicao)', () => {
   });
 });
 
+describe('grãos (/wkd/slm)', () => {
+  it('property → warehouse → batch → load: status by id, altera/encerra, confirma, stock and net weight', async () => {
+    const prop = await created(await admin.post('/api/propriedade', { nome: 'Fazenda Boa Safra', areaHectares: 1200 }));
+    const soja = await created(await admin.post('/api/cultura', { descricao: 'Soja', umidadeIdeal: 13 }));
+    const grao = await created(await admin.post('/api/produto', { descricao: 'Soja em grão', cultura: soja.id }));
+    expect(grao.unidade).toBe('t');
+    const s1 = await created(await admin.post('/api/armazem', { descricao: 'Silo 1', propriedade: prop.id, capacidade: 5000, cultura: soja.id }));
+    const s2 = await created(await admin.post('/api/armazem', { descricao: 'Silo 2', propriedade: prop.id }));
+    expect([s1.tipo, s1.status]).toEqual(['silo', 'vazio']);
+    expect((await json(await admin.get(`/api/propriedade/${prop.id}`))).qtdArmazens).toBe(2);
+
+    // status settable by id: the payload is checked, the change recorded under the action's name
+    const st = await admin.post(`/api/armazem/${s1.id}/define_status`, { status: 'armazenando' });
+    expect(st.status).toBe(200);
+    expect((await st.json()).status).toBe('armazenando');
+    expect((await admin.post(`/api/armazem/${s1.id}/define_status`, { status: 'cheio' })).status).toBe(400);
+    expect((await admin.post(`/api/armazem/${s1.id}/define_status`, { status: 'vazio', capacidade: 1 })).status).toBe(400);
+    const h = await json(await admin.get(`/api/armazem/${s1.id}/historico`));
+    expect(h[0].operacao).toBe('define_status');
+    expect(h[0].alteracoes.status).toEqual({ antes: 'vazio', depois: 'armazenando' });
+    const sensor = await created(await admin.post('/api/sensor', { descricao: 'Cabo 1 - topo', serial: 'SNS-001', armazem: s1.id }));
+    expect((await json(await admin.post(`/api/sensor/${sensor.id}/define_status`, { status: 'alarme' }))).status).toBe('alarme');
+
+    // batch: altera moves it (only to a warehouse of the company), encerra closes it; then both are refused
+    const lote = await created(await admin.post('/api/lote', { codigo: 'l-2026-01', armazem: s1.id, produto: grao.id, safra: '2025/2026', dataInicio: '2026-03-01', quantidade: 800 }));
+    expect([lote.codigo, lote.situacao]).toEqual(['L-2026-01', 'aberto']);
+    expect((await admin.post('/api/lote', { codigo: 'X', armazem: s1.id, produto: grao.id, dataInicio: '2026-03-01', safra: '25' })).status).toBe(400);
+    expect((await json(await admin.get(`/api/armazem/${s1.id}`))).estoque).toBe(800);
+    const outro = Number((await ts.insert('armazem', { empresaId: B, descricao: 'Silo de B', propriedade: Number((await ts.insert('propriedade', { empresaId: B, nome: 'Fazenda B' })).id), tipo: 'silo', status: 'vazio' })).id);
+    expect((await admin.post(`/api/lote/${lote.id}/altera`, { armazem: outro })).status).toBe(400);
+    expect((await admin.post(`/api/lote/${lote.id}/altera`, {})).status).toBe(400);
+    const moved = await json(await admin.post(`/api/lote/${lote.id}/altera`, { armazem: s2.id, quantidade: 750 }));
+    expect([moved.armazem, moved.quantidade, moved.codigo]).toEqual([s2.id, 750, 'L-2026-01']);
+    expect((await json(await admin.post(`/api/lote/${lote.id}/encerra`))).situacao).toBe('encerrado');
+    expect((await admin.post(`/api/lote/${lote.id}/altera`, { quantidade: 1 })).status).toBe(409);
+    expect((await admin.post(`/api/lote/${lote.id}/encerra`)).status).toBe(409);
+    expect((await json(await admin.get(`/api/armazem/${s2.id}`))).estoque).toBe(0);
+    expect((await json(await admin.get(`/api/lote/${lote.id}/historico`))).map((x: any) => x.operacao)).toEqual(['encerra', 'altera', 'create']);
+
+    // load: pending until confirmed (the form cannot confirm it), net weight computed
+    const carga = await created(await admin.post('/api/carga', { data: '2026-03-02T12:00:00Z', armazem: s1.id, produto: grao.id, pesoBruto: 42000, tara: 15000, situacao: 'confirmada' }));
+    expect(carga.situacao).toBe('pendente');
+    expect((await json(await admin.get(`/api/carga/${carga.id}`))).pesoLiquido).toBe(27000);
+    expect((await json(await admin.post(`/api/carga/${carga.id}/confirma`))).situacao).toBe('confirmada');
+    expect((await admin.post(`/api/carga/${carga.id}/confirma`)).status).toBe(409);
+  });
+});
+
 describe('frota_registros migration', () => {
   it('moves each driver\'s tag into its badges list', async () => {
     const url = await createDatabase();

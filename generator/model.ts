@@ -146,9 +146,9 @@ export interface ScreenMeta {
 
 /** A read-only resource whose rows come from code (metadata `kind: provider`), served by the core
  *  (server/crud/provider.ts) through the one pipeline; implementation registered in server/providers/. */
-export interface ProviderColumn { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string }
+export interface ProviderColumn { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string; show?: string; tooltip?: string }
 export interface ProviderFilter { name: string; label: string; type: 'search' | 'string' | 'integer' | 'boolean' | 'date' | 'datetime'; multiple: boolean }
-export interface ProviderParam { name: string; label: string; type: 'string' | 'integer'; enum?: string[] }
+export interface ProviderParam { name: string; label: string; type: 'string' | 'integer'; enum?: string[]; values?: 'tecnologias' | 'modelos' }
 export interface ProviderCall { path: string; op: 'one' | 'list'; query: string[]; notFound?: string }
 export interface ProviderMeta {
   key: string;

@@ -291,12 +291,20 @@ function normalizeProvider(raw: RawProvider, file: string, area: string, err: (p
   if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
   const columns: ProviderColumn[] = raw.columns.map((c) => ({
     name: c.name, label: c.label, type: c.type ?? 'string', sortable: c.sortable ?? false, default: c.default ?? true,
-    ...(c.sortKey ? { sortKey: c.sortKey } : {}),
+    ...(c.sortKey ? { sortKey: c.sortKey } : {}), ...(c.show ? { show: c.show } : {}), ...(c.tooltip ? { tooltip: c.tooltip } : {}),
   }));
+  raw.columns.forEach((c, i) => {
+    if ((c.show || c.tooltip) && c.type !== 'json') err(`/columns/${i}`, 'show/tooltip valem só para colunas json');
+    if (c.tooltip && !c.show) err(`/columns/${i}/tooltip`, 'tooltip exige show');
+  });
   const filters: ProviderFilter[] = (raw.filters ?? []).map((f) => ({
     name: f.name, label: f.label ?? columns.find((c) => c.name === f.name)?.label ?? f.name, type: f.type, multiple: f.multiple ?? false,
   }));
-  const params: ProviderParam[] = (raw.params ?? []).map((p) => ({ name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}) }));
+  const params: ProviderParam[] = (raw.params ?? []).map((p, i, all) => {
+    if (p.values === 'modelos' && all[i - 1]?.values !== 'tecnologias') err(`/params/${i}/values`, 'modelos exige o parâmetro anterior com values: tecnologias');
+    if (p.values && (p.enum || p.type === 'integer')) err(`/params/${i}/values`, 'values não combina com enum nem com type: integer');
+    return { name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}), ...(p.values ? { values: p.values } : {}) };
+  });
   const dup = (what: string, names: string[], path: string) => names.forEach((n, i) => { if (names.indexOf(n) !== i) err(`${path}/${i}/name`, `${what} repetido: ${n}`); });
   dup('coluna', columns.map((c) => c.name), '/columns');
   dup('filtro', filters.map((f) => f.name), '/filters');

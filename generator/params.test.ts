@@ -81,6 +81,26 @@ describe('route parameters (params)', () => {
   });
 });
 
+describe('provider params with known values', () => {
+  it('carries values on the library provider and refuses modelos without tecnologias, values with enum, show on a non-json column', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const lista = m.providers.find((x) => x.key === 'biblioteca_lista')!;
+    expect(lista.params.map((x) => [x.name, x.values])).toEqual([['tecnologia', 'tecnologias'], ['modelo', 'modelos'], ['lista', undefined]]);
+    expect(lista.columns.find((c) => c.name === 'unit')).toMatchObject({ show: 'short', tooltip: 'full' });
+    const p = project();
+    editYaml(p, 'adm/biblioteca_lista.yaml', (d) => {
+      d.params[0].values = undefined;
+      d.params[2].values = 'tecnologias';
+      d.columns.find((c: any) => c.name === 'event').show = 'short';
+    });
+    const out = await problems(p);
+    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /params/1/values: modelos exige o parâmetro anterior com values: tecnologias');
+    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /params/2/values: values não combina com enum nem com type: integer');
+    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /columns/1: show/tooltip valem só para colunas json');
+    expect(out.length).toBe(3);
+  });
+});
+
 describe('device limits: zeroDisables, rangeMessage and rules', () => {
   it('emits one schema whose failures carry the declared pt-BR messages', async () => {
     const m = await buildModel(join(import.meta.dirname, '../metadata'));

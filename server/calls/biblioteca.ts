@@ -13,17 +13,12 @@
 // or at start through buildLibraries().
 import { HttpError } from '../http/envelope.ts';
 import { memoryPage, type Provider } from '../crud/provider.ts';
+import { knownTecnologia, tecnologias } from '../crud/params.ts';
 import { getCatalog, type CatalogEntry, type CatalogFile } from '../../protocol/catalog.ts';
 
-/** Technologies and the catalogues of their libraries. Models share their technology's catalogues. */
-const TECNOLOGIAS: { id: string; label: string; modelos: { id: string; label: string }[]; eventos: string; parametros: string }[] = [
-  { id: 'queclink', label: 'Queclink @Track', eventos: 'queclink-eventos', parametros: 'queclink-parametros',
-    modelos: [{ id: 'gv50cg', label: 'GV50CG' }, { id: 'gv58cg', label: 'GV58CG' }, { id: 'gv350ceu', label: 'GV350CEU' }] },
-  { id: 'legacy', label: 'Legado (binário)', eventos: 'legacy-eventos', parametros: 'legacy-parametros',
-    modelos: [{ id: 'legacy', label: 'Legado' }] },
-  { id: 'vdo', label: 'Câmera (vídeo telemetria)', eventos: 'camera-alarmes', parametros: 'camera-parametros',
-    modelos: [{ id: 'vdo_telemetria', label: 'VDO Telemetria' }, { id: 'vdo_compact', label: 'VDO Compact' }, { id: 'mix', label: 'Mix' }] },
-];
+/** Technologies, their models and the catalogues of their libraries (metadata/_tecnologias.yaml); models share
+ *  their technology's catalogues. */
+const TECNOLOGIAS = () => tecnologias().map((t) => ({ id: t.id, label: t.label, modelos: t.modelos, eventos: t.bibliotecas.eventos, parametros: t.bibliotecas.parametros }));
 
 /** Families of /tlm/cfg/biblioteca: the catalogues each one lists. */
 const FAMILIAS: { id: string; label: string; catalogos: string[] }[] = [
@@ -102,9 +97,9 @@ function library(names: string[]): Library | undefined {
 
 /** Loads (and validates: protocol/catalog.ts throws CatalogError on an invalid file) every library once. */
 export function buildLibraries() {
-  const tecnologias = TECNOLOGIAS.flatMap((t) => {
-    const eventos = library([t.eventos]);
-    const parametros = library([t.parametros]);
+  const tecnologias = TECNOLOGIAS().flatMap((t) => {
+    const eventos = t.eventos ? library([t.eventos]) : undefined;
+    const parametros = t.parametros ? library([t.parametros]) : undefined;
     if (!eventos && !parametros) return [];
     return [{ ...t, listas: { eventos, parametros } }];
   });
@@ -167,9 +162,10 @@ export const providers: Record<string, Provider> = {
     list: (q, { meta }) => {
       const { tecnologias } = loaded();
       const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';
+      // The core checked both against metadata/_tecnologias.yaml (params values); a technology without libraries is 404 too.
+      knownTecnologia(tid, mid);
       const t = tecnologias.find((x) => x.id === tid);
-      if (!t) throw new HttpError(404, `Tecnologia desconhecida: ${tid}. Use ${tecnologias.map((x) => x.id).join(', ')}.`);
-      if (!t.modelos.some((m) => m.id === mid)) throw new HttpError(404, `Modelo desconhecido para a tecnologia ${t.label}: ${mid}. Use ${t.modelos.map((m) => m.id).join(', ')}.`);
+      if (!t) throw new HttpError(404, `A tecnologia ${tid} não tem biblioteca.`);
       const lib = t.listas[tipo];
       if (!lib) throw new HttpError(404, `A tecnologia ${t.label} não tem biblioteca de ${tipo === 'eventos' ? 'eventos' : 'parâmetros'}.`);
       return memoryPage(lib.rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });

@@ -13,6 +13,7 @@ import { exportParams, listFilter, parseRange, parseSort, sendPage } from './pro
 import { escapeLike } from './query.ts';
 import { route } from './pipeline.ts';
 import { exportResponse } from './export.ts';
+import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -109,6 +110,9 @@ function parseParams(meta: ProviderMeta, c: Context): Record<string, string | nu
       out[p.name] = Number(v);
     } else {
       if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `Valor desconhecido para ${p.label}: ${v}. Use ${p.enum.join(', ')}.`);
+      // Known technologies and models (metadata/_tecnologias.yaml): the one before names the technology.
+      if (p.values === 'tecnologias') knownTecnologia(v);
+      if (p.values === 'modelos') knownTecnologia(String(out[meta.params.find((x) => x.values === 'tecnologias')!.name]), v);
       out[p.name] = v;
     }
   }

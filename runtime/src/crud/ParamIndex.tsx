@@ -1,27 +1,32 @@
 // Navigation screens above a list with route parameters (route table view 'params', metadata params): level 0 lists the
 // known values of the first parameter (e.g. the technologies), level 1 those of the second given the first (the
 // models of that technology), and so on; choosing one goes a level down, the last one opens the list.
+// ParamLevels is the same navigation for a screen over a provider with such parameters (the event library).
 import { Alert, Box, Card, Divider, List, ListItemButton, ListItemText, Typography } from '@mui/material';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { Title } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta, RouteParamMeta } from '../../../generator/model';
 import { PanelHeader } from './PanelHeader';
 import { checkParams, paramOptions } from './params';
 
 const CHOOSE: Record<string, string> = { tecnologias: 'Selecione a tecnologia', modelos: 'Selecione o modelo' };
 
 export function ParamIndex({ entity, level }: { entity: EntityMeta; level: number }) {
-  const params = entity.params ?? [];
+  return <ParamLevels title={entity.label.plural} base={entity.base!} params={entity.params ?? []} level={level} />;
+}
+
+/** base: the route above the parameters; params: route parameters in order (name = the route's :name). */
+export function ParamLevels({ title: label, base, params, level }: { title: string; base: string; params: RouteParamMeta[]; level: number }) {
   const route = useParams();
   const navigate = useNavigate();
   const chosen = params.slice(0, level).map((p) => route[p.name] ?? '');
   const { labels, error } = checkParams(params, chosen);
-  const title = [entity.label.plural, ...labels].join(': ');
+  const title = [label, ...labels].join(': ');
   const p = params[level];
   const options = p && !error ? paramOptions(params, level, chosen) ?? [] : [];
   const prompt = (p?.values && CHOOSE[p.values]) ?? `Selecione: ${p?.label ?? ''}`;
-  const go = (id: string) => navigate([entity.base, ...chosen, id].map((s, i) => (i ? encodeURIComponent(s!) : s)).join('/'));
+  const go = (id: string) => navigate([base, ...[...chosen, id].map(encodeURIComponent)].join('/'));
   return (
     <Card className="rastro-list">
       <Title title={title} />

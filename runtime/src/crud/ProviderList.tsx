@@ -1,8 +1,11 @@
 // The shared list panel over a provider (metadata kind: provider, served by server/crud/provider.ts): its columns,
 // quick search (filter q), date range (filters {field}_gte / {field}_lte), column chooser saved per route, export of
 // the whole filtered result (GET {path}/export), sorting on the sortable columns, pagination. Used by screens
-// (kind: tela) whose rows come from code, e.g. /tlm/ras/registros.
-import { Card, Divider } from '@mui/material';
+// (kind: tela) whose rows come from code, e.g. /tlm/ras/registros, and the event/parameter libraries (path parameters
+// filled from `params`). Boolean filters are switches labelled with the filter's label; a json column with `show`
+// shows that property of its value (with `tooltip` as the tooltip).
+import type { ReactNode } from 'react';
+import { Box, Card, Divider, FormControlLabel, Switch, Tooltip } from '@mui/material';
 import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, Title, useListController, useNotify, useRecordContext } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { EntityMeta, FieldMeta, ProviderColumn, ProviderMeta } from '../../../generator/model';
@@ -29,12 +32,30 @@ const asField = (c: ProviderColumn): FieldMeta => ({ name: c.name, label: c.labe
 const choiceEntity = (p: ProviderMeta, route: string) =>
   ({ route, columns: p.columns.map((c) => ({ source: c.name, label: c.label, sortable: c.sortable, default: c.default })) }) as unknown as EntityMeta;
 
-function Cell({ field }: { field: FieldMeta; source?: string; label?: string; sortable?: boolean }) {
-  return useRecordContext() ? <FieldValue field={field} /> : null;
+function Cell({ field, column }: { field: FieldMeta; column: ProviderColumn; source?: string; label?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  if (!record) return null;
+  if (column.show) {
+    const v = record[column.name] as Record<string, unknown> | null | undefined;
+    const shown = v?.[column.show];
+    if (shown === undefined || shown === null || shown === '') return <span />;
+    const tip = column.tooltip ? v?.[column.tooltip] : undefined;
+    return tip ? (
+      <Tooltip title={String(tip)} enterDelay={300}>
+        <Box component="span" data-tooltip={String(tip)} sx={{ borderBottom: '1px dotted', borderColor: 'text.disabled', cursor: 'help' }}>{String(shown)}</Box>
+      </Tooltip>
+    ) : <span>{String(shown)}</span>;
+  }
+  return <FieldValue field={field} />;
 }
 
-export function ProviderList({ provider, title, route }: { provider: ProviderMeta; title: string; route: string }) {
-  const resource = provider.path!.replace(/^\//, '');
+/** The provider's API path below /api, its {name} parameters filled. */
+export const providerResource = (provider: ProviderMeta, params: Record<string, string> = {}) =>
+  provider.path!.replace(/^\//, '').replace(/\{([^}]+)\}/g, (m, n: string) => (params[n] !== undefined ? encodeURIComponent(params[n]) : m));
+
+/** params: values of the path's {name} parameters; toolbar: shown under the title row (e.g. tabs). */
+export function ProviderList({ provider, title, route, params, toolbar }: { provider: ProviderMeta; title: string; route: string; params?: Record<string, string>; toolbar?: ReactNode }) {
+  const resource = providerResource(provider, params);
   const ctx = useListController({ resource, sort: provider.sort, perPage: 25 });
   const columns = useColumnChoices(choiceEntity(provider, route));
   const notify = useNotify();
@@ -57,10 +78,15 @@ export function ProviderList({ provider, title, route }: { provider: ProviderMet
         <Card className="rastro-list">
           <PanelHeader title={title} onBack={() => navigate(-1)}>
             {ranged && <DateRangeFilter value={rangeFromFilter(ranged, filters)} onChange={(r) => setFilters(rangeFilter(ranged, r))} />}
+            {provider.filters.filter((f) => f.type === 'boolean').map((f) => (
+              <FormControlLabel key={f.name} label={f.label}
+                control={<Switch size="small" checked={filters[f.name] === true} onChange={(e) => setFilters({ [f.name]: e.target.checked || undefined })} />} />
+            ))}
             {provider.filters.some((f) => f.type === 'search') && <SearchBox value={String(filters.q ?? '')} onChange={(q) => setFilters({ q })} />}
             <ListTools choices={columns.choices} onToggle={columns.toggle} onExport={(f) => void exportAs(f)} />
           </PanelHeader>
           <Divider />
+          {toolbar}
           <Datagrid
             rowClick={false}
             bulkActionButtons={false}
@@ -70,7 +96,7 @@ export function ProviderList({ provider, title, route }: { provider: ProviderMet
           >
             {columns.selected.map((key) => {
               const c = byName.get(key)!;
-              return <Cell key={key} source={key} label={c.label} sortable={c.sortable} field={asField(c)} />;
+              return <Cell key={key} source={key} label={c.label} sortable={c.sortable} field={asField(c)} column={c} />;
             })}
           </Datagrid>
           <Pagination rowsPerPageOptions={PAGE_SIZES} />

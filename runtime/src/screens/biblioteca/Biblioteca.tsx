@@ -1,17 +1,12 @@
 // /tlm/cfg/biblioteca[/biblioteca_do_evento|/biblioteca_de_periferico|/biblioteca_de_parametros] (metadata/tlm/biblioteca.yaml):
 // the event, peripheral (CAN, camera) and parameter libraries of every family, one tab each; the URL follows the tab.
-// Lists: GET /api/biblioteca/familia/{eventos|perifericos|parametros} (read-only catalogues of metadata/catalogos).
+// Lists: the provider biblioteca_familia (its columns and filters from its metadata) with {familia}.
 import { useEffect } from 'react';
-import { Alert, Card, Divider, Tab, Tabs } from '@mui/material';
-import { Title, useGetList } from 'react-admin';
+import { Tab, Tabs } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Loading } from '../../crud/Loading';
-import { PanelHeader } from '../../crud/PanelHeader';
-import { BibliotecaList } from './BibliotecaList';
-import type { Familia } from './types';
+import { ProviderList, providerByKey } from '../../crud/ProviderList';
 
 export const BASE = '/tlm/cfg/biblioteca';
-const TITLE = 'Biblioteca';
 
 /** Tabs: route segment → family of GET /api/biblioteca/familia/{familia}. */
 export const ABAS = [
@@ -24,29 +19,24 @@ export default function Biblioteca() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const aba = ABAS.find((a) => pathname.endsWith(`/${a.id}`));
-  const { data, isPending, error } = useGetList<Familia>('biblioteca/familias', { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' } });
 
   useEffect(() => {
     if (!aba) navigate(`${BASE}/${ABAS[0].id}`, { replace: true });
   }, [aba, navigate]);
 
-  const info = data?.find((f) => f.id === aba?.familia);
+  if (!aba) return null;
   return (
-    <Card className="rastro-list">
-      <Title title={TITLE} />
-      <PanelHeader title={TITLE} onBack={() => navigate(-1)} />
-      <Divider />
-      <Tabs value={aba?.id ?? false} onChange={(_, v: string) => navigate(`${BASE}/${v}`)} sx={{ px: 2 }} aria-label="Biblioteca">
-        {ABAS.map((a) => {
-          const n = data?.find((f) => f.id === a.familia)?.total;
-          return <Tab key={a.id} value={a.id} label={n === undefined ? a.label : `${a.label} (${n})`} />;
-        })}
-      </Tabs>
-      <Divider />
-      {isPending ? <Loading />
-        : error ? <Alert severity="error" sx={{ m: 2 }}>{(error as Error).message || 'Erro ao carregar as bibliotecas'}</Alert>
-        : aba && info ? <BibliotecaList key={aba.id} resource={`biblioteca/familia/${aba.familia}`} info={info} title={aba.label} />
-        : null}
-    </Card>
+    <ProviderList
+      key={aba.id}
+      provider={providerByKey('biblioteca_familia')!}
+      title="Biblioteca"
+      route={`${BASE}/${aba.id}`}
+      params={{ familia: aba.familia }}
+      toolbar={
+        <Tabs value={aba.id} onChange={(_, v: string) => navigate(`${BASE}/${v}`)} sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }} aria-label="Biblioteca">
+          {ABAS.map((a) => <Tab key={a.id} value={a.id} label={a.label} />)}
+        </Tabs>
+      }
+    />
   );
 }

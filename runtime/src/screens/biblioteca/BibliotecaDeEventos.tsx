@@ -1,84 +1,50 @@
 // /adm/bib/biblioteca_de_eventos[/:tecnology[/:model[/eventos|/parametros]]] (metadata/adm/biblioteca_de_eventos.yaml):
-// choose a technology, then a model, then the Eventos / Parâmetros tab; the URL follows every choice.
-// Lists: GET /api/biblioteca/{tecnologia}/{modelo}/eventos|parametros (read-only catalogues of metadata/catalogos).
+// the generated technology → model navigation (ParamLevels, known values of metadata/_tecnologias.yaml), then the
+// Eventos / Parâmetros tabs over the provider biblioteca_lista (its columns and filters from its metadata).
 import { useEffect } from 'react';
-import { Alert, Box, Card, Divider, MenuItem, Tab, Tabs, TextField, Typography } from '@mui/material';
-import { Title, useGetList } from 'react-admin';
+import { Tab, Tabs } from '@mui/material';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { Loading } from '../../crud/Loading';
-import { PanelHeader } from '../../crud/PanelHeader';
-import { BibliotecaList } from './BibliotecaList';
-import type { Tecnologia } from './types';
+import type { RouteParamMeta } from '../../../../generator/model';
+import { ParamLevels } from '../../crud/ParamIndex';
+import { ProviderList, providerByKey } from '../../crud/ProviderList';
+import { checkParams } from '../../crud/params';
+import { UnknownParams } from '../../crud/GenericList';
 
-export const BASE = '/adm/bib/biblioteca_de_eventos';
+const BASE = '/adm/bib/biblioteca_de_eventos';
 const TITLE = 'Biblioteca de eventos';
-type Aba = 'eventos' | 'parametros';
+const ABAS = [{ id: 'eventos', label: 'Eventos' }, { id: 'parametros', label: 'Parâmetros' }] as const;
 
 export default function BibliotecaDeEventos() {
+  const provider = providerByKey('biblioteca_lista')!;
+  // The screen's :tecnology/:model are the provider's tecnologia/modelo (values: tecnologias, modelos).
+  const params: RouteParamMeta[] = provider.params.filter((p) => p.values).map((p, i) => ({ name: ['tecnology', 'model'][i], field: p.name, label: p.label, values: p.values }));
   const { tecnology, model } = useParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const aba: Aba | null = pathname.endsWith('/parametros') ? 'parametros' : pathname.endsWith('/eventos') ? 'eventos' : null;
-  const { data, isPending, error } = useGetList<Tecnologia>('biblioteca/tecnologias', { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' } });
-  const tecnologias = data ?? [];
-  const tec = tecnologias.find((t) => t.id === tecnology);
-  const modelo = tec?.modelos.find((m) => m.id === model);
+  const aba = ABAS.find((a) => pathname.endsWith(`/${a.id}`));
+  const chosen = [tecnology, model].filter((x): x is string => !!x);
+  const { labels, error } = checkParams(params, chosen);
 
-  // :tecnology with a single model, and :tecnology/:model without a tab, go on to the events tab.
+  // :tecnology/:model without a tab opens the events.
   useEffect(() => {
-    if (!tec) return;
-    if (!model && tec.modelos.length === 1) navigate(`${BASE}/${tec.id}/${tec.modelos[0]!.id}/eventos`, { replace: true });
-    else if (modelo && !aba) navigate(`${BASE}/${tec.id}/${modelo.id}/eventos`, { replace: true });
-  }, [tec, model, modelo, aba, navigate]);
+    if (model && !aba && !error) navigate(`${BASE}/${tecnology}/${model}/eventos`, { replace: true });
+  }, [tecnology, model, aba, error, navigate]);
 
-  const info = tec && aba ? tec.listas[aba] : null;
-  let body;
-  if (isPending) body = <Loading />;
-  else if (error) body = <Alert severity="error" sx={{ m: 2 }}>{(error as Error).message || 'Erro ao carregar as tecnologias'}</Alert>;
-  else if (tecnology && !tec) body = <Alert severity="warning" sx={{ m: 2 }}>Tecnologia desconhecida: {tecnology}</Alert>;
-  else if (tec && model && !modelo) body = <Alert severity="warning" sx={{ m: 2 }}>Modelo desconhecido para a tecnologia {tec.label}: {model}</Alert>;
-  else if (!tec || !modelo) {
-    body = (
-      <Box sx={{ p: 3 }}>
-        <Typography color="text.secondary">{tec ? 'Selecione o modelo.' : 'Selecione a tecnologia e o modelo do equipamento.'}</Typography>
-      </Box>
-    );
-  } else if (aba) {
-    body = (
-      <>
-        <Tabs value={aba} onChange={(_, v: Aba) => navigate(`${BASE}/${tec.id}/${modelo.id}/${v}`)} sx={{ px: 2 }} aria-label="Biblioteca">
-          <Tab value="eventos" label={`Eventos${tec.listas.eventos ? ` (${tec.listas.eventos.total})` : ''}`} disabled={!tec.listas.eventos} />
-          <Tab value="parametros" label={`Parâmetros${tec.listas.parametros ? ` (${tec.listas.parametros.total})` : ''}`} disabled={!tec.listas.parametros} />
-        </Tabs>
-        <Divider />
-        {info ? (
-          <BibliotecaList key={`${tec.id}/${modelo.id}/${aba}`} resource={`biblioteca/${tec.id}/${modelo.id}/${aba}`} info={info} title={aba === 'eventos' ? 'Eventos' : 'Parâmetros'} />
-        ) : (
-          <Alert severity="info" sx={{ m: 2 }}>Esta tecnologia não tem biblioteca de {aba === 'eventos' ? 'eventos' : 'parâmetros'}.</Alert>
-        )}
-      </>
-    );
-  }
-
+  if (error) return <UnknownParams message={error} />;
+  if (chosen.length < params.length) return <ParamLevels title={TITLE} base={BASE} params={params} level={chosen.length} />;
+  if (!aba) return null;
   return (
-    <Card className="rastro-list">
-      <Title title={TITLE} />
-      <PanelHeader title={TITLE} onBack={() => navigate(-1)}>
-        <TextField
-          select size="small" label="Tecnologia" value={tec?.id ?? ''} sx={{ minWidth: 220 }}
-          onChange={(e) => navigate(`${BASE}/${e.target.value}`)}
-        >
-          {tecnologias.map((t) => <MenuItem key={t.id} value={t.id}>{t.label}</MenuItem>)}
-        </TextField>
-        <TextField
-          select size="small" label="Modelo" value={modelo?.id ?? ''} sx={{ minWidth: 180 }} disabled={!tec}
-          onChange={(e) => navigate(`${BASE}/${tec!.id}/${e.target.value}/${aba ?? 'eventos'}`)}
-        >
-          {(tec?.modelos ?? []).map((m) => <MenuItem key={m.id} value={m.id}>{m.label}</MenuItem>)}
-        </TextField>
-      </PanelHeader>
-      <Divider />
-      {body}
-    </Card>
+    <ProviderList
+      key={`${tecnology}/${model}/${aba.id}`}
+      provider={provider}
+      title={[TITLE, ...labels].join(': ')}
+      route={`${BASE}/${aba.id}`}
+      params={{ tecnologia: tecnology!, modelo: model!, lista: aba.id }}
+      toolbar={
+        <Tabs value={aba.id} onChange={(_, v: string) => navigate(`${BASE}/${tecnology}/${model}/${v}`)} sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }} aria-label="Biblioteca">
+          {ABAS.map((a) => <Tab key={a.id} value={a.id} label={a.label} />)}
+        </Tabs>
+      }
+    />
   );
 }

@@ -15,12 +15,12 @@ describe('image and file field schemas', () => {
   it('image: an uploaded PNG only, with a pt-BR message', () => {
     const s = fieldSchema(field('image', { label: 'Logotipo' }), model);
     expect(s['x-patternMessage']).toBe('Envie a imagem do campo Logotipo pelo botão Selecionar imagem');
-    const ok = new Ajv({ keywords: schemaKeywords }).compile(s);
+    const ok = new Ajv({ keywords: [...schemaKeywords] }).compile(s);
     expect([`/api/upload/file/${key}.png`, null].map((v) => ok(v))).toEqual([true, true]);
     expect([`/api/upload/file/${key}_500.png`, `/api/upload/file/${key}.zip`, 'https://exemplo.com/a.png', '/api/upload/file/../x.png'].map((v) => ok(v))).toEqual([false, false, false, false]);
   });
   it('file: any uploaded extension; a field pattern of the YAML wins', () => {
-    const ok = new Ajv({ keywords: schemaKeywords }).compile(fieldSchema(field('file'), model));
+    const ok = new Ajv({ keywords: [...schemaKeywords] }).compile(fieldSchema(field('file'), model));
     expect([`/api/upload/file/${key}.pdf`, `/api/upload/file/${key}.zip`, 'ftp://x/a.pdf'].map((v) => ok(v))).toEqual([true, true, false]);
     expect(fieldSchema(field('file', { pattern: '^x$', patternMessage: 'Outro' }), model)).toMatchObject({ pattern: '^x$', 'x-patternMessage': 'Outro' });
   });

@@ -7,13 +7,14 @@ import { getOrm } from '../db/context.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityByKey, ormName } from '../crud/registry.ts';
 import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
+import { header } from '../http/headers.ts';
 import { verifySession } from './tokens.ts';
 import { can } from './users.ts';
 import { cachedSession, invalidateSession, type SessionCheck } from './session-cache.ts';
 import { withCompany } from '../db/rls.ts';
 
 export function tokenOf(c: Context): string | undefined {
-  const h = c.req.header('authorization');
+  const h = header(c, 'authorization');
   if (h?.toLowerCase().startsWith('bearer ')) return h.slice(7).trim();
   return getCookie(c, 'token') || undefined;
 }
@@ -82,7 +83,7 @@ export function staleSessionRetry(fetch: (req: Request, env: unknown) => Respons
  *  SameSite=Lax (no cross-site subrequest sends it); writes still need the bearer or the companyId header. */
 export function sessionFromCookie(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = c.req.header('authorization') ? undefined : getCookie(c, 'rastro_token');
+    const token = header(c, 'authorization') ? undefined : getCookie(c, 'rastro_token');
     if (token && !c.get('session')) {
       const s = await sessionOfToken(emOf(c), token);
       if (s) c.set('session', s);

@@ -50,6 +50,25 @@ describe('fast read path', () => {
     expect(scoped!.total).toBe(all!.rows.filter((r) => r.empresaId === admin.empresaAtiva).length);
   });
 
+  it('prepared statements (generic plans included) follow the role and the company of each execution', async () => {
+    const ativo = getModel().entities.find((x) => x.key === 'ativo')!;
+    const companies = admin.user.empresas.map((e: { id: number }) => e.id) as number[];
+    expect(companies.length).toBeGreaterThan(1);
+    const all = (await fastPage(ts.orm.em.fork(), ativo, {}, [{ id: 'ASC' }], 0, 1000))!.rows;
+    // Sequential calls reuse one pooled connection: the statement is prepared once and, after five runs, planned
+    // generically; each company still sees only its rows (the policy reads the company setting at execution).
+    for (let i = 0; i < 8; i++) {
+      for (const e of companies) {
+        const page = await withCompany(e, () => fastPage(ts.orm.em.fork(), ativo, {}, [{ id: 'ASC' }], 0, 1000));
+        expect(page!.rows.map((r) => r.id)).toEqual(all.filter((r) => r.empresaId === e).map((r) => r.id));
+        expect(page!.total).toBe(all.filter((r) => r.empresaId === e).length);
+      }
+    }
+    const prepared = await ts.orm.em.getConnection().execute(`select name, generic_plans + custom_plans as runs from pg_prepared_statements where name like 'rastro_fast_%'`) as { runs: number }[];
+    expect(prepared.length).toBeGreaterThan(0);
+    expect(Math.max(...prepared.map((x) => Number(x.runs)))).toBeGreaterThanOrEqual(8);
+  });
+
   it('leaves to the ORM what it does not know (m:n lists)', async () => {
     const usuario = getModel().entities.find((x) => x.key === 'usuario')!;
     expect(await fastPage(ts.orm.em.fork(), usuario, {}, [{ id: 'ASC' }], 0, 10)).toBeUndefined();

@@ -3,6 +3,7 @@
 // metadata, values always as parameters) and turn the raw rows into the same JSON `serialize` gives. The WHERE is the
 // one buildWhere makes (company condition included, explicit in the SQL); a shape this module does not know
 // (m:n lists, nested company paths, unknown operators) answers undefined and the caller uses the ORM.
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { ormName } from './registry.ts';
@@ -60,10 +61,29 @@ interface Client { executeQuery(q: unknown): Promise<{ rows: Row[] }> }
 let queryId = 0;
 /** Runs SQL with bind parameters ($1…) on the ORM's pool (its connection hook sets the company role, see
  *  server/db/rls.ts), skipping the ORM's query formatting (which inlines values) and logging. */
-async function run(em: EntityManager, sql: string, parameters: unknown[]): Promise<Row[]> {
+async function run(em: EntityManager, sql: string, parameters: unknown[], nameable: boolean): Promise<Row[]> {
   const client = (em.getConnection() as unknown as { getClient(): Client }).getClient();
-  const res = await client.executeQuery({ sql, parameters, queryId: { queryId: `fast${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const res = await client.executeQuery({ sql: statement(sql, nameable), parameters, queryId: { queryId: `fast${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
   return res.rows;
+}
+
+// Named (prepared) statements: PostgreSQL parses and plans a fast-path query once per pooled connection instead of
+// on every request (planning a by-id query with its computed columns costs more than running it). The name comes from
+// the text (one name, one text), queries with a list of values stay unnamed (their text varies with the list's length)
+// and the names are bounded (each pooled connection keeps what it prepared). Plans follow the role and the company
+// setting (RLS): PostgreSQL re-plans when the role changes, and current_setting() is read at execution.
+const names = new Map<string, string>();
+const MAX_NAMED = 200;
+/** Parameter arrays holding a list of values ($in). */
+const lists = new WeakSet<unknown[]>();
+function statement(sql: string, nameable: boolean): string {
+  let name = names.get(sql);
+  if (!name && nameable && names.size < MAX_NAMED) {
+    name = `rastro_fast_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    names.set(sql, name);
+  }
+  // node-postgres takes a query config object where Kysely passes the text through.
+  return name ? ({ text: sql, name, toString: () => sql } as unknown as string) : sql;
 }
 
 const OPS: Record<string, string> = { $gte: '>=', $lte: '<=', $gt: '>', $lt: '<', $ilike: 'ILIKE', $eq: '=', $ne: '<>' };
@@ -93,6 +113,7 @@ function cond(p: Plan, w: Where, params: unknown[]): string {
       if (op === '$in') {
         if (!Array.isArray(x)) throw new Unsupported();
         if (!x.length) { parts.push('FALSE'); continue; }
+        lists.add(params);
         const nonNull = x.filter((y) => y !== null);
         const inList = nonNull.length ? `${col} IN (${nonNull.map((y) => { params.push(param(y)); return `$${params.length}`; }).join(', ')})` : '';
         parts.push(nonNull.length === x.length ? inList : `(${[inList, `${col} IS NULL`].filter(Boolean).join(' OR ')})`);
@@ -175,7 +196,7 @@ export async function fastPage(em: EntityManager, e: EntityMeta, where: Where, o
   // Page and total in one round trip: the total's row always comes, with the page's rows (none: one row of nulls).
   const sql = `SELECT c.n AS "__total"${versionColumn(check)}, p.* FROM (SELECT count(*)::int AS n FROM ${p.table} t WHERE ${w}) c` +
     ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
-  const rows = await run(em, sql, [...params, limit, offset]);
+  const rows = await run(em, sql, [...params, limit, offset], !lists.has(params));
   settle(check, rows);
   const total = Number(rows[0]?.__total ?? 0);
   return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(p, r)), total };
@@ -193,7 +214,7 @@ export async function fastOne(em: EntityManager, e: EntityMeta, where: Where, ch
   const sql = computed
     ? `SELECT ${p.select}${computed}${versionColumn(check)} FROM (SELECT t.* FROM ${p.table} t WHERE ${w} LIMIT 1) t`
     : `SELECT ${p.select}${versionColumn(check)} FROM ${p.table} t WHERE ${w} LIMIT 1`;
-  const rows = await run(em, sql, params);
+  const rows = await run(em, sql, params, !lists.has(params));
   settle(check, rows);
   return rows.length ? toJson(p, rows[0]) : null;
 }

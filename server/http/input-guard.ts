@@ -2,6 +2,7 @@
 // header values or body (PostgreSQL rejects them in text), and JSON nested deeper than a bound.
 import type { MiddlewareHandler } from 'hono';
 import { HttpError } from './envelope.ts';
+import { header, headerValues } from './headers.ts';
 
 export const MSG_NUL = 'Requisição inválida: caractere nulo (\\u0000) não é permitido';
 export const msgDepth = (max: number) => `Requisição inválida: JSON aninhado demais (máximo de ${max} níveis)`;
@@ -64,10 +65,10 @@ export function inputGuard(o: InputGuardOptions = {}): MiddlewareHandler {
         if (eq >= 0) check(scanJson(decode(part.slice(eq + 1)), maxDepth));
       }
     }
-    for (const [, v] of c.req.raw.headers) if (v.includes('\0')) throw bad(MSG_NUL);
+    for (const v of headerValues(c)) if (v.includes('\0')) throw bad(MSG_NUL);
     // Multipart bodies are the uploads (server/calls/upload.ts): binary content, checked there by its magic bytes.
-    const multipart = (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
-    if (hasBody(c.req.method) && c.req.raw.body && !multipart) {
+    const multipart = () => (header(c, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+    if (hasBody(c.req.method) && c.req.raw.body && !multipart()) {
       // Every other body of this API is JSON; the text is cached by Hono for the handler's c.req.json().
       return c.req.text().then((text) => { check(scanJson(text, maxDepth)); return next(); });
     }

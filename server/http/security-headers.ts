@@ -1,6 +1,7 @@
 // Protective headers on every response: Content-Security-Policy (pages: what the SPA needs; API: nothing),
 // nosniff, Referrer-Policy, framing refused, API answers never cached, HSTS behind HTTPS.
 import type { MiddlewareHandler } from 'hono';
+import { header } from './headers.ts';
 
 export interface SecurityHeadersOptions {
   /** Map tile URL template (VITE_MAP_TILE_URL); its origin is allowed for images. 'off' = none. */
@@ -60,7 +61,7 @@ export function securityHeaders(o: SecurityHeadersOptions = {}): MiddlewareHandl
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (api && !h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
     // Behind HTTPS (directly or via a proxy): browsers keep to HTTPS. Ignored by browsers over plain HTTP.
-    if (c.req.url.startsWith('https:') || c.req.header('x-forwarded-proto')?.split(',')[0].trim() === 'https') {
+    if (c.req.url.startsWith('https:') || header(c, 'x-forwarded-proto')?.split(',')[0].trim() === 'https') {
       h.set('Strict-Transport-Security', 'max-age=31536000');
     }
   };

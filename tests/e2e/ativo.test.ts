@@ -180,12 +180,13 @@ describe('list preferences and company switch (admin)', () => {
     await page.goto(LIST);
     await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Ano' }).count()).toBe(0);
+    // saved through PUT /api/usuario 1 s after the change: listen before changing (a slow machine may save first)
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT' && r.ok());
     await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
     await page.getByRole('menuitem', { name: 'Ano' }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('columnheader', { name: 'Ano' }).waitFor();
-    // saved through PUT /api/usuario 1 s after the change
-    await page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT' && r.ok());
+    await saved;
     await page.reload();
     await page.getByRole('columnheader', { name: 'Placa' }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Ano' }).count()).toBe(1);

@@ -1,7 +1,8 @@
 // The fleet, maintenance, fence/itinerary and position registers of issue 9 as an administrator: each list and add
 // form opens with its title and renders (table or 'Nenhum item foi encontrado'; form fields) without a console error;
 // the badge/tag chips input saves a list; a maintenance's services open as its nested list; /tlm/ras/registros
-// (provider list) shows its period picker and columns.
+// (provider list) shows its period picker and columns; an action with a payload (armazem.define_status, lote.altera)
+// asks for it in the ATENÇÃO dialog.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, signIn } from './browser';
@@ -56,6 +57,13 @@ const REGISTERS: [string, string, string][] = [
   ['/tlm/cee/linhas', 'Linhas', 'Adicionar Linha'],
   ['/tlm/cee/itinerarios', 'Itinerários', 'Adicionar Itinerário'],
   ['/tlm/cee/prestadoras', 'Prestadoras', 'Adicionar Prestadora'],
+  ['/wkd/slm/propriedade', 'Propriedades', 'Adicionar Propriedade'],
+  ['/wkd/slm/cultura', 'Culturas', 'Adicionar Cultura'],
+  ['/wkd/slm/produto', 'Produtos', 'Adicionar Produto'],
+  ['/wkd/slm/armazem', 'Armazéns', 'Adicionar Armazém'],
+  ['/wkd/slm/sensor', 'Sensores', 'Adicionar Sensor'],
+  ['/wkd/slm/lote', 'Lotes', 'Adicionar Lote'],
+  ['/wkd/slm/carga', 'Cargas', 'Adicionar Carga'],
 ];
 
 describe('registers open as lists and add forms', () => {
@@ -103,6 +111,38 @@ describe('forms', () => {
     await heading('Registros').waitFor(T);
     await expect.poll(() => page.getByRole('button', { name: /Ultimos Registros/ }).count(), T).toBe(1);
     await expect.poll(async () => (await page.getByText('Data da posição').count()) + (await page.getByText('Nenhum item foi encontrado').count()), T).toBeGreaterThan(0);
+    expect(errors.slice(before)).toEqual([]);
+  });
+});
+
+describe('actions with a payload', () => {
+  it('sets a warehouse\'s status and changes a batch from their rows', async () => {
+    const before = errors.length;
+    const tag = Date.now();
+    const prop = await api('/api/propriedade', { nome: `Fazenda E2E ${tag}` });
+    const silo = await api('/api/armazem', { descricao: `Silo E2E ${tag}`, propriedade: prop.id });
+    const produto = await api('/api/produto', { descricao: `Milho E2E ${tag}` });
+    const lote = await api('/api/lote', { codigo: `E2E-${tag}`, armazem: silo.id, produto: produto.id, dataInicio: '2026-03-01', quantidade: 10 });
+
+    await page.goto(`${baseUrl}/wkd/slm/armazem`);
+    await page.getByLabel('Pesquisar').fill(`Silo E2E ${tag}`);
+    const row = page.locator('tbody tr', { hasText: `Silo E2E ${tag}` });
+    await row.getByRole('button', { name: 'Definir status' }).click(T);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Deseja alterar o status deste armazém?').waitFor(T);
+    await dialog.getByLabel('Status').click();
+    await page.getByRole('option', { name: 'Em manutenção' }).click();
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').first().waitFor(T);
+    expect((await api(`/api/armazem/${silo.id}`)).status).toBe('manutencao');
+
+    await page.goto(`${baseUrl}/wkd/slm/lote/${lote.id}/editar`);
+    await page.getByRole('button', { name: 'Alterar', exact: true }).click(T);
+    const d2 = page.getByRole('dialog');
+    await d2.getByText('Deseja alterar este lote?').waitFor(T);
+    await d2.getByLabel('Quantidade').fill('25.5');
+    await d2.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(async () => (await api(`/api/lote/${lote.id}`)).quantidade, T).toBe(25.5);
     expect(errors.slice(before)).toEqual([]);
   });
 });

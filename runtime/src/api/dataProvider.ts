@@ -15,7 +15,7 @@ export interface HistoryEntry {
 }
 
 export interface RastroDataProvider extends DataProvider {
-  runAction(resource: string, id: Identifier, action: string): Promise<unknown>;
+  runAction(resource: string, id: Identifier, action: string, payload?: Record<string, unknown>): Promise<unknown>;
   history(resource: string, id: Identifier): Promise<HistoryEntry[]>;
 }
 
@@ -23,7 +23,7 @@ const base = simpleRestProvider('/api', httpClient as any, 'Content-Range');
 
 export const dataProvider: RastroDataProvider = {
   ...base,
-  runAction: (resource, id, action) => call(`/api/${resource}/${id}/${action}`, { method: 'POST', body: '{}' }),
+  runAction: (resource, id, action, payload) => call(`/api/${resource}/${id}/${action}`, { method: 'POST', body: JSON.stringify(payload ?? {}) }),
   history: async (resource, id) => {
     const p = await call<any>(`/api/${resource}/${id}/historico`);
     return Array.isArray(p) ? p : Array.isArray(p?.items) ? p.items : [];

@@ -10,18 +10,18 @@ import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import {
-  Confirm, Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useDataProvider, useListController, useNotify,
-  Title, useGetOne, useRecordContext, useRefresh, type ListControllerResult, type RaRecord,
+  Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useNotify,
+  Title, useGetOne, useRecordContext, type ListControllerResult,
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
-import type { RastroDataProvider } from '../api/dataProvider';
 import { entityByKey, pathFor, permissionFor } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
 import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
+import { ActionConfirm, matches } from './ActionConfirm';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
 import { nestedOf, type Nested } from './nested';
@@ -125,16 +125,8 @@ function Column({ field, column }: { field?: FieldMeta; column: ColumnMeta; sour
   return <CopyCell>{record ? <FieldValue field={f} /> : null}</CopyCell>;
 }
 
-function matches(record: RaRecord | undefined, when?: Record<string, unknown>) {
-  if (!when || !record) return true;
-  return Object.entries(when).every(([k, v]) => (Array.isArray(v) ? v.includes(record[k]) : record[k] === v));
-}
-
 function RowActions({ entity, canAction }: { entity: EntityMeta; canAction: (a: ActionMeta) => boolean; label?: string }) {
   const record = useRecordContext();
-  const dp = useDataProvider<RastroDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
   const [pending, setPending] = useState<ActionMeta | null>(null);
   const actions = entity.actions.filter((a) => canAction(a) && matches(record, a.visibleWhen));
   if (!record || !actions.length) return null;
@@ -145,25 +137,7 @@ function RowActions({ entity, canAction }: { entity: EntityMeta; canAction: (a: 
           {a.label}
         </Button>
       ))}
-      <Confirm
-        isOpen={!!pending}
-        title="ATENÇÃO"
-        content={pending?.confirm ?? 'Deseja continuar a requisição?'}
-        confirm="Confirmar"
-        cancel="Cancelar"
-        onClose={() => setPending(null)}
-        onConfirm={async () => {
-          const a = pending!;
-          setPending(null);
-          try {
-            await dp.runAction(entity.key, record.id, a.name);
-            notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
-            refresh();
-          } catch (e) {
-            notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
-          }
-        }}
-      />
+      <ActionConfirm entity={entity} action={pending} record={record} onClose={() => setPending(null)} />
     </Box>
   );
 }

@@ -3,22 +3,14 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
-import { Confirm, useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
 import { generatePath, useNavigate } from 'react-router-dom';
 import type { ActionMeta, EntityMeta } from '../../../generator/model';
-import type { RastroDataProvider } from '../api/dataProvider';
 import { model } from '../model';
 import { useCan } from './useCan';
-
-function matches(record: Record<string, unknown>, when?: Record<string, unknown>) {
-  return !when || Object.entries(when).every(([k, v]) => (Array.isArray(v) ? v.includes(record[k]) : record[k] === v));
-}
+import { ActionConfirm, matches } from './ActionConfirm';
 
 export function RecordActions({ entity, record }: { entity: EntityMeta; record: Record<string, unknown> }) {
   const { can } = useCan();
-  const dp = useDataProvider<RastroDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
   const navigate = useNavigate();
   const [pending, setPending] = useState<ActionMeta | null>(null);
   const actions = entity.actions.filter((a) => can(a.permission) && matches(record, a.visibleWhen));
@@ -33,25 +25,7 @@ export function RecordActions({ entity, record }: { entity: EntityMeta; record: 
           {e.label.plural}
         </Button>
       ))}
-      <Confirm
-        isOpen={!!pending}
-        title="ATENÇÃO"
-        content={pending?.confirm ?? 'Deseja continuar a requisição?'}
-        confirm="Confirmar"
-        cancel="Cancelar"
-        onClose={() => setPending(null)}
-        onConfirm={async () => {
-          const a = pending!;
-          setPending(null);
-          try {
-            await dp.runAction(entity.key, record.id as Identifier, a.name);
-            notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
-            refresh();
-          } catch (e) {
-            notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
-          }
-        }}
-      />
+      <ActionConfirm entity={entity} action={pending} record={record} onClose={() => setPending(null)} />
     </>
   );
 }

@@ -1,0 +1,97 @@
+// The 'ATENÇÃO' dialog of an entity action (metadata actions), shared by the list's row buttons and the record form:
+// the action's confirm text and, when its payload schema has properties (e.g. lote.altera, armazem.define_status),
+// a form of that schema (the entity's widgets, pt-BR messages, the record's current values first); Confirmar runs
+// POST /api/{key}/{id}/{action} with the payload.
+import { useMemo } from 'react';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import Form from '@rjsf/mui';
+import validator from '@rjsf/validator-ajv8';
+import type { JSONSchema7 } from 'json-schema';
+import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
+import type { ActionMeta, EntityMeta } from '../../../generator/model';
+import type { RastroDataProvider } from '../api/dataProvider';
+import { useSchemaForm } from './useSchemaForm';
+import { fields, widgets } from './widgets';
+
+/** True when the record may show the action (metadata visibleWhen: field → allowed values). */
+export function matches(record: Record<string, unknown> | undefined, when?: Record<string, unknown>) {
+  if (!when || !record) return true;
+  return Object.entries(when).every(([k, v]) => (Array.isArray(v) ? v.includes(record[k]) : record[k] === v));
+}
+
+const hasPayload = (a: ActionMeta) => Object.keys(((a.payload as JSONSchema7 | undefined)?.properties) ?? {}).length > 0;
+
+function PayloadForm({ entity, action, record, onRun, onClose }: {
+  entity: EntityMeta; action: ActionMeta; record: Record<string, unknown>; onRun: (payload: Record<string, unknown>) => void; onClose: () => void;
+}) {
+  const schema = action.payload as JSONSchema7;
+  // the form of the payload: the entity's fields of the same name (labels, widgets), no sections
+  const view = useMemo(() => ({ ...entity, form: { sections: [] } }) as unknown as EntityMeta, [entity]);
+  const current = useMemo(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])), [schema, record]);
+  const form = useSchemaForm(view, schema, undefined, current);
+  const formContext = useMemo(() => ({ entity: view, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity, view]);
+  return (
+    <>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{action.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
+        <Form
+          schema={form.schema as any}
+          uiSchema={form.uiSchema}
+          formData={form.data}
+          validator={validator}
+          noValidate
+          noHtml5Validate
+          showErrorList={false}
+          extraErrors={form.extraErrors}
+          formContext={formContext}
+          widgets={widgets}
+          fields={fields}
+          idPrefix="acao" // the record's form may be behind the dialog: its ids are root_*
+          onChange={(e) => form.change(e.formData ?? {})}
+          onBlur={(id) => form.blur(id.replace(/^acao_/, 'root_'))}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancelar</Button>
+        <Button variant="contained" onClick={() => form.checkAll() && onRun(form.data)}>Confirmar</Button>
+      </DialogActions>
+    </>
+  );
+}
+
+export function ActionConfirm({ entity, action, record, onClose }: {
+  entity: EntityMeta; action: ActionMeta | null; record: Record<string, unknown>; onClose: () => void;
+}) {
+  const dp = useDataProvider<RastroDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const run = async (payload?: Record<string, unknown>) => {
+    const a = action!;
+    onClose();
+    try {
+      await dp.runAction(entity.key, record.id as Identifier, a.name, payload);
+      notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
+      refresh();
+    } catch (e) {
+      notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
+    }
+  };
+  return (
+    <Dialog open={!!action} onClose={onClose} onClick={(e) => e.stopPropagation()} maxWidth="sm" fullWidth aria-labelledby="action-confirm-title">
+      <DialogTitle id="action-confirm-title">ATENÇÃO</DialogTitle>
+      {action && hasPayload(action) ? (
+        <PayloadForm key={action.name} entity={entity} action={action} record={record} onRun={(p) => void run(p)} onClose={onClose} />
+      ) : (
+        <>
+          <DialogContent>
+            <DialogContentText>{action?.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancelar</Button>
+            <Button variant="contained" onClick={() => void run()}>Confirmar</Button>
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
+}

@@ -6,7 +6,7 @@ import { createOrm, MIGRATIONS_DIR } from '../db/orm.ts';
 import { migrate } from '../db/migration-tools.ts';
 import { setRuntime } from '../crud/registry.ts';
 import { createDatabase } from '../test/harness.ts';
-import { seedCatalogues } from './catalogos.ts';
+import { seedPlaces } from './catalogos.ts';
 
 let bundle: Bundle;
 let orm: MikroORM;
@@ -18,10 +18,10 @@ beforeAll(async () => {
 });
 afterAll(async () => { await orm?.close(true); });
 
-const run = () => orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
+const run = () => orm.em.fork().transactional((tx) => seedPlaces(tx, bundle.model));
 const sql = (q: string) => orm.em.getConnection().execute(q);
 
-describe('seedCatalogues', () => {
+describe('seedPlaces', () => {
   it('adds Brasil and the 27 UFs once, then only what is missing', async () => {
     expect(await run()).toBe(28);
     expect(await sql(`select nome, sigla, codigo_bacen from pais`)).toEqual([{ nome: 'Brasil', sigla: 'BR', codigo_bacen: 1058 }]);

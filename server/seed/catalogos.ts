@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../generator/model.ts';
 import { Seeder } from './index.ts';
+import { seedHardware } from './hardware.ts';
 
 export const BRASIL = { nome: 'Brasil', sigla: 'BR', codigoBacen: 1058 };
 
@@ -16,8 +17,13 @@ export const UFS: [string, string, number][] = [
   ['MT', 'Mato Grosso', 51], ['GO', 'Goiás', 52], ['DF', 'Distrito Federal', 53],
 ];
 
-/** Adds Brasil and the UFs that are missing (matched by sigla and código IBGE); answers how many rows were added. */
+/** Adds Brasil, the UFs (matched by sigla and código IBGE) and the hardware registers that are missing; answers
+ * how many rows were added. */
 export async function seedCatalogues(em: EntityManager, model: Model): Promise<number> {
+  return (await seedPlaces(em, model)) + (await seedHardware(em, model));
+}
+
+export async function seedPlaces(em: EntityManager, model: Model): Promise<number> {
   const s = new Seeder(em, model);
   if (!s.has('pais') || !s.has('estado')) return 0;
   const conn = em.getConnection();

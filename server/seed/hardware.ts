@@ -1,0 +1,49 @@
+// Hardware registers of the production seed: the protocolos (technologies) and modelos devices already carry —
+// metadata/_tecnologias.yaml plus the equipamento.tecnologia / equipamento.modelo values — so every existing
+// equipamento names a registered model. Idempotent (matched by codigo): runs on every start, adds what is missing.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Model } from '../../generator/model.ts';
+import { Seeder } from './index.ts';
+
+const QUECLINK = 'Queclink';
+
+/** The protocolos and modelos to seed: { codigo, descricao } and { codigo, descricao, protocolo codigo }. */
+export function hardwareCatalogue(model: Model) {
+  const protocolos = new Map<string, string>();
+  const modelos = new Map<string, { descricao: string; protocolo: string }>();
+  for (const t of model.tecnologias ?? []) {
+    protocolos.set(t.id, t.label);
+    for (const m of t.modelos) modelos.set(m.id, { descricao: m.label, protocolo: t.id });
+  }
+  const equipamento = model.entities.find((e) => e.key === 'equipamento');
+  const options = (name: string) => equipamento?.fields.find((f) => f.name === name)?.options ?? [];
+  for (const o of options('tecnologia')) if (!protocolos.has(o.value)) protocolos.set(o.value, o.label);
+  // equipamento.modelo does not say its technology: a value named like a technology is that technology's own
+  // model (legacy, osmand); the others are the @Track models of the default technology (queclink).
+  for (const o of options('modelo')) {
+    if (!modelos.has(o.value)) modelos.set(o.value, { descricao: o.label, protocolo: protocolos.has(o.value) ? o.value : 'queclink' });
+  }
+  return { protocolos, modelos };
+}
+
+/** Adds the missing fabricante Queclink, protocolos and modelos; answers how many rows were added. */
+export async function seedHardware(em: EntityManager, model: Model): Promise<number> {
+  const s = new Seeder(em, model);
+  if (!s.has('protocolo') || !s.has('modelo') || !s.has('fabricante')) return 0;
+  const conn = em.getConnection();
+  const { protocolos, modelos } = hardwareCatalogue(model);
+  const codes = async (table: string) => new Map(((await conn.execute(`select id, codigo from ${table}`)) as { id: number; codigo: string }[]).map((r) => [r.codigo, r.id]));
+  let added = 0;
+  let [fab] = (await conn.execute(`select id from fabricante where lower(nome) = lower(?)`, [QUECLINK])) as { id: number }[];
+  if (!fab) { [fab] = (await s.many('fabricante', [{ nome: QUECLINK }])).map((id) => ({ id })); added++; }
+  const haveP = await codes('protocolo');
+  const newP = [...protocolos].filter(([c]) => !haveP.has(c));
+  const ids = await s.many('protocolo', newP.map(([codigo, descricao]) => ({ codigo, descricao })));
+  newP.forEach(([c], i) => haveP.set(c, ids[i]));
+  const haveM = await codes('modelo');
+  const newM = [...modelos].filter(([c]) => !haveM.has(c));
+  await s.many('modelo', newM.map(([codigo, m]) => ({
+    codigo, descricao: m.descricao, protocolo: haveP.get(m.protocolo), fabricante: m.protocolo === 'queclink' ? fab.id : null,
+  })));
+  return added + newP.length + newM.length;
+}

@@ -142,6 +142,14 @@ export interface ScreenMeta {
   menu?: { group: string; order: number; icon?: string };
   component: string;       // module under runtime/src/screens/, e.g. rastreamento/MapaAoVivo.tsx
   help?: string;
+  /** A provider's list (component provider/ProviderScreen.tsx): route params → provider params, tabs over one param. */
+  list?: ScreenList;
+}
+
+export interface ScreenList {
+  provider: string;
+  params: Record<string, string>;   // route parameter (:name) → provider param
+  tabs?: { param: string; options: { value: string; label: string; path: string }[] };
 }
 
 /** A read-only resource whose rows come from code (metadata `kind: provider`), served by the core

@@ -29,6 +29,7 @@ interface RawEntity {
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
+  list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string }[] } };
 }
 interface RawProvider {
   kind: 'provider'; key: string; label: string; path?: string; one?: boolean; permission: string[]; scope: 'empresa' | 'global';
@@ -280,6 +281,10 @@ function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path:
   if (raw.subroutes?.length) screen.subroutes = raw.subroutes;
   if (raw.menu) screen.menu = raw.menu;
   if (raw.help) screen.help = raw.help;
+  if (raw.list) {
+    screen.list = { provider: raw.list.provider, params: raw.list.params ?? {} };
+    if (raw.list.tabs) screen.list.tabs = { param: raw.list.tabs.param, options: raw.list.tabs.options.map((o) => ({ value: o.value, label: o.label, path: o.path ?? o.value })) };
+  }
   return screen;
 }
 
@@ -333,6 +338,32 @@ function normalizeProvider(raw: RawProvider, file: string, area: string, err: (p
   if (raw.path) provider.path = raw.path;
   if (raw.help) provider.help = raw.help;
   return provider;
+}
+
+/** Screens that are a provider's list: the provider has a path; params map route params (of subroutes) to its params;
+ *  the tabs' param is an enum param and each option one of its values; every path param is covered. */
+function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], problems: string[]): void {
+  for (const t of screens) {
+    if (!t.list) continue;
+    const bad = (path: string, msg: string) => problems.push(problem(t.file, `/list${path}`, msg));
+    const p = providers.find((x) => x.key === t.list!.provider);
+    if (!p || !p.path) { bad('/provider', p ? `o provider ${p.key} não tem path` : `provider desconhecido: ${t.list.provider}`); continue; }
+    const routeParams = new Set((t.subroutes ?? []).flatMap((s) => s.split('/').filter((x) => x.startsWith(':')).map((x) => x.slice(1))));
+    const covered = new Set<string>();
+    for (const [name, param] of Object.entries(t.list.params)) {
+      if (!routeParams.has(name)) bad(`/params/${name}`, `parâmetro de rota desconhecido (veja subroutes): ${name}`);
+      if (!p.params.some((x) => x.name === param)) bad(`/params/${name}`, `parâmetro desconhecido em ${p.key}: ${param}`);
+      covered.add(param);
+    }
+    const tabs = t.list.tabs;
+    if (tabs) {
+      const tp = p.params.find((x) => x.name === tabs.param);
+      if (!tp) bad('/tabs/param', `parâmetro desconhecido em ${p.key}: ${tabs.param}`);
+      else if (tp.enum) tabs.options.forEach((o, i) => { if (!tp.enum!.includes(o.value)) bad(`/tabs/options/${i}/value`, `deve ser um de: ${tp.enum!.join(', ')}`); });
+      covered.add(tabs.param);
+    }
+    p.params.filter((x) => !covered.has(x.name) && p.path!.includes(`{${x.name}}`)).forEach((x) => bad('/params', `parâmetro de ${p.key} sem valor: ${x.name}`));
+  }
 }
 
 /** metadata/_tecnologias.yaml: unique ids; needed by any entity param with values. */
@@ -577,6 +608,7 @@ export function normalize(meta: LoadedMetadata): Model {
     problems.push(...pp);
   }
   const tecnologias = normalizeTecnologias(meta, entities, problems);
+  screenLists(screens, providers, problems);
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));

@@ -101,6 +101,31 @@ describe('provider params with known values', () => {
   });
 });
 
+describe('screens that are a provider list (list)', () => {
+  it('normalizes the library screens and refuses unknown providers, params and tab values', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    expect(m.screens.find((s) => s.key === 'biblioteca_de_eventos')?.list).toEqual({
+      provider: 'biblioteca_lista', params: { tecnology: 'tecnologia', model: 'modelo' },
+      tabs: { param: 'lista', options: [{ value: 'eventos', label: 'Eventos', path: 'eventos' }, { value: 'parametros', label: 'Parâmetros', path: 'parametros' }] },
+    });
+    expect(m.screens.find((s) => s.key === 'biblioteca')?.list?.tabs?.options.map((o) => [o.value, o.path])).toEqual([
+      ['eventos', 'biblioteca_do_evento'], ['perifericos', 'biblioteca_de_periferico'], ['parametros', 'biblioteca_de_parametros'],
+    ]);
+    const p = project();
+    editYaml(p, 'adm/biblioteca_de_eventos.yaml', (d) => {
+      d.list.params = { tecnology: 'tecnologia', serial: 'modelo' };
+      d.list.tabs.options.push({ value: 'alarmes', label: 'Alarmes' });
+    });
+    editYaml(p, 'tlm/biblioteca.yaml', (d) => { d.list.provider = 'nao_existe'; });
+    const out = await problems(p);
+    expect([...out].sort()).toEqual([
+      'metadata/adm/biblioteca_de_eventos.yaml: /list/params/serial: parâmetro de rota desconhecido (veja subroutes): serial',
+      'metadata/adm/biblioteca_de_eventos.yaml: /list/tabs/options/2/value: deve ser um de: eventos, parametros',
+      'metadata/tlm/biblioteca.yaml: /list/provider: provider desconhecido: nao_existe',
+    ]);
+  });
+});
+
 describe('device limits: zeroDisables, rangeMessage and rules', () => {
   it('emits one schema whose failures carry the declared pt-BR messages', async () => {
     const m = await buildModel(join(import.meta.dirname, '../metadata'));

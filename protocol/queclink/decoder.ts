@@ -562,21 +562,27 @@ function readAnyPositions(c: Ctx): void {
   }
 }
 
+/** Bit `bit` of a mask read by hexAt (up to 48 bits, past the 32 of JavaScript's bit operators). */
+function bitSet(mask: number, bit: number): boolean {
+  return Math.floor(mask / 2 ** bit) % 2 === 1;
+}
+
 function readCan(c: Ctx): void {
   const bits = c.spec.canBits;
   const maskAt = c.i++;
-  const mask = BigInt(hexAt(maskAt) === hexAt(maskAt) ? hexAt(maskAt) : 0);
-  if (flen(maskAt) !== 0 && hexAt(maskAt) === hexAt(maskAt)) c.attrs.canReportMask = upper(str(maskAt));
+  const m = hexAt(maskAt);
+  const mask = m === m ? m : 0; // NaN (empty or not hex): no field
+  if (flen(maskAt) !== 0 && m === m) c.attrs.canReportMask = upper(str(maskAt));
   if (bits) {
     for (const { bit, field } of bits) {
-      if (!((mask >> BigInt(bit)) & 1n)) continue;
+      if (!bitSet(mask, bit)) continue;
       if (c.i >= c.end || c.desync) break;
       applyAt(field, c.i++, c.attrs, c);
     }
   }
   // Location (bit 30) follows the expansion blocks, whose length depends on further masks:
   // find it from the end instead (accuracy, speed, course, altitude, lon, lat, time [, cell..., mask...]).
-  if ((mask >> 30n) & 1n) {
+  if (bitSet(mask, 30)) {
     for (let j = c.end - 7; j >= 4; j--) {
       if (isCoordAt(j + 4) && blockAt(j, c.end)) {
         c.i = j;

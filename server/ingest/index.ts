@@ -110,9 +110,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   // Invalid limits stop the start before anything is opened.
   const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
   pendingLimitsFromEnv();
-  writerOptionsFromEnv();
+  const inFlight = opts.writer?.maxInFlight ?? writerOptionsFromEnv().maxInFlight;
+  // One connection per concurrent batch, plus room for the device lookups and the command dispatcher (a lookup
+  // waiting for a connection would hold up the next batch).
   const pool = new pg.Pool({
-    connectionString: opts.databaseUrl, max: opts.poolSize ?? 4,
+    connectionString: opts.databaseUrl, max: opts.poolSize ?? inFlight + 2,
     connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
   });
   hardenPool(pool);

@@ -299,7 +299,7 @@ describe('numbers from the environment', () => {
   });
 
   it('batching, pending-list bounds and connection limits all go through the same check', () => {
-    expect(writerOptionsFromEnv()).toEqual({ maxBatch: 4000, maxInFlight: 2, lingerMs: 10, maxQueued: 20_000 });
+    expect(writerOptionsFromEnv()).toEqual({ maxBatch: 10_000, maxInFlight: 2, lingerMs: 10, maxQueued: 40_000 });
     process.env.INGEST_MAX_BATCH = '8000';
     process.env.INGEST_LINGER_MS = '0';
     expect(writerOptionsFromEnv()).toMatchObject({ maxBatch: 8000, lingerMs: 0 });

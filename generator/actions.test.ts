@@ -32,6 +32,7 @@ describe('handler actions', () => {
   it('refuses an undeclared permission and a payload that is not an object schema', async () => {
     const p = project();
     editYaml(p, 'tlm/ativo.yaml', (d) => {
+      delete d.record;
       d.actions = [
         { name: 'dois', label: 'Dois', handler: 'bloqueia_motor', permission: 'nao_existe' },
         { name: 'tres', label: 'Três', handler: 'bloqueia_motor', payload: { type: 'array' } },

@@ -71,6 +71,7 @@ export interface ParentMeta {
   permission: string;      // parent's prefix: {permission}.visualizar is required too
   route: string;           // screen route, e.g. /tlm/fro/garagem/:id/ativos
   api: string;             // mount below /api, e.g. garagem/:parent/ativo
+  tabKeys?: string[];      // keys of the parent's record tabs showing this list: the nested routes require them too
 }
 
 export interface FormSection { title: string; fields: string[]; /** help side panel texts (runtime/src/layout/helpTexts.ts) */ help?: { screen: string; section: string } }
@@ -86,6 +87,28 @@ export interface TecnologiaMeta {
   id: string; label: string;
   modelos: { id: string; label: string }[];
   bibliotecas: { eventos?: string; parametros?: string };
+}
+
+/** One tab of a record page (metadata `record.tabs`): exactly one target. */
+export interface TabMeta {
+  name: string;            // last route segment: {record route}/{name}
+  label: string;
+  permission: string;      // catalogue key: the tab is hidden without it; the server requires it for the target
+  kind: 'form' | 'list' | 'provider' | 'screen' | 'action' | 'delete' | 'route' | 'group';
+  sections?: string[];     // form: only these section titles (absent: the whole form)
+  entity?: string;         // list: the nested entity; group: the entity whose record tabs each entry opens
+  screen?: string;         // screen: its key
+  provider?: string;       // provider: its key (path params filled from the record's fields)
+  actions?: string[];      // action: names of this entity's actions
+  route?: string;          // route: target path, {field} replaced from the record
+  each?: string;           // group: column of this entity listing the entries (comma-separated)
+}
+
+/** Record page (metadata `record`): {route}/:{by} and one route per tab. */
+export interface RecordMeta {
+  by: string;              // field named by the route parameter (id or a unique field)
+  route: string;           // e.g. /tlm/fro/ativo/:id
+  tabs: TabMeta[];
 }
 
 export interface PermissionMeta { key: string; label: string }
@@ -123,6 +146,8 @@ export interface EntityMeta {
   parent?: ParentMeta;
   /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */
   calls?: string;
+  /** Record page with tabs (metadata record). */
+  record?: RecordMeta;
   /** Keys of this entity (full) that take effect only together with the platform key. */
   platform?: { key: string; gated: string[] };
 }
@@ -195,9 +220,11 @@ export interface RouteEntry {
   entity?: string;         // CRUD routes: the entity key
   screen?: string;         // screen routes: the screen key (view 'screen')
   hub?: string;            // hub routes: the hub key (view 'hub')
-  view: 'list' | 'create' | 'edit' | 'show' | 'screen' | 'hub' | 'params';
+  view: 'list' | 'create' | 'edit' | 'show' | 'screen' | 'hub' | 'params' | 'record';
   level?: number;          // view 'params': how many route parameters are already chosen (navigation screen)
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
+  tab?: string;            // record: the tab shown (absent: the first one the user may see)
+  sub?: string;            // record, group tab: the tab of the group entity's record shown for one entry
 }
 
 export interface Model {

@@ -15,11 +15,12 @@ describe('nested resources (parent)', () => {
     expect(by('ativo').parent).toEqual({ entity: 'garagem', field: 'idGaragem', by: 'id', permission: 'tlm.fro.garagem', route: '/tlm/fro/garagem/:id/ativos', api: 'garagem/:parent/ativo' });
     expect(by('motorista').parent?.route).toBe('/tlm/fro/garagem/:id/motoristas');
     expect(by('fila_processamento').parent).toEqual({ entity: 'equipamento', field: 'serial', by: 'serial', permission: 'adm.cfg.equipamentos', route: '/adm/cfg/equipamentos/:serial/fila_processamento', api: 'equipamento/:parent/fila_processamento' });
-    // other registers have nested lists too (e.g. a maintenance's services)
-    expect(m.routes.filter((r) => r.parent && ['ativo', 'fila_processamento', 'motorista'].includes(r.entity!))).toEqual([
-      { path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'ativo', view: 'list', parent: 'garagem' },
-      { path: '/adm/cfg/equipamentos/:serial/fila_processamento', name: 'adm.cfg.equipamentos.fila_processamento.lista', entity: 'fila_processamento', view: 'list', parent: 'equipamento' },
-      { path: '/tlm/fro/garagem/:id/motoristas', name: 'tlm.fro.motorista.lista', entity: 'motorista', view: 'list', parent: 'garagem' },
+    // Each nested list is a tab of its parent's record page (record.tabs), which takes over its screen route.
+    expect(m.routes.filter((r) => r.parent && ['ativo', 'fila_processamento', 'motorista'].includes(r.entity!))).toEqual([]);
+    expect(m.routes.filter((r) => ['/tlm/fro/garagem/:id/ativos', '/adm/cfg/equipamentos/:serial/fila_processamento', '/tlm/fro/garagem/:id/motoristas'].includes(r.path))).toEqual([
+      { path: '/adm/cfg/equipamentos/:serial/fila_processamento', name: 'adm.cfg.equipamentos.fila_processamento.lista', entity: 'equipamento', view: 'record', tab: 'fila_processamento' },
+      { path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'garagem', view: 'record', tab: 'ativos' },
+      { path: '/tlm/fro/garagem/:id/motoristas', name: 'tlm.fro.motorista.lista', entity: 'garagem', view: 'record', tab: 'motoristas' },
     ]);
     expect(m.routes.find((r) => r.entity === 'manutencao_servicos' && r.parent)?.path).toBe('/tlm/fro/manutencoes/manutencao/:id/servicos');
   });
@@ -27,6 +28,7 @@ describe('nested resources (parent)', () => {
   it('refuses an unknown parent, a field that is not a reference to it, and a non-unique by', async () => {
     const p = project();
     editYaml(p, 'tlm/ativo.yaml', (d) => { d.parent = { entity: 'nao_existe', field: 'idGaragem' }; });
+    editYaml(p, 'tlm/garagem.yaml', (d) => { delete d.record; });
     editYaml(p, 'tlm/motorista.yaml', (d) => { d.parent = { entity: 'garagem', field: 'nome' }; });
     editYaml(p, 'hdw/equipamento_ativo.yaml', (d) => { d.parent = { entity: 'ativo', field: 'serial', by: 'descricao' }; });
     const out = await problems(p);

@@ -6,7 +6,7 @@ import { normalizeHub, type RawHub } from './hubs.ts';
 import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
-  ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TecnologiaMeta,
+  ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -25,6 +25,11 @@ interface RawEntity {
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
   rules?: RuleMeta[];
+  record?: { by?: string; tabs: RawTab[] };
+}
+interface RawTab {
+  name: string; label: string; permission?: string; form?: true | string[]; list?: string; provider?: string; screen?: string; action?: string[];
+  delete?: true; route?: string; group?: { entity: string; each: string };
 }
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -426,7 +431,128 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
     for (const sub of t.subroutes ?? []) routes.push({ path: `${t.route}/${sub}`, name: t.permission, screen: t.key, view: 'screen' });
   }
-  return routes;
+  // Record pages: the record route, one route per tab, and per group tab one per tab of the group entity's record.
+  // A tab route replaces the entity route of the same path (garagem/:id/editar, garagem/:id/ativos).
+  const records: RouteEntry[] = [];
+  for (const e of entities) {
+    if (!e.record) continue;
+    const r = e.record;
+    records.push({ path: r.route, name: `${e.permission}.visualizar`, entity: e.key, view: 'record' });
+    for (const tab of r.tabs) {
+      if (tab.kind === 'route') continue;
+      records.push({ path: `${r.route}/${tab.name}`, name: tab.permission, entity: e.key, view: 'record', tab: tab.name });
+      const g = tab.kind === 'group' ? entities.find((x) => x.key === tab.entity)?.record : undefined;
+      for (const sub of g?.tabs ?? []) {
+        if (sub.kind === 'route') continue;
+        records.push({ path: `${r.route}/${tab.name}/:${g!.by}/${sub.name}`, name: sub.permission, entity: e.key, view: 'record', tab: tab.name, sub: sub.name });
+      }
+    }
+  }
+  const claimed = new Set(records.map((x) => x.path));
+  return [...routes.filter((x) => !claimed.has(x.path)), ...records];
+}
+
+/** Record pages (metadata record): tabs checked against the entity, its nested lists, actions, screens and the catalogue. */
+function normalizeRecords(
+  meta: LoadedMetadata, byKey: Map<string, EntityMeta>, screens: ScreenMeta[], providers: ProviderMeta[], catalogue: Set<string>, problems: string[],
+): void {
+  for (const src of meta.entities) {
+    const raw = (src.data as RawEntity).record;
+    if (!raw) continue;
+    const e = byKey.get((src.data as RawEntity).key)!;
+    const bad = (path: string, msg: string) => problems.push(problem(e.file, `/record${path}`, msg));
+    const by = raw.by ?? 'id';
+    const byField = e.fields.find((f) => f.name === by);
+    if (!byField) bad('/by', `campo desconhecido: ${by}`);
+    else if (by !== 'id' && !byField.unique) bad('/by', `${e.key}.${by} deve ser unique`);
+    const names = new Set<string>();
+    const tabs = raw.tabs.map((rt, i): TabMeta => {
+      const at = (p: string) => `/tabs/${i}${p}`;
+      if (names.has(rt.name)) bad(at('/name'), `aba repetida: ${rt.name}`);
+      names.add(rt.name);
+      const tab: TabMeta = { name: rt.name, label: rt.label, permission: rt.permission ?? '', kind: 'form' };
+      let needs: string[] = [];   // keys the server requires for the target (the tab's key must be one of them)
+      if (rt.form !== undefined) {
+        tab.kind = 'form';
+        needs = [`${e.permission}.editar`];
+        if (Array.isArray(rt.form)) {
+          rt.form.forEach((s, j) => { if (!e.form.sections.some((x) => x.title === s)) bad(at(`/form/${j}`), `seção desconhecida no formulário: ${s}`); });
+          tab.sections = rt.form;
+        }
+      } else if (rt.list !== undefined) {
+        tab.kind = 'list';
+        tab.entity = rt.list;
+        const child = byKey.get(rt.list);
+        if (!child?.parent || child.parent.entity !== e.key) bad(at('/list'), `deve ser uma entidade com parent: ${e.key}`);
+        else if (child.parent.by !== by) bad(at('/list'), `${rt.list} aponta o pai por ${child.parent.by}, o registro por ${by}`);
+        else needs = [`${child.permission}.lista`, `${e.permission}.visualizar`];
+      } else if (rt.provider !== undefined) {
+        tab.kind = 'provider';
+        tab.provider = rt.provider;
+        const pv = providers.find((x) => x.key === rt.provider);
+        if (!pv?.path) bad(at('/provider'), `provider desconhecido ou sem path: ${rt.provider}`);
+        else {
+          pathParams(pv.path).forEach((n) => { if (!e.fields.some((f) => f.name === n)) bad(at('/provider'), `parâmetro {${n}} de ${pv.key} não é campo de ${e.key}`); });
+          needs = pv.permission;
+        }
+      } else if (rt.screen !== undefined) {
+        tab.kind = 'screen';
+        tab.screen = rt.screen;
+        const s = screens.find((x) => x.key === rt.screen);
+        if (!s) bad(at('/screen'), `tela desconhecida: ${rt.screen}`);
+        else needs = s.permissions.map((p) => p.key);
+      } else if (rt.action !== undefined) {
+        tab.kind = 'action';
+        tab.actions = rt.action;
+        const found = rt.action.map((n, j) => {
+          const a = e.actions.find((x) => x.name === n);
+          if (!a) bad(at(`/action/${j}`), `ação desconhecida: ${n}`);
+          return a;
+        });
+        const keys = [...new Set(found.filter((a) => a).map((a) => a!.permission))];
+        if (keys.length > 1) bad(at('/action'), `as ações de uma aba devem ter a mesma permissão: ${keys.join(', ')}`);
+        needs = keys;
+      } else if (rt.delete !== undefined) {
+        tab.kind = 'delete';
+        if (e.readOnlyResource) bad(at('/delete'), 'entidade sem exclusão (readOnlyResource)');
+        needs = [`${e.permission}.excluir`];
+      } else if (rt.route !== undefined) {
+        tab.kind = 'route';
+        tab.route = rt.route;
+        pathParams(rt.route).forEach((n) => { if (!e.fields.some((f) => f.name === n)) bad(at('/route'), `campo desconhecido na rota: {${n}}`); });
+        needs = [`${e.permission}.visualizar`];
+      } else if (rt.group !== undefined) {
+        tab.kind = 'group';
+        tab.entity = rt.group.entity;
+        tab.each = rt.group.each;
+        const g = byKey.get(rt.group.entity);
+        const gRecord = (meta.entities.find((m) => (m.data as RawEntity).key === rt.group!.entity)?.data as RawEntity | undefined)?.record;
+        if (!g) bad(at('/group/entity'), `entidade desconhecida: ${rt.group.entity}`);
+        else if (!gRecord) bad(at('/group/entity'), `${g.key} deve declarar record`);
+        else if (gRecord.tabs.some((x) => x.group)) bad(at('/group/entity'), `${g.key} não pode ter outro grupo de abas`);
+        if (!e.columns.some((c) => c.source === rt.group!.each)) bad(at('/group/each'), `coluna desconhecida: ${rt.group.each}`);
+        needs = g ? [`${g.permission}.lista`] : [];
+      }
+      if (!rt.permission) {
+        if (needs.length) tab.permission = needs[0];
+        else bad(at('/permission'), 'permissão obrigatória para esta aba');
+      } else if (!catalogue.has(rt.permission)) {
+        bad(at('/permission'), `permissão fora do catálogo: ${rt.permission}`);
+      } else if (['action', 'delete', 'provider'].includes(tab.kind)) {
+        if (needs.length && !needs.includes(rt.permission)) bad(at('/permission'), `deve ser a permissão que o servidor exige: ${needs.join(', ')}`);
+      }
+      return tab;
+    });
+    e.record = { by, route: `${e.route}/:${by}`, tabs };
+  }
+  // A list tab's key is required by the nested routes too (the server refuses what the tab hides).
+  for (const e of byKey.values()) {
+    for (const tab of e.record?.tabs ?? []) {
+      const child = tab.kind === 'list' ? byKey.get(tab.entity!) : undefined;
+      if (!child?.parent || [`${child.permission}.lista`, `${e.permission}.visualizar`].includes(tab.permission)) continue;
+      child.parent.tabKeys = [...new Set([...(child.parent.tabKeys ?? []), tab.permission])];
+    }
+  }
 }
 
 export function normalize(meta: LoadedMetadata): Model {
@@ -609,6 +735,7 @@ export function normalize(meta: LoadedMetadata): Model {
   }
   const tecnologias = normalizeTecnologias(meta, entities, problems);
   screenLists(screens, providers, problems);
+  normalizeRecords(meta, byKey, screens, providers, catalogue, problems);
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));

@@ -15,9 +15,10 @@ import requestTime from './request_time.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
+import { providers as acessoProviders } from './acesso.ts';
 
 /** The registry: provider key (metadata) → implementation. */
-export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders };
+export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders, ...acessoProviders };
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 

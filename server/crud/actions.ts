@@ -40,20 +40,10 @@ function created(ctx: ActionContext, key: string, data: Row): { row: Row; entity
  *  same company); the gateway (server/ingest/commands.ts) sends it while the device is connected. */
 function queueForAssetDevices(event: 'engineBlock' | 'engineUnblock'): ActionHandler {
   return async (ctx) => {
-    const vinculo = entityByKey('equipamento_ativo')!;
-    const now = new Date();
-    const links = await ctx.tx.find(ormName(ctx.tx, vinculo), {
-      ativoId: ctx.row.id, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now }, $or: [{ dataFim: null }, { dataFim: { $gt: now } }],
-    } as never, { orderBy: { serial: 'ASC' } as never }) as Row[];
+    const links = await linksInForce(ctx, { ativoId: ctx.row.id });
     const serials = [...new Set(links.map((l) => String(l.serial)))];
     if (!serials.length) throw new HttpError(422, 'O ativo não tem equipamento vinculado: não há para onde enviar o comando');
-    const rows = serials.map((serial) => created(ctx, 'fila_processamento', { serial, event, value: null, status: 'pendente', processing: false, tentativas: 0 }));
-    await ctx.tx.flush();
-    return {
-      status: 201,
-      body: rows.map((r) => serialize(r.entity, r.row)),
-      changes: rows.map((r) => ({ entity: r.entity.key, id: Number(r.row.id), op: 'create', before: null, after: plain(r.entity, r.row) })),
-    };
+    return createdAnswer(ctx, serials.map((serial) => created(ctx, 'fila_processamento', { serial, event, value: null, status: 'pendente', processing: false, tentativas: 0 })));
   };
 }
 
@@ -71,11 +61,48 @@ const altera: ActionHandler = async (ctx) => {
   return { body: serialize(entity, row), changes: [{ entity: entity.key, id, op: action.name, before, after }] };
 };
 
+/** Rows of `rows` created in the handler's transaction: flushed, answered 201 and emitted after commit. */
+async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: EntityMeta }[]): Promise<ActionResult> {
+  await ctx.tx.flush();
+  return {
+    status: 201,
+    body: rows.map((r) => serialize(r.entity, r.row)),
+    changes: rows.map((r) => ({ entity: r.entity.key, id: Number(r.row.id), op: 'create', before: null, after: plain(r.entity, r.row) })),
+  };
+}
+
+/** The links of the equipment row's serial in force now (same company). */
+async function linksInForce(ctx: ActionContext, where: Row): Promise<Row[]> {
+  const vinculo = entityByKey('equipamento_ativo')!;
+  const now = new Date();
+  return await ctx.tx.find(ormName(ctx.tx, vinculo), {
+    ...where, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now }, $or: [{ dataFim: null }, { dataFim: { $gt: now } }],
+  } as never, { orderBy: { serial: 'ASC' } as never }) as Row[];
+}
+
 /** The registry: metadata names a handler by its key here. */
 export const actionHandlers: Record<string, ActionHandler> = {
   bloqueia_motor: queueForAssetDevices('engineBlock'),
   desbloqueia_motor: queueForAssetDevices('engineUnblock'),
   altera,
+  // equipamento: the encoders have no SIM-only command; a device restart re-attaches the SIM card.
+  reiniciar_simcard: (ctx) => createdAnswer(ctx, [
+    created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: null, status: 'pendente', processing: false, tentativas: 0 }),
+  ]),
+  // equipamento: ends its links in force (the asset keeps its history).
+  remover_equipamento: async (ctx) => {
+    const vinculo = entityByKey('equipamento_ativo')!;
+    const links = await linksInForce(ctx, { serial: ctx.row.serial });
+    if (!links.length) throw new HttpError(422, 'O equipamento não está vinculado a nenhum ativo');
+    const now = new Date();
+    const before = links.map((l) => plain(vinculo, l));
+    for (const l of links) l.dataFim = now;
+    await ctx.tx.flush();
+    return {
+      body: links.map((l) => serialize(vinculo, l)),
+      changes: links.map((l, i) => ({ entity: vinculo.key, id: Number(l.id), op: 'update', before: before[i], after: plain(vinculo, l) })),
+    };
+  },
 };
 
 export function handlerOf(entity: EntityMeta, action: ActionMeta): ActionHandler {

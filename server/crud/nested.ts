@@ -42,7 +42,9 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
     return { [p!.field]: p!.by === 'id' ? Number(row.id) : row[p!.by] };
   }
 
-  app.use('*', sessionStep());
+  // The keys of the parent's record tabs that show this list (metadata record) are required too.
+  const tabSteps = (p.tabKeys ?? []).map((k) => permissionStep([k as PermissionKey]));
+  app.use('*', sessionStep(), ...tabSteps);
   app.get('/', parentPerm, perm('lista'), scopeRead, listHandler(e, parent));
   app.get('/:id', parentPerm, perm('visualizar'), scopeRead, oneHandler(e, parent));
   if (entity.readOnlyResource) return app;

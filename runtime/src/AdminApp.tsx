@@ -9,7 +9,7 @@ import { dataProvider } from './api/dataProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
 import { entityByKey, model, routeTable, schemas, screens as screenModules, type RouteEntry, type View } from './model';
-import { loadView } from './crud/views';
+import { loadRecord, loadView } from './crud/views';
 import { ParamIndex } from './crud/ParamIndex';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
@@ -46,7 +46,10 @@ const screens = routeTable().flatMap((rt): (RouteEntry & { Screen: ComponentType
   const entity = rt.entity ? entityByKey(rt.entity) : undefined;
   const schema = entity && schemas[entity.key];
   if (!entity || !schema) return [];
-  const Screen = lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema)) ?? NotFound }));
+  // Record page (metadata record): the same page, told which tab (and group entry tab) the route shows.
+  const Screen = rt.view === 'record'
+    ? lazy(async () => ({ default: await loadRecord(entity, schema, rt.tab, rt.sub) }))
+    : lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema)) ?? NotFound }));
   return [{ ...rt, Screen }];
 });
 

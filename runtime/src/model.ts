@@ -30,6 +30,12 @@ export function pathFor(key: string, view: View, id?: string | number, params?: 
   }
 }
 
+/** Record page of a row (metadata record): {route}/{value of record.by}[/{tab}]. */
+export function recordPath(e: EntityMeta, value: unknown, tab?: string): string {
+  const base = `${e.route}/${encodeURIComponent(String(value))}`;
+  return tab ? `${base}/${tab}` : base;
+}
+
 // Permission key (= route name) of an entity view.
 export function permissionFor(e: EntityMeta, view: View | 'excluir'): string {
   const suffix = { list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar', excluir: 'excluir' }[view];

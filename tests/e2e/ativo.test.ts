@@ -113,23 +113,27 @@ describe('ativo screens (admin)', () => {
     await page.waitForURL(atList);
   });
 
-  it('edits the asset', async () => {
+  it('edits the asset in its record page (Informações), then Voltar goes back to the list', async () => {
     await search(page, plate);
-    await page.locator('tbody tr', { hasText: plate }).click();
-    await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/editar$/);
-    await page.locator('h1', { hasText: 'Editar Ativo' }).waitFor();
+    await page.locator('tbody tr', { hasText: plate }).locator('td').first().click({ position: { x: 20, y: 10 } });
+    await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/informacoes$/);
+    await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor();
     expect(await page.locator('#root_placa').inputValue()).toBe(plate);
     expect(await page.locator('#root_ano').inputValue()).toBe('2021');
     await page.locator('#root_cor').fill('Azul');
     await page.locator('#root_descricao').fill(`${descricao} editado`);
     await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Registro salvo').waitFor();
+    // saving keeps the tab open, with the saved values
+    await page.locator('h1', { hasText: `Informações: ${descricao} editado` }).waitFor();
+    await page.getByRole('tab', { name: 'Voltar' }).click();
     await page.waitForURL(atList);
     const row = page.locator('tbody tr', { hasText: plate });
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain(`${descricao} editado`);
 
-    await row.click();
-    await page.waitForURL(/\/editar$/);
+    await row.locator('td').first().click({ position: { x: 20, y: 10 } });
+    await page.waitForURL(/\/informacoes$/);
     await expect.poll(() => page.locator('#root_cor').inputValue()).toBe('Azul');
     await page.getByRole('button', { name: 'Cancelar' }).click();
     await page.waitForURL(atList);
@@ -149,8 +153,8 @@ describe('ativo screens (admin)', () => {
 
   it('deletes the asset through "Deseja Excluir?"', async () => {
     await search(page, plate);
-    await page.locator('tbody tr', { hasText: plate }).click();
-    await page.waitForURL(/\/editar$/);
+    await page.locator('tbody tr', { hasText: plate }).locator('td').first().click({ position: { x: 20, y: 10 } });
+    await page.waitForURL(/\/informacoes$/);
     await page.getByRole('button', { name: 'Excluir' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja Excluir?').waitFor();

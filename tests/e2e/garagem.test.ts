@@ -29,7 +29,6 @@ const plates = [randomPlate(), randomPlate(), randomPlate()];
 const serial = `8659${String(Date.now()).slice(-11)}`;
 let garagem: number;
 let ativos: number[];
-let equipamento: number;
 
 beforeAll(async () => {
   browser = await launch();
@@ -45,7 +44,7 @@ beforeAll(async () => {
   }
   const doc = serial.slice(-11);
   await api('/api/motorista', { nome: `Motorista E2E ${serial}`, documento: `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}`, idGaragem: garagem });
-  equipamento = (await api('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true })).id;
+  await api('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
   await api('/api/equipamento_ativo', { serial, ativoId: ativos[0], dataInicio: '2024-01-01T00:00:00Z' });
 });
 afterAll(async () => {
@@ -54,10 +53,10 @@ afterAll(async () => {
 });
 
 describe("a garage's ativos", () => {
-  it('opens from the garage form and lists only its assets, titled with the garage', async () => {
-    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}/editar`);
-    await page.getByRole('button', { name: 'Ativos' }).click(T);
+  it('opens the garage record page on its first tab, Ativos, listing only its assets, titled with the garage', async () => {
+    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}`);
     await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/ativos`);
+    expect(await page.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts()).toEqual(['Voltar', 'Ativos', 'Motoristas', 'Editar']);
     await page.locator('h1', { hasText: `Ativos: Garagem E2E ${serial}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(2);
     const text = await page.locator('tbody').innerText();
@@ -67,9 +66,12 @@ describe("a garage's ativos", () => {
     await page.getByText('1-2 de 2').waitFor(T);
   });
 
-  it("and its motoristas, from the same form", async () => {
-    await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}/editar`);
-    await page.getByRole('button', { name: 'Motoristas' }).click(T);
+  it('and its motoristas and its form, in the other tabs', async () => {
+    await page.getByRole('tab', { name: 'Editar' }).click(T);
+    await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/editar`);
+    await page.locator('h1', { hasText: `Editar: Garagem E2E ${serial}` }).waitFor(T);
+    expect(await page.locator('#root_nome').inputValue()).toBe(`Garagem E2E ${serial}`);
+    await page.getByRole('tab', { name: 'Motoristas' }).click(T);
     await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/motoristas`);
     await page.locator('h1', { hasText: `Motoristas: Garagem E2E ${serial}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
@@ -114,10 +116,12 @@ describe("a garage's ativos", () => {
 });
 
 describe("an equipment's processing queue (route parameter :serial)", () => {
-  it('opens from the equipment form and shows the queued engine block of that serial only', async () => {
+  it('opens from the equipment record page (by serial) and shows the queued engine block of that serial only', async () => {
     await api('/api/fila_processamento', { serial: '865999999999999', event: 'reboot' });
-    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${equipamento}/editar`);
-    await page.getByRole('button', { name: 'Fila de processamento' }).click(T);
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${serial}`);
+    await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serial}/configuracao`);
+    expect(await page.locator('#root_serial').inputValue()).toBe(serial);
+    await page.getByRole('tab', { name: 'Fila de processamento' }).click(T);
     await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serial}/fila_processamento`);
     await page.locator('h1', { hasText: `Fila de processamento: ${serial}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);

@@ -16,20 +16,22 @@ import type { EntityMeta } from '../../../generator/model';
 import { fields, widgets } from './widgets';
 import { useSchemaForm } from './useSchemaForm';
 import { PanelHeader } from './PanelHeader';
-import { RecordActions } from './RecordActions';
+import { ActionButtons } from './ActionButtons';
 import { HelpButton } from '../layout/HelpPanel';
 
 // Groups the object's properties by entity.form.sections, two columns each.
 function SectionsTemplate(props: ObjectFieldTemplateProps) {
   const entity: EntityMeta | undefined = (props.registry.formContext as any)?.entity;
+  const only: string[] | undefined = (props.registry.formContext as any)?.sections;
   const byName = new Map(props.properties.map((p) => [p.name, p]));
   const used = new Set<string>();
-  const sections: { title: string; help?: { screen: string; section: string }; items: typeof props.properties }[] = (entity?.form.sections ?? []).map((s) => ({
+  const sections: { title: string; help?: { screen: string; section: string }; items: typeof props.properties }[] = (entity?.form.sections ?? []).filter((s) => !only || only.includes(s.title)).map((s) => ({
     title: s.title,
     help: s.help,
     items: s.fields.map((n) => byName.get(n)).filter((p): p is NonNullable<typeof p> => !!p && !p.hidden && !used.has(p.name) && !!used.add(p.name)),
   }));
-  const rest = props.properties.filter((p) => !used.has(p.name) && !p.hidden);
+  // A tab showing some sections only keeps the other fields' values without showing them.
+  const rest = only ? [] : props.properties.filter((p) => !used.has(p.name) && !p.hidden);
   if (rest.length) sections.push({ title: sections.length ? 'Outros' : '', items: rest });
   return (
     <Stack spacing={3}>
@@ -69,13 +71,14 @@ export interface FormPanelProps {
   onDelete?: () => Promise<void>;
   onHistory?: () => void;
   extraActions?: ReactNode;
+  sections?: string[]; // only these form sections (a record page tab)
 }
 
-export function FormPanel({ entity, schema, title, record, defaults, saving, onSubmit, onCancel, onDelete, onHistory, extraActions }: FormPanelProps) {
+export function FormPanel({ entity, schema, title, record, defaults, saving, onSubmit, onCancel, onDelete, onHistory, extraActions, sections }: FormPanelProps) {
   const form = useSchemaForm(entity, schema, record, defaults);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const leaving = useRef(false);
-  const formContext = useMemo(() => ({ entity, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity]);
+  const formContext = useMemo(() => ({ entity, sections, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity, sections]);
 
   const blocker = useBlocker(({ currentLocation, nextLocation }) => form.dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
@@ -151,7 +154,8 @@ export function FormPanel({ entity, schema, title, record, defaults, saving, onS
                 Cancelar
               </Button>
               {extraActions}
-              {record?.id != null && <RecordActions entity={entity} record={record} />}
+              {/* a register with a record page offers its actions in its tabs */}
+              {record?.id != null && !entity.record && <ActionButtons entity={entity} record={record} />}
               <Box sx={{ flex: 1 }} />
               {onHistory && (
                 <Button startIcon={<HistoryIcon />} onClick={onHistory}>

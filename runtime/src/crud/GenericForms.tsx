@@ -51,8 +51,10 @@ export function useGenericCreate(entity: EntityMeta) {
   return { save, saving: isPending, cancel: () => navigate(back), defaults, bound };
 }
 
-export function useGenericEdit(entity: EntityMeta) {
-  const { id = '' } = useParams();
+/** `given.id`: the record (default the route's :id); `given.saved`: what follows a save (default: back to the list). */
+export function useGenericEdit(entity: EntityMeta, given: { id?: string | number; saved?: () => void } = {}) {
+  const params = useParams();
+  const id = String(given.id ?? params.id ?? '');
   const navigate = useNavigate();
   const notify = useNotify();
   const { can } = useCan();
@@ -66,7 +68,7 @@ export function useGenericEdit(entity: EntityMeta) {
     try {
       await update(resource, { id, data, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
       notify('Registro salvo', { type: 'success', autoHideDuration: 3000 });
-      toList();
+      (given.saved ?? toList)();
       return undefined;
     } catch (e) {
       notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
@@ -120,8 +122,9 @@ export function GenericCreate({ entity, schema }: GenericProps) {
   );
 }
 
-export function GenericEdit({ entity, schema }: GenericProps) {
-  const e = useGenericEdit(entity);
+/** The edit form; in a record page tab: `id` given, only `sections`, staying on the tab after saving. */
+export function GenericEdit({ entity, schema, id, sections, title, saved }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
+  const e = useGenericEdit(entity, { id, saved });
   const [history, setHistory] = useState(false);
   if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
   if (e.loading) return <Loading />;
@@ -131,7 +134,8 @@ export function GenericEdit({ entity, schema }: GenericProps) {
       <FormPanel
         entity={entity}
         schema={schema}
-        title={`Editar ${entity.label.singular}`}
+        title={title ?? `Editar ${entity.label.singular}`}
+        sections={sections}
         record={e.record}
         saving={e.saving}
         onSubmit={e.save}

@@ -15,18 +15,18 @@ import {
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
-import { entityByKey, pathFor, permissionFor } from '../model';
+import { entityByKey, pathFor, permissionFor, recordPath } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
 import { PanelHeader } from './PanelHeader';
 import { useCan } from './useCan';
-import { ActionConfirm, matches } from './ActionConfirm';
 import { useColumnChoices } from './useColumnChoices';
 import { ListHeader } from './ListHeader';
 import { nestedOf, type Nested } from './nested';
 import { useBound, type Bound } from './params';
 import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
+import { ActionButtons } from './ActionButtons';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -39,9 +39,10 @@ export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 's
   return `/api/${bound?.resource ?? entity.key}/export?${exportParams(ctx.sort, filter, columns, format)}`;
 }
 
-export function useGenericList(entity: EntityMeta) {
+/** `nested`: the parent given by a record page tab (otherwise read from the nested list's own route). */
+export function useGenericList(entity: EntityMeta, given?: Nested | null) {
   const { pathname } = useLocation();
-  const nested = nestedOf(entity, pathname);
+  const nested = given ?? nestedOf(entity, pathname);
   const bound = useBound(entity);
   const resource = nested?.resource ?? bound?.resource ?? entity.key;
   const ctx = useListController({ resource, sort: entity.sort, perPage: 25, queryOptions: { enabled: !bound?.error } });
@@ -73,8 +74,11 @@ export function useGenericList(entity: EntityMeta) {
     setDateRange,
     setSearch,
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
-    rowPath: (id: string | number) =>
-      can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
+    // A register with a record page opens it; otherwise its edit form, else its read-only view.
+    rowPath: (id: string | number, record?: Record<string, unknown>) =>
+      entity.record && can(permissionFor(entity, 'show'))
+        ? recordPath(entity, record?.[entity.record.by] ?? id)
+        : can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
         ? pathFor(entity.key, 'edit', id, bound?.route)
         : can(permissionFor(entity, 'show'))
           ? pathFor(entity.key, 'show', id, bound?.route)
@@ -125,21 +129,9 @@ function Column({ field, column }: { field?: FieldMeta; column: ColumnMeta; sour
   return <CopyCell>{record ? <FieldValue field={f} /> : null}</CopyCell>;
 }
 
-function RowActions({ entity, canAction }: { entity: EntityMeta; canAction: (a: ActionMeta) => boolean; label?: string }) {
+function RowActions({ entity }: { entity: EntityMeta; label?: string }) {
   const record = useRecordContext();
-  const [pending, setPending] = useState<ActionMeta | null>(null);
-  const actions = entity.actions.filter((a) => canAction(a) && matches(record, a.visibleWhen));
-  if (!record || !actions.length) return null;
-  return (
-    <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(e) => e.stopPropagation()}>
-      {actions.map((a) => (
-        <Button key={a.name} size="small" variant="outlined" onClick={() => setPending(a)} sx={{ whiteSpace: 'nowrap' }}>
-          {a.label}
-        </Button>
-      ))}
-      <ActionConfirm entity={entity} action={pending} record={record} onClose={() => setPending(null)} />
-    </Box>
-  );
+  return <ActionButtons entity={entity} record={record} size="small" />;
 }
 
 /** The parent record's representation, for the title of a nested list. */
@@ -172,8 +164,8 @@ export function Empty() {
   );
 }
 
-export function GenericList({ entity }: GenericProps) {
-  const l = useGenericList(entity);
+export function GenericList({ entity, nested }: Pick<GenericProps, 'entity'> & { schema?: GenericProps['schema']; nested?: Nested | null }) {
+  const l = useGenericList(entity, nested);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [full, setFull] = useState(false);
@@ -217,7 +209,7 @@ export function GenericList({ entity }: GenericProps) {
           </PanelHeader>
           <Divider />
           <Datagrid
-            rowClick={(id) => l.rowPath(id as string | number)}
+            rowClick={(id, _r, record) => l.rowPath(id as string | number, record)}
             bulkActionButtons={false}
             empty={<Empty />}
             header={<ListHeader onMove={l.columns.move} />}
@@ -230,7 +222,7 @@ export function GenericList({ entity }: GenericProps) {
               const c = colMeta.get(key)!;
               return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} />;
             })}
-            {hasActions && <RowActions label="Ações" entity={entity} canAction={l.canAction} />}
+            {hasActions && <RowActions label="Ações" entity={entity} />}
           </Datagrid>
           <Pagination rowsPerPageOptions={PAGE_SIZES} />
         </Card>

@@ -13,3 +13,9 @@ export async function loadView(entity: EntityMeta, view: View, schema: () => Pro
   const Generic = { list: crud.GenericList, create: crud.GenericCreate, edit: crud.GenericEdit, show: crud.GenericShow }[view];
   return function EntityView() { return <Generic entity={entity} schema={s} />; };
 }
+
+/** The record page of an entity (metadata record) showing one tab (and one tab of a group entry). */
+export async function loadRecord(entity: EntityMeta, schema: () => Promise<JSONSchema7>, tab?: string, sub?: string): Promise<ComponentType> {
+  const [{ RecordPage }, s] = await Promise.all([import('./RecordPage'), schema()]);
+  return function EntityRecord() { return <RecordPage entity={entity} schema={s} tab={tab} sub={sub} />; };
+}

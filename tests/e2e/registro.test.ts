@@ -1,0 +1,220 @@
+// The asset record page (metadata record, spec section 2 asset tab menu) in the browser against the real server:
+// every tab with its title and content, the slide carousel of the Equipamento group (serial → its tabs), engine block
+// queued and seen in the serial's Fila de processamento, technology + model carried, and a user without a tab's key.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, randomPlate, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const T = { timeout: 10_000 };
+const SHOTS = '/tmp/shots/tabs';
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+async function api(path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+  const t = token ?? decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const r = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: r.status, body: await r.json() };
+}
+async function del(path: string) {
+  const t = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const r = await fetch(`${baseUrl}${path}`, { method: 'DELETE', headers: { Authorization: `Bearer ${t}` } });
+  if (!r.ok) throw new Error(`${path}: ${r.status}`);
+}
+async function ok(path: string, body?: unknown): Promise<any> {
+  const r = await api(path, body);
+  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.body.msg}`);
+  return r.body;
+}
+
+const placa = randomPlate();
+const descricao = `Registro E2E ${placa}`;
+const serial = `8661${String(Date.now()).slice(-11)}`;
+let ativo: number;
+let empresa: number;
+const base = () => `${baseUrl}/tlm/fro/ativo/${ativo}`;
+const tabs = (name = 'Abas') => page.getByRole('tablist', { name }).getByRole('tab').allInnerTexts();
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png` });
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signIn(page, baseUrl, 'admin', adminPassword);
+  const row = await ok('/api/ativo', { descricao, placa, odometro: 100 });
+  ativo = row.id;
+  empresa = row.empresaId;
+  await ok('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true, simcard: '5511999990000' });
+  await ok('/api/equipamento_ativo', { serial, ativoId: ativo, dataInicio: '2024-01-01T00:00:00Z' });
+});
+afterAll(async () => {
+  // other browser tests count the company's assets: leave none behind (the link first, it holds the asset)
+  if (ativo && ctx) {
+    for (const link of (await api(`/api/equipamento_ativo?filter=${encodeURIComponent(JSON.stringify({ serial: [serial] }))}`)).body) await del(`/api/equipamento_ativo/${link.id}`);
+    await del(`/api/ativo/${ativo}`);
+  }
+  await ctx?.close();
+  await browser?.close();
+});
+
+describe('asset record page (admin)', () => {
+  it('opens from the list row on Informações, with Voltar and every tab', async () => {
+    await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: placa }))}`);
+    await page.locator('tbody tr', { hasText: placa }).locator('td').first().click({ ...T, position: { x: 20, y: 10 } });
+    await page.waitForURL(`${base()}/informacoes`);
+    await expect.poll(() => tabs(), T).toEqual(['Voltar', 'Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Bloquear motor', 'Especiais']);
+    await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor(T);
+    expect(await page.locator('#root_placa').inputValue()).toBe(placa);
+    expect(await page.getByText('Identificação', { exact: true }).count()).toBe(1);
+    expect(await page.locator('#root_odometro').count()).toBe(0);
+    await shot('informacoes');
+  });
+
+  it('Especiais: only its section; saving keeps the rest of the record', async () => {
+    await page.getByRole('tab', { name: 'Especiais' }).click();
+    await page.waitForURL(`${base()}/especial`);
+    await page.locator('h1', { hasText: `Especiais: ${descricao}` }).waitFor(T);
+    expect(await page.locator('#root_placa').count()).toBe(0);
+    await page.locator('#root_odometro').fill('1234');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Registro salvo').waitFor(T);
+    expect(page.url()).toBe(`${base()}/especial`);
+    const saved = await ok(`/api/ativo/${ativo}`);
+    expect([saved.odometro, saved.placa, saved.descricao]).toEqual([1234, placa, descricao]);
+  });
+
+  it('Controle de acesso: the users who may see the asset', async () => {
+    await page.getByRole('tab', { name: 'Controle de acesso' }).click();
+    await page.waitForURL(`${base()}/controle_de_acesso`);
+    await page.locator('h1', { hasText: `Controle de acesso: ${descricao}` }).waitFor(T);
+    await page.getByRole('columnheader', { name: 'Acesso por' }).waitFor(T);
+    const admin = page.locator('tbody tr', { hasText: 'admin' }).first();
+    await admin.waitFor(T);
+    expect(await admin.innerText()).toMatch(/Perfil|Cargo|Permissão extra/);
+    await shot('controle_de_acesso');
+  });
+
+  it('Motorista temporário: the drivers assigned to the asset for a period', async () => {
+    const doc = serial.slice(-11);
+    const m = await ok('/api/motorista', { nome: `Temporário E2E ${serial}`, documento: `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}` });
+    await ok(`/api/ativo/${ativo}/motorista_temporario`, { motoristaId: m.id, dataInicio: '2026-03-01T08:00:00Z', dataFim: '2026-03-05T18:00:00Z', observacao: 'Férias do titular' });
+    await page.getByRole('tab', { name: 'Motorista temporário' }).click();
+    await page.waitForURL(`${base()}/motorista_temporario`);
+    await page.locator('h1', { hasText: `Motoristas temporários: ${descricao}` }).waitFor(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    await expect.poll(() => page.locator('tbody tr').first().innerText(), T).toContain(`Temporário E2E ${serial}`);
+    expect(await page.locator('tbody tr').first().innerText()).toContain('Férias do titular');
+    await shot('motorista_temporario');
+  });
+
+  it('Bloquear motor: the ATENÇÃO dialog queues the command', async () => {
+    await page.getByRole('tab', { name: 'Bloquear motor' }).click();
+    await page.waitForURL(`${base()}/bloqueia_motor`);
+    await page.locator('h1', { hasText: `Bloquear motor: ${descricao}` }).waitFor(T);
+    await page.getByRole('button', { name: 'Desbloquear motor' }).waitFor(T);
+    await page.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('ATENÇÃO').waitFor(T);
+    await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+  });
+
+  it('Equipamento: slide 2 lists the serials; a serial opens its tabs on slide 3; Fila de processamento shows the block', async () => {
+    await page.getByRole('tab', { name: 'Equipamento' }).click();
+    await page.waitForURL(`${base()}/equipamento?slide=2&tabGroup=equipamento`);
+    await expect.poll(() => tabs('Equipamento'), T).toEqual(['Voltar', serial]);
+    expect(await page.getByRole('tablist', { name: 'Abas' }).count()).toBe(0); // slide 1 is out of view
+    await shot('equipamento-slide2');
+    await page.getByRole('tab', { name: serial }).click();
+    await page.waitForURL(`${base()}/equipamento/${serial}/configuracao?slide=3&tabGroup=equipamento`);
+    await expect.poll(() => tabs(`Equipamento ${serial}`), T).toEqual([descricao, 'Configuração', 'Fila de processamento', 'Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento']);
+    await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
+    expect(await page.locator('#root_simcard').inputValue()).toBe('5511999990000');
+    await page.getByRole('tab', { name: 'Fila de processamento' }).click();
+    await page.waitForURL(`${base()}/equipamento/${serial}/fila_processamento?slide=3&tabGroup=equipamento`);
+    await page.locator('h1', { hasText: `Fila de processamento: ${serial}` }).waitFor(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    const row = await page.locator('tbody tr').first().innerText();
+    expect(row).toContain('Bloquear motor');
+    expect(row).toContain('Pendente');
+    await shot('fila_processamento');
+  });
+
+  it('Reiniciar SIM card queues a restart seen in the queue', async () => {
+    await page.getByRole('tab', { name: 'Reiniciar SIM card' }).click();
+    await page.locator('h1', { hasText: `Reiniciar SIM card: ${serial}` }).waitFor(T);
+    await page.getByRole('button', { name: 'Reiniciar SIM card' }).click();
+    await page.getByRole('dialog').getByText('Deseja reiniciar o SIM card? O equipamento será reiniciado.').waitFor(T);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    const fila = await ok(`/api/equipamento/${serial}/fila_processamento`);
+    expect(fila.map((r: any) => r.event).sort()).toEqual(['engineBlock', 'reboot']);
+  });
+
+  it('the asset tab of level 3 goes back to Informações with the serials on slide 2', async () => {
+    await page.getByRole('tab', { name: descricao }).click();
+    await page.waitForURL(`${base()}/informacoes?slide=2&tabGroup=equipamento`);
+    await expect.poll(() => tabs('Equipamento'), T).toEqual(['Voltar', serial]);
+    await page.getByRole('tab', { name: 'Voltar' }).click();
+    await page.waitForURL(`${base()}/informacoes`);
+    await expect.poll(() => tabs(), T).toContain('Informações');
+  });
+
+  it('carries technology and model in the query into navigation', async () => {
+    await page.goto(`${base()}/informacoes?tecnology=queclink&model=gv50cg`);
+    await page.getByRole('tab', { name: 'Especiais' }).click();
+    await page.waitForURL(`${base()}/especial?tecnology=queclink&model=gv50cg`);
+    await page.getByRole('tab', { name: 'Equipamento' }).click();
+    await page.waitForURL(`${base()}/equipamento?tecnology=queclink&model=gv50cg&slide=2&tabGroup=equipamento`);
+  });
+
+  it('Remover equipamento ends the link: the Equipamento tab has no serial left', async () => {
+    await page.goto(`${base()}/equipamento/${serial}/remover_equipamento?slide=3&tabGroup=equipamento`);
+    await page.getByRole('button', { name: 'Remover equipamento' }).click(T);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    await page.goto(`${base()}/equipamento`);
+    await page.getByText('Nenhum item foi encontrado').waitFor(T);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a user without the tab keys', () => {
+  it('sees only the tabs of their keys; the route and the server refuse the others', async () => {
+    const login = `abas${serial.slice(-6)}`;
+    const senha = 'Abas-e2e-2024!';
+    await ok('/api/usuario', {
+      nome: 'Usuário abas', login, senha, empresas: [empresa], empresaAtiva: empresa,
+      permissoesExtras: ['tlm.fro.ativo.lista', 'tlm.fro.ativo.visualizar', 'tlm.fro.ativo.editar', 'tlm.fro.ativo.informacoes'],
+    });
+    const other = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+    const p = await other.newPage();
+    try {
+      await signIn(p, baseUrl, login, senha);
+      await p.goto(base());
+      await p.waitForURL(`${base()}/informacoes`);
+      await expect.poll(() => p.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts(), T).toEqual(['Voltar', 'Informações']);
+      await p.goto(`${base()}/bloqueia_motor`);
+      await p.getByText('Você não tem permissão').waitFor(T);
+      expect(await p.getByRole('button', { name: 'Bloquear motor', exact: true }).count()).toBe(0);
+      const token = decodeURIComponent((await other.cookies()).find((c) => c.name === 'rastro_token')!.value);
+      expect((await api(`/api/ativo/${ativo}/bloqueia_motor`, {}, token)).status).toBe(403);
+      expect((await api(`/api/ativo/${ativo}/motorista_temporario`, undefined, token)).status).toBe(403);
+      expect((await api(`/api/acesso_ativo/${ativo}`, undefined, token)).status).toBe(403);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -135,10 +135,11 @@ function matches(row: Row, cond: Record<string, unknown>): boolean {
 
 /** Runs a handler action on one row (own transaction); change events after commit. The row is found within the
  *  caller's company first (404 otherwise, whatever the body), then the body is checked against the payload schema. */
-export async function runAction(em: EntityManager, entity: EntityMeta, action: ActionMeta, session: Session, id: number, body: unknown): Promise<ActionResult> {
+/** within: the route parameters' values (metadata params) the row must carry. */
+export async function runAction(em: EntityManager, entity: EntityMeta, action: ActionMeta, session: Session, id: number, body: unknown, within?: Row): Promise<ActionResult> {
   const handler = handlerOf(entity, action);
   const result = await em.transactional(async (tx) => {
-    const row = await findVisible(tx, entity, session, id);
+    const row = await findVisible(tx, entity, session, id, within);
     await guardTarget(tx, entity, session, row, action.name);
     if (action.visibleWhen && !matches(plain(entity, row), action.visibleWhen)) {
       throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);

@@ -1,7 +1,8 @@
 // Route parameters (metadata `params`, e.g. /api/modelo_de_configuracao/:tecnology/:model): the values a request
 // names, checked against their known values (Model.tecnologias; 404 with a pt-BR message otherwise) and bound to
-// fields. crudRoutes adds them to every condition (list, export, one, history, update, delete) and to every body
-// (create, update), so a row outside the parameters is 404 and the body cannot move a row out of them.
+// fields. crudRoutes narrows with them like a nested route's parent (list, export, one, history, update, delete)
+// and puts them in every body (create, update), so a row outside them is 404 and the body cannot move a row out.
+// Providers' params with values are checked here too (server/crud/provider.ts).
 import type { Context } from 'hono';
 import type { EntityMeta, TecnologiaMeta } from '../../generator/model.ts';
 import type { AppEnv } from '../app/env.ts';
@@ -37,6 +38,3 @@ export function boundParams(c: Context<AppEnv>, entity: EntityMeta): Row | null 
   }
   return out;
 }
-
-/** True when the row carries every bound value. */
-export const withinParams = (row: Row, bound: Row | null) => !bound || Object.entries(bound).every(([k, v]) => row[k] === v);

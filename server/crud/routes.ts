@@ -172,7 +172,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     app.post(`/:id/${action.name}`, permAction, scope, async (c) => {
       const ent = e();
       const id = parseId(c);
-      const out = await runAction(c.get('em'), ent, action, c.get('session'), id, await readPayload(c.req));
+      const more = narrow && (await narrow(c));
+      const out = await runAction(c.get('em'), ent, action, c.get('session'), id, await readPayload(c.req), more);
       return c.json(out.body as never, out.status ?? 200);
     });
     if (action.bulk) {
@@ -184,11 +185,12 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
           throw badRequest('Informe os registros selecionados (ids)');
         }
         const payload = validatePayload(ent, action, body.payload ?? {});
+        const more = narrow && (await narrow(c));
         // One transaction per row: a refused row does not undo the others; each answers its own status.
         const results = [];
         for (const id of new Set(ids as number[])) {
           try {
-            const out = await runAction(c.get('em'), ent, action, c.get('session'), id, payload);
+            const out = await runAction(c.get('em'), ent, action, c.get('session'), id, payload, more);
             results.push({ id, status: out.status ?? 200, payload: out.body });
           } catch (err) {
             if (!(err instanceof HttpError)) throw err;
@@ -206,9 +208,10 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const s = c.get('session');
       const ent = e();
       const id = parseId(c);
+      const more = narrow && (await narrow(c));
       const em = c.get('em');
       const { row: updated, before, after } = await em.transactional(async (tx) => {
-        const row = await findVisible(tx, ent, s, id);
+        const row = await findVisible(tx, ent, s, id, more);
         await guardTarget(tx, ent, s, row, action.name);
         const before = plain(ent, row);
         if (action.visibleWhen && !matches(before, action.visibleWhen)) {

@@ -132,6 +132,7 @@ export interface EntityMeta {
   permissions: PermissionMeta[]; // every key of this entity: lista, visualizar, adicionar, editar, excluir, extras, actions
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
+  editRoute?: ':id';          // edit screen at {route}/:id (add and edit share one form, spec /adm/bib/acessorios/:_id); default :id/editar
   history: boolean;           // record changes (default true)
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller

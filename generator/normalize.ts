@@ -20,7 +20,7 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean; editRoute?: ':id' | ':id/editar';
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
@@ -213,6 +213,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     readOnlyResource, history: raw.history ?? true, recordRepresentation,
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
+  if (raw.editRoute === ':id') entity.editRoute = raw.editRoute;
   if (raw.menu) entity.menu = raw.menu;
   if (raw.calls) entity.calls = raw.calls;
   routeParams(raw, entity, byName, err);
@@ -423,7 +424,7 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     }));
     add(e.route, 'lista', 'list');
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
-    if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
+    if (!e.readOnlyResource) add(`${e.route}/${e.editRoute ?? ':id/editar'}`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }

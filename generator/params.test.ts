@@ -75,6 +75,8 @@ describe('route parameters (params)', () => {
     writeFileSync(join(p.metadata, '_tecnologias.yaml'), 'tecnologias: []\n');
     out = await problems(p);
     expect(out).toEqual([
+      'metadata/cfg/firmware.yaml: /params/0/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
+      'metadata/cfg/firmware.yaml: /params/1/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
       'metadata/adm/modelo_de_configuracao.yaml: /params/0/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
       'metadata/adm/modelo_de_configuracao.yaml: /params/1/values: nenhuma tecnologia declarada em metadata/_tecnologias.yaml',
     ]);

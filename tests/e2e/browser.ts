@@ -38,3 +38,16 @@ export async function openSession(baseUrl: string, login: string, password: stri
   await signIn(page, baseUrl, login, password);
   return { browser, ctx, page, errors, close: async () => { await ctx.close(); await browser.close(); } };
 }
+
+/** JSON call to the API with the signed-in session's token (GET, or POST with a body); throws with the pt-BR msg. */
+export async function apiCall(ctx: BrowserContext, baseUrl: string, path: string, body?: unknown): Promise<any> {
+  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+  const r = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
+  return j;
+}

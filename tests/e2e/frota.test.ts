@@ -4,43 +4,23 @@
 // (provider list) shows its period picker and columns; an action with a payload (armazem.define_status, lote.altera)
 // asks for it in the ATENÇÃO dialog.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, signIn } from './browser';
+import { apiCall, openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
 const T = { timeout: 10_000 };
 
-let browser: Browser;
-let ctx: BrowserContext;
-let page: Page;
-const errors: string[] = [];
+let s: AdminSession;
+let page: AdminSession['page'];
+let errors: string[];
 
 beforeAll(async () => {
-  browser = await launch();
-  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !/ERR_NAME_NOT_RESOLVED|tile/.test(m.text()) && errors.push(m.text()));
-  await signIn(page, baseUrl, 'admin', adminPassword);
+  s = await openSession(baseUrl, 'admin', adminPassword);
+  ({ page, errors } = s);
 });
-afterAll(async () => {
-  await ctx?.close();
-  await browser?.close();
-});
+afterAll(async () => { await s?.close(); });
 
-async function api(path: string, body?: unknown): Promise<any> {
-  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
-  const r = await fetch(`${baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const j = await r.json();
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
-  return j;
-}
-
+const api = (path: string, body?: unknown) => apiCall(s.ctx, baseUrl, path, body);
 const heading = (name: string) => page.locator('h1').filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
 
 // [list route, list title, add form title]

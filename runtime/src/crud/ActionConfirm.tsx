@@ -4,14 +4,12 @@
 // POST /api/{key}/{id}/{action} with the payload.
 import { useMemo } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import Form from '@rjsf/mui';
-import validator from '@rjsf/validator-ajv8';
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
 import type { ActionMeta, EntityMeta } from '../../../generator/model';
 import type { RastroDataProvider } from '../api/dataProvider';
 import { useSchemaForm } from './useSchemaForm';
-import { fields, widgets } from './widgets';
+import { SchemaForm } from './SchemaForm';
 
 /** True when the record may show the action (metadata visibleWhen: field → allowed values). */
 export function matches(record: Record<string, unknown> | undefined, when?: Record<string, unknown>) {
@@ -29,27 +27,11 @@ function PayloadForm({ entity, action, record, onRun, onClose }: {
   const view = useMemo(() => ({ ...entity, form: { sections: [] } }) as unknown as EntityMeta, [entity]);
   const current = useMemo(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])), [schema, record]);
   const form = useSchemaForm(view, schema, undefined, current);
-  const formContext = useMemo(() => ({ entity: view, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity, view]);
   return (
     <>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>{action.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
-        <Form
-          schema={form.schema as any}
-          uiSchema={form.uiSchema}
-          formData={form.data}
-          validator={validator}
-          noValidate
-          noHtml5Validate
-          showErrorList={false}
-          extraErrors={form.extraErrors}
-          formContext={formContext}
-          widgets={widgets}
-          fields={fields}
-          idPrefix="acao" // the record's form may be behind the dialog: its ids are root_*
-          onChange={(e) => form.change(e.formData ?? {})}
-          onBlur={(id) => form.blur(id.replace(/^acao_/, 'root_'))}
-        />
+        <SchemaForm entity={view} form={form} idPrefix="acao" />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancelar</Button>

@@ -39,7 +39,7 @@ export function FieldValue({ field }: { field: FieldMeta }) {
     case 'number':
       return <span>{typeof v === 'number' ? v.toLocaleString('pt-BR') : String(v)}</span>;
     case 'json':
-      if (field.items === 'string' && Array.isArray(v)) return <span>{v.join(', ')}</span>;
+      if (field.items === 'string' && Array.isArray(v)) return <span>{v.map((x) => field.options?.find((o) => o.value === x)?.label ?? String(x)).join(', ')}</span>;
       return <span>{JSON.stringify(v)}</span>;
     case 'geometry':
       return <span>{JSON.stringify(v)}</span>;

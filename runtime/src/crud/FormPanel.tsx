@@ -1,19 +1,17 @@
 // The shared form panel (spec section 2): rjsf + @rjsf/mui form in sections, Salvar / Cancelar /
 // Excluir / Histórico de alterações, Enter submits, Esc cancels, unsaved-changes guard.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material';
 import SaveIcon from '@mui/icons-material/Save';
 import DeleteIcon from '@mui/icons-material/Delete';
 import HistoryIcon from '@mui/icons-material/History';
 import CloseIcon from '@mui/icons-material/Close';
-import Form from '@rjsf/mui';
 import type { ObjectFieldTemplateProps } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
 import type { JSONSchema7 } from 'json-schema';
 import { Confirm, Title } from 'react-admin';
 import { useBlocker } from 'react-router-dom';
 import type { EntityMeta } from '../../../generator/model';
-import { fields, widgets } from './widgets';
+import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './useSchemaForm';
 import { PanelHeader } from './PanelHeader';
 import { ActionButtons } from './ActionButtons';
@@ -78,7 +76,6 @@ export function FormPanel({ entity, schema, title, record, defaults, saving, onS
   const form = useSchemaForm(entity, schema, record, defaults);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const leaving = useRef(false);
-  const formContext = useMemo(() => ({ entity, sections, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity, sections]);
 
   const blocker = useBlocker(({ currentLocation, nextLocation }) => form.dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
@@ -127,24 +124,7 @@ export function FormPanel({ entity, schema, title, record, defaults, saving, onS
         <PanelHeader title={title} onBack={onCancel} />
         <Divider />
         <CardContent sx={{ px: 3, pt: 2.5 }}>
-          <Form
-            schema={form.schema as any}
-            uiSchema={form.uiSchema}
-            formData={form.data}
-            validator={validator}
-            noValidate
-            noHtml5Validate
-            showErrorList={false}
-            extraErrors={form.extraErrors}
-            formContext={formContext}
-            widgets={widgets}
-            fields={fields}
-            templates={{ ObjectFieldTemplate: SectionsTemplate }}
-            onChange={(e) => form.change(e.formData ?? {})}
-            onBlur={(id) => form.blur(id)}
-            onSubmit={() => void submit()}
-            disabled={saving}
-          >
+          <SchemaForm entity={entity} form={form} sections={sections} templates={{ ObjectFieldTemplate: SectionsTemplate }} onSubmit={() => void submit()} disabled={saving}>
             <Divider sx={{ mt: 2, mx: -3 }} />
             <Stack direction="row" spacing={1.5} sx={{ pt: 2, alignItems: 'center' }}>
               <Button type="submit" variant="contained" startIcon={<SaveIcon />} disabled={saving}>
@@ -168,7 +148,7 @@ export function FormPanel({ entity, schema, title, record, defaults, saving, onS
                 </Button>
               )}
             </Stack>
-          </Form>
+          </SchemaForm>
         </CardContent>
       </Card>
       {onDelete && (

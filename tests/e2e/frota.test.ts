@@ -112,6 +112,7 @@ describe('actions with a payload', () => {
     await dialog.getByText('Deseja alterar o status deste armazém?').waitFor(T);
     await dialog.getByLabel('Status').click();
     await page.getByRole('option', { name: 'Em manutenção' }).click();
+    await expect.poll(() => dialog.getByLabel('Status').inputValue(), T).toBe('Em manutenção');
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').first().waitFor(T);
     expect((await api(`/api/armazem/${silo.id}`)).status).toBe('manutencao');
@@ -121,6 +122,7 @@ describe('actions with a payload', () => {
     const d2 = page.getByRole('dialog');
     await d2.getByText('Deseja alterar este lote?').waitFor(T);
     await d2.getByLabel('Quantidade').fill('25.5');
+    await expect.poll(() => d2.getByLabel('Quantidade').inputValue(), T).toBe('25.5');
     await d2.getByRole('button', { name: 'Confirmar' }).click();
     await expect.poll(async () => (await api(`/api/lote/${lote.id}`)).quantidade, T).toBe(25.5);
     expect(errors.slice(before)).toEqual([]);

@@ -12,7 +12,7 @@ import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
 import { tinyDecoder } from './testing/tiny-decoder.ts';
 import { log } from './log.ts';
-import { BatchWriter, buildRows, copyNum, copyText, isoMs, isTransient, pendingLimitsFromEnv, POSICAO_COLS, prepare, writerOptionsFromEnv } from './writer.ts';
+import { BatchWriter, buildRows, copyNum, copyText, isoMs, isTransient, pendingLimitsFromEnv, POSICAO_COLS, prepare, ULTIMO_COLS, writerOptionsFromEnv } from './writer.ts';
 
 describe('OsmAnd', () => {
   it('decodes the Traccar Client query (speed in knots → km/h)', () => {
@@ -146,7 +146,9 @@ describe('writer rows', () => {
       received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',
       attributes: '{"ignition":true,"note":"a\\\\\\\\b","local":"São Paulo"}' });
     expect(lines[1]).toMatchObject({ empresa_id: '3', fix_time: '2026-11-23T11:59:30.000Z', altitude: '700', valid: 'f', hdop: '1.2' });
-    const [u] = JSON.parse(rows.ultimos);
+    expect(rows.ultimoCount).toBe(1);
+    const u = Object.fromEntries(ULTIMO_COLS.map(([c], i) => [c, rows.ultimos[i]![0]]));
+    u.attributes = JSON.parse(u.attributes as string);
     expect(u).toMatchObject({ serial: dev.serial, empresa_id: 3, ativo_id: 7, fix_time: '2026-11-23T11:59:30.000Z', lat: -23.6, ignition: true,
       ultimo_evento: 'panic', attributes: { ignition: true, note: 'a\\b', local: 'São Paulo' } });
     const [e] = JSON.parse(rows.eventos);

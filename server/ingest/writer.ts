@@ -71,14 +71,16 @@ const OTHER = '(u.empresa_id IS DISTINCT FROM excluded.empresa_id)';
 const NEWER = `(${OTHER} OR (excluded.fix_time IS NOT NULL AND (u.fix_time IS NULL OR excluded.fix_time >= u.fix_time)))`;
 const pos = (c: string) => `${c} = CASE WHEN ${NEWER} THEN excluded.${c} ELSE u.${c} END`;
 const keep = (c: string) => `${c} = CASE WHEN ${OTHER} THEN excluded.${c} ELSE coalesce(excluded.${c}, u.${c}) END`;
+/** Columns of the latest-state upsert, each sent as one typed array (unnest: no JSON to parse per row). */
+export const ULTIMO_COLS = [['serial', 'text'], ['empresa_id', 'int'], ['ativo_id', 'int'], ['motorista_id', 'int'], ['protocolo', 'text'],
+  ['modelo', 'text'], ['fix_time', 'timestamptz'], ['lat', 'float8'], ['lon', 'float8'], ['speed', 'real'], ['course', 'real'],
+  ['altitude', 'real'], ['valid', 'bool'], ['ignition', 'bool'], ['battery', 'real'], ['power', 'real'], ['ultimo_tipo', 'text'],
+  ['ultimo_evento', 'text'], ['ultima_comunicacao', 'timestamptz'], ['attributes', 'jsonb']] as const;
+type UltimoCol = (typeof ULTIMO_COLS)[number][0];
+/** Latest-state upsert; the rows come sorted by serial (a fixed lock order between concurrent batches). */
 const SQL_ULTIMO = `
-INSERT INTO telemetria.ultimo_estado AS u (serial, empresa_id, ativo_id, motorista_id, protocolo, modelo, fix_time,
-  lat, lon, speed, course, altitude, valid, ignition, battery, power, ultimo_tipo, ultimo_evento, ultima_comunicacao, attributes)
-SELECT * FROM json_to_recordset($1::json) AS x(serial text, empresa_id int, ativo_id int, motorista_id int,
-  protocolo text, modelo text, fix_time timestamptz, lat float8, lon float8, speed real, course real, altitude real,
-  valid bool, ignition bool, battery real, power real, ultimo_tipo text, ultimo_evento text,
-  ultima_comunicacao timestamptz, attributes jsonb)
-ORDER BY serial
+INSERT INTO telemetria.ultimo_estado AS u (${ULTIMO_COLS.map(([c]) => c).join(', ')})
+SELECT * FROM unnest(${ULTIMO_COLS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')})
 ON CONFLICT (serial) DO UPDATE SET
   empresa_id = excluded.empresa_id, ativo_id = excluded.ativo_id, motorista_id = excluded.motorista_id,
   protocolo = excluded.protocolo, modelo = coalesce(excluded.modelo, u.modelo),
@@ -86,8 +88,8 @@ ON CONFLICT (serial) DO UPDATE SET
   ${['ignition', 'battery', 'power', 'ultimo_evento'].map(keep).join(', ')},
   ultimo_tipo = excluded.ultimo_tipo,
   ultima_comunicacao = CASE WHEN ${OTHER} THEN excluded.ultima_comunicacao ELSE greatest(u.ultima_comunicacao, excluded.ultima_comunicacao) END,
-  attributes = CASE WHEN ${OTHER} THEN excluded.attributes
-               ELSE coalesce(u.attributes, '{}'::jsonb) || coalesce(excluded.attributes, '{}'::jsonb) END`;
+  attributes = CASE WHEN ${OTHER} THEN excluded.attributes WHEN excluded.attributes IS NULL THEN coalesce(u.attributes, '{}')
+               WHEN u.attributes IS NULL THEN excluded.attributes ELSE u.attributes || excluded.attributes END`;
 
 // Pending list: known serials are updated; new ones are listed while the list has fewer than $2 serials (0 = no cap).
 const SQL_PENDENTE = `
@@ -408,7 +410,7 @@ export interface BatchRows {
   implausible: number; // positions dropped for an impossible fix time
   eventos: string;     // JSON array (json_to_recordset)
   eventoCount: number;
-  ultimos: string;     // JSON array
+  ultimos: unknown[][]; // one array per column of ULTIMO_COLS (SQL_ULTIMO's parameters)
   ultimoCount: number;
   pendentes: Record<string, unknown>[];
   mensagensPendentes: Record<string, unknown>[];
@@ -418,7 +420,7 @@ export interface BatchRows {
   pendingKept: number; // raw messages of unknown devices stored (set by the transaction)
 }
 
-interface Ultimo {
+export interface Ultimo {
   serial: string; empresa_id: number; ativo_id: number | null; motorista_id: number | null; protocolo: string;
   modelo: string | null; fix_time: string | null; lat: number | null; lon: number | null; speed: number | null;
   course: number | null; altitude: number | null; valid: boolean | null; ignition: boolean | null; battery: number | null;
@@ -426,7 +428,7 @@ interface Ultimo {
 }
 
 export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
-  const out: BatchRows = { posicao: EMPTY, posicaoCount: 0, implausible: 0, eventos: '', eventoCount: 0, ultimos: '', ultimoCount: 0,
+  const out: BatchRows = { posicao: EMPTY, posicaoCount: 0, implausible: 0, eventos: '', eventoCount: 0, ultimos: [], ultimoCount: 0,
     pendentes: [], mensagensPendentes: [], touches: [], months: new Set(), refused: 0, pendingKept: 0 };
   const ultimo = new Map<string, { u: Ultimo; last: Prepared | null }>();
   const pend = new Map<string, Record<string, unknown>>();
@@ -500,19 +502,58 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
   }
   if (copy.length) out.posicao = Buffer.concat(copy);
   out.eventos = `[${eventos}]`;
-  let ultimos = '';
-  for (const { u, last } of ultimo.values()) {
-    ultimos += (ultimos ? ',' : '') + withAttributes(u as unknown as Record<string, unknown>, last && attributesOf(last));
-    out.ultimoCount++;
-    const dev = devices.get(u.serial);
-    if (dev && touch(dev.serial)) out.touches.push({ id: dev.equipamentoId, t: u.ultima_comunicacao });
+  out.ultimos = ultimoParams([...ultimo.values()].map(({ u, last }) => ({ ...u, attributes: last && attributesOf(last) })));
+  out.ultimoCount = ultimo.size;
+  for (const u of ultimo.values()) {
+    const dev = devices.get(u.u.serial);
+    if (dev && touch(dev.serial)) out.touches.push({ id: dev.equipamentoId, t: u.u.ultima_comunicacao });
   }
-  out.ultimos = `[${ultimos}]`;
   out.pendentes = [...pend.values()];
   return out;
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * A string as a dollar-quoted SQL literal, without escaping: the text does not contain the tag without its final
+ * "$" (so neither the tag nor, at its end, the start of one).
+ */
+export function dollarQuote(text: string): string {
+  let open = '$r';
+  for (let i = 0; text.includes(open); i++) open = `$r${i}`;
+  return `${open}$${text}${open}$`;
+}
+
+/** An array as a PostgreSQL array literal's text (elements quoted; null as NULL). */
+export function arrayLiteral(values: unknown[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i) out += ',';
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'NULL';
+    else if (typeof v === 'boolean') out += v ? 't' : 'f';
+    else {
+      const t = String(v);
+      out += `"${/["\\]/.test(t) ? t.replace(/["\\]/g, '\\$&') : t}"`;
+    }
+  }
+  return `${out}}`;
+}
+
+/** A statement with its $n parameters (strings or arrays) written in as literals, for a multi-statement simple query. */
+export function inlineParams(sql: string, params: unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = params[Number(n) - 1];
+    return dollarQuote(Array.isArray(v) ? arrayLiteral(v) : String(v));
+  });
+}
+
+/** SQL_ULTIMO's parameters: one array per column, rows sorted by serial; attributes as JSON text (or null). */
+export function ultimoParams(rows: (Ultimo & { attributes: string | null })[]): unknown[][] {
+  rows.sort((a, b) => (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0));
+  return ULTIMO_COLS.map(([c]) => rows.map((r) => r[c as UltimoCol]));
+}
 
 /**
  * Backpressure in the log: under load reading pauses and resumes with every batch (hundreds of times a second),
@@ -747,6 +788,7 @@ export class BatchWriter {
       } catch (err) {
         if ((err as { code?: string }).code !== '23505') throw err;
         direct = false;
+        await client.query('ROLLBACK');
         await this.transaction(client, rows, true);
       }
       if (direct && rows.posicaoCount) this.metrics.directCopies++;
@@ -768,46 +810,42 @@ export class BatchWriter {
   }
 
   /**
-   * One transaction with every statement of the batch sent at once (pipelined: node-postgres sends the next queued
-   * query as soon as the previous one is answered, without waiting for this process's event loop, which is busy
-   * decoding). After a failed statement PostgreSQL ignores the rest and the final COMMIT rolls back: the first real
-   * error is thrown, and a COMMIT that did not commit is an error too.
+   * One transaction in three round trips, one statement at a time on the connection: BEGIN; the COPY of the
+   * positions; then events, latest state, equipment touches and COMMIT as ONE simple query (their parameters
+   * inlined as literals, see inlineParams). The rare statements of unknown devices go before, one by one.
+   * A failed statement aborts the rest: the error is thrown and write() rolls back.
    */
   private async transaction(client: pg.PoolClient, rows: BatchRows, staging: boolean): Promise<void> {
-    const steps: Promise<unknown>[] = [client.query('BEGIN')];
-    if (rows.posicaoCount) {
-      if (staging && !this.staged.has(client)) { steps.push(client.query(SQL_STAGING)); this.staged.add(client); }
-      const copy = client.query(copyFrom(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT));
-      steps.push(new Promise<void>((resolve, reject) => { copy.on('finish', resolve); copy.on('error', reject); }));
-      copy.end(rows.posicao); // buffered until the server asks for the data
-      if (staging) steps.push(client.query(SQL_POSICAO));
-    }
-    if (rows.eventoCount) steps.push(client.query(SQL_EVENTO, [rows.eventos]));
-    if (rows.ultimoCount) steps.push(client.query(SQL_ULTIMO, [rows.ultimos]));
-    if (rows.pendentes.length) {
-      const lim = this.pendingLimits;
-      steps.push(client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes), lim.serials]));
-      const kept = client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]);
-      steps.push(kept.then((r) => { rows.pendingKept = r.rowCount ?? 0; }));
-      if (lim.perSerial > 0) steps.push(client.query(SQL_PENDENTE_POR_SERIAL, [rows.pendentes.map((p) => p.serial), lim.perSerial]));
-    }
-    if (rows.touches.length) steps.push(client.query(SQL_TOUCH, [JSON.stringify(rows.touches)]));
-    const commit = client.query('COMMIT');
-    steps.push(commit);
-    const settled = await Promise.allSettled(steps);
-    let first: unknown, any: unknown;
-    for (const r of settled) {
-      if (r.status !== 'rejected') continue;
-      any ??= r.reason;
-      // 25P02: "current transaction is aborted" — a consequence, not the cause.
-      if ((r.reason as { code?: string })?.code !== '25P02') { first = r.reason; break; }
-    }
-    if (first ?? any) {
+    try {
+      await client.query('BEGIN');
+      if (rows.posicaoCount) {
+        if (staging && !this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
+        await new Promise<void>((resolve, reject) => {
+          const copy = client.query(copyFrom(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT));
+          copy.on('finish', resolve);
+          copy.on('error', reject);
+          copy.end(rows.posicao);
+        });
+        if (staging) await client.query(SQL_POSICAO);
+      }
+      if (rows.pendentes.length) {
+        const lim = this.pendingLimits;
+        await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes), lim.serials]);
+        rows.pendingKept = (await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)])).rowCount ?? 0;
+        if (lim.perSerial > 0) await client.query(SQL_PENDENTE_POR_SERIAL, [rows.pendentes.map((p) => p.serial), lim.perSerial]);
+      }
+      const last: string[] = [];
+      if (rows.eventoCount) last.push(inlineParams(SQL_EVENTO, [rows.eventos]));
+      if (rows.ultimoCount) last.push(inlineParams(SQL_ULTIMO, rows.ultimos));
+      if (rows.touches.length) last.push(inlineParams(SQL_TOUCH, [JSON.stringify(rows.touches)]));
+      last.push('COMMIT');
+      const res = (await client.query(last.join(';\n'))) as pg.QueryResult | pg.QueryResult[];
+      const tag = (Array.isArray(res) ? res[res.length - 1]! : res).command;
+      if (tag !== 'COMMIT') throw Object.assign(new Error(`transação não confirmada (${tag})`), { code: '40000' });
+    } catch (err) {
       if (staging) this.staged.delete(client); // the CREATE may have been rolled back with the rest
-      throw first ?? any;
+      throw err;
     }
-    const tag = ((await commit) as pg.QueryResult).command;
-    if (tag !== 'COMMIT') throw Object.assign(new Error(`transação não confirmada (${tag})`), { code: '40000' });
   }
 
   /** After COMMIT: replies to the devices (one write per link), then callbacks. */

@@ -52,10 +52,10 @@ describe('ativo screens (admin)', () => {
     await expect.poll(() => page.locator('tbody tr').count()).toBe(25);
     await page.getByText(/^1-25 de \d+$/).waitFor();
     // copy a cell to the clipboard
-    const firstPlate = (await page.locator('tbody tr').first().locator('td').nth(1).innerText()).trim();
+    const firstPlate = (await page.locator('tbody tr').first().locator('td.column-placa').innerText()).trim();
     expect(firstPlate).toMatch(/^[A-Z]{3}-?[0-9][A-Z0-9][0-9]{2}$/);
-    await page.locator('tbody tr').first().locator('td').nth(1).hover();
-    await page.locator('tbody tr').first().locator('td').nth(1).getByRole('button', { name: 'Copiar' }).click();
+    await page.locator('tbody tr').first().locator('td.column-placa').hover();
+    await page.locator('tbody tr').first().locator('td.column-placa').getByRole('button', { name: 'Copiar' }).click();
     await page.getByText('Copiado para a área de transferência!').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstPlate);
   });
@@ -115,7 +115,7 @@ describe('ativo screens (admin)', () => {
 
   it('edits the asset in its record page (Informações), then Voltar goes back to the list', async () => {
     await search(page, plate);
-    await page.locator('tbody tr', { hasText: plate }).locator('td').first().click({ position: { x: 20, y: 10 } });
+    await page.locator('tbody tr', { hasText: plate }).locator('td.column-descricao').click({ position: { x: 20, y: 10 } });
     await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/informacoes$/);
     await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor();
     expect(await page.locator('#root_placa').inputValue()).toBe(plate);
@@ -132,7 +132,7 @@ describe('ativo screens (admin)', () => {
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain(`${descricao} editado`);
 
-    await row.locator('td').first().click({ position: { x: 20, y: 10 } });
+    await row.locator('td.column-descricao').click({ position: { x: 20, y: 10 } });
     await page.waitForURL(/\/informacoes$/);
     await expect.poll(() => page.locator('#root_cor').inputValue()).toBe('Azul');
     await page.getByRole('button', { name: 'Cancelar' }).click();
@@ -153,7 +153,7 @@ describe('ativo screens (admin)', () => {
 
   it('deletes the asset through "Deseja Excluir?"', async () => {
     await search(page, plate);
-    await page.locator('tbody tr', { hasText: plate }).locator('td').first().click({ position: { x: 20, y: 10 } });
+    await page.locator('tbody tr', { hasText: plate }).locator('td.column-descricao').click({ position: { x: 20, y: 10 } });
     await page.waitForURL(/\/informacoes$/);
     await page.getByRole('button', { name: 'Excluir' }).click();
     const dialog = page.getByRole('dialog');

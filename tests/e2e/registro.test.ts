@@ -71,7 +71,7 @@ afterAll(async () => {
 describe('asset record page (admin)', () => {
   it('opens from the list row on Informações, with Voltar and every tab', async () => {
     await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: placa }))}`);
-    await page.locator('tbody tr', { hasText: placa }).locator('td').first().click({ ...T, position: { x: 20, y: 10 } });
+    await page.locator('tbody tr', { hasText: placa }).locator('td.column-descricao').click({ ...T, position: { x: 20, y: 10 } });
     await page.waitForURL(`${base()}/informacoes`);
     await expect.poll(() => tabs(), T).toEqual(['Voltar', 'Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Bloquear motor', 'Especiais']);
     await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor(T);

@@ -38,6 +38,7 @@ export interface FieldMeta {
   default?: unknown;
   readOnly: boolean;       // shown, never written by clients (e.g. estaLogado)
   hidden: boolean;         // never sent to clients (e.g. senha hash)
+  secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
   system: boolean;         // id, empresaId, createdAt ... added by the generator
 }
@@ -133,6 +134,8 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   editRoute?: ':id';          // edit screen at {route}/:id (add and edit share one form, spec /adm/bib/acessorios/:_id); default :id/editar
+  owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
+  aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];  // more screen routes of a view below the route
   history: boolean;           // record changes (default true)
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller

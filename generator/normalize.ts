@@ -21,6 +21,7 @@ interface RawEntity {
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean; editRoute?: ':id' | ':id/editar';
+  owner?: string; aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
@@ -68,7 +69,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -214,6 +215,16 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
   if (raw.editRoute === ':id') entity.editRoute = raw.editRoute;
+  if (raw.owner) {
+    const f = byName.get(raw.owner);
+    if (raw.scope !== 'empresa') err('/owner', 'owner exige scope: empresa');
+    if (!f || f.type !== 'reference' || f.reference !== 'usuario' || !f.readOnly) err('/owner', `owner deve ser um campo reference a usuario com readOnly: ${raw.owner}`);
+    entity.owner = raw.owner;
+  }
+  if (raw.aliases) {
+    raw.aliases.forEach((a, i) => { if (readOnlyResource && a.view !== 'show') err(`/aliases/${i}/view`, 'cadastro somente leitura: só a visualização'); });
+    entity.aliases = raw.aliases;
+  }
   if (raw.menu) entity.menu = raw.menu;
   if (raw.calls) entity.calls = raw.calls;
   routeParams(raw, entity, byName, err);
@@ -426,6 +437,7 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/${e.editRoute ?? ':id/editar'}`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
+    for (const al of e.aliases ?? []) add(`${e.route}/${al.path}`, { create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view], al.view);
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {

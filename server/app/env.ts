@@ -13,6 +13,8 @@ export interface Session {
   empresas: number[];
   roles: string[];
   permissoes: Set<string>;
+  /** Set when the call authenticated with an API key (chave_de_api id): no user, no session row. */
+  apiKey?: number;
 }
 
 export type AppEnv = {

@@ -12,6 +12,7 @@ import { verifySession } from './tokens.ts';
 import { can } from './users.ts';
 import { cachedSession, invalidateSession, type SessionCheck } from './session-cache.ts';
 import { withCompany } from '../db/rls.ts';
+import { apiKeySession } from './api-key.ts';
 
 export function tokenOf(c: Context): string | undefined {
   const h = header(c, 'authorization');
@@ -96,7 +97,8 @@ export function sessionFromCookie(): MiddlewareHandler<AppEnv> {
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('session')) {
-      const s = await loadSession(c, true);
+      // Another system's call carries an API key instead of a session token (server/auth/api-key.ts).
+      const s = (tokenOf(c) ? undefined : await apiKeySession(c, emOf(c))) ?? await loadSession(c, true);
       if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
       c.set('session', s);
     }
@@ -131,7 +133,7 @@ export function tenant(): MiddlewareHandler<AppEnv> {
       if (h != null && (String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva)) {
         throw new HttpError(403, 'A empresa da requisição (companyId) não corresponde à empresa ativa da sessão');
       }
-      if (h == null && !c.req.header('authorization')?.toLowerCase().startsWith('bearer ')) {
+      if (h == null && !s.apiKey && !c.req.header('authorization')?.toLowerCase().startsWith('bearer ')) {
         throw new HttpError(403, 'Alterações autenticadas pelo cookie precisam do cabeçalho companyId (ou use o cabeçalho Authorization: Bearer)');
       }
     }

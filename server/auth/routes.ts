@@ -18,7 +18,7 @@ import { emitSessionEnded } from '../realtime/events.ts';
 import { invalidateSession } from './session-cache.ts';
 import { endSession, loadSession, requireSession, sessaoName } from './middleware.ts';
 import { route } from '../crud/pipeline.ts';
-import { SESSION_HOURS, signSession } from './tokens.ts';
+import { SESSION_HOURS, sha256, signSession } from './tokens.ts';
 import {
   can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
   userActive, type Row,
@@ -313,6 +313,6 @@ export function sessaoRoutes(): Hono<AppEnv> {
   return app;
 }
 
-export const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+export { sha256 } from './tokens.ts';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (m) => `&#${m.charCodeAt(0)};`);
 export { strings };

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT, jwtVerify } from 'jose';
 
+export const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
 let secret: Uint8Array | undefined;
 
 /** JWT_SECRET from env; else a random secret kept in {dataDir}/jwt-secret. */

@@ -67,9 +67,14 @@ export function coerce(e: EntityMeta, f: FieldMeta, v: unknown): unknown {
 /** The rows of `e` the session may see: its tenant, and for entities with `companies` only rows all of whose
  *  companies are the caller's (server/auth/companies.ts). */
 export function scopeWhere(e: EntityMeta, s: Session): Where {
-  if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
+  if (e.scope === 'empresa') return { empresaId: s.empresaAtiva, ...ownerOnly(e, s) };
   if (e.scope === 'ambiente') return { ambienteId: s.ambienteId, ...companiesWhere(e, s) };
   return companiesWhere(e, s);
+}
+
+/** Entities with `owner` (notificacao): only the caller's own rows; a row created through the API is the caller's. */
+export function ownerOnly(e: EntityMeta, s: Session): Where {
+  return e.owner ? { [e.owner]: s.usuarioId } : {};
 }
 
 /** The tenant alone (uniqueness is per tenant, whatever the caller may see). */

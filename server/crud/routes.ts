@@ -12,7 +12,8 @@ import { entityByKey, ormName } from './registry.ts';
 import { batches, exportResponse } from './export.ts';
 import { MAX_PAGE, exportParams, listFilter, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
 import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts';
-import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
+import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
+import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
@@ -80,16 +81,18 @@ export function createHandler(e: () => EntityMeta, narrow?: Narrow): Handler<App
     const raw = await readBody(c);
     const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
     const em = c.get('em');
+    const secret = secretToken(ent);
     const created = await em.transactional(async (tx) => {
       const data = await prepare(tx, ent, s, body, null);
-      const row = tx.create(ormName(tx, ent), { ...data, ...tenantOnly(ent, s) } as never) as Row;
+      const row = tx.create(ormName(tx, ent), { ...data, ...secret?.columns, ...tenantOnly(ent, s), ...ownerOnly(ent, s) } as never) as Row;
       await tx.flush();
       history(tx, ent, s, Number(row.id), 'create', null, plain(ent, row));
       await tx.flush();
       return row;
     }).catch((err) => mapDbError(ent, err));
     emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
-    return c.json(serialize(ent, created), 201);
+    // A generated secret (chave_de_api.chave) leaves the server this once; only its hash is kept.
+    return c.json({ ...serialize(ent, created), ...secret?.answer }, 201);
   };
 }
 

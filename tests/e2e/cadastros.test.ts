@@ -73,8 +73,11 @@ describe('menu and user form', () => {
     await page.goto(`${baseUrl}/adm/sis/empresa/usuario`);
     await page.getByRole('columnheader', { name: 'Login' }).waitFor();
     await expect.poll(() => page.locator('.RaMenuItemLink-root[aria-current="page"]').allInnerTexts(), T).toEqual(['Usuários']);
-    await page.goto(`${baseUrl}/adm/sis/empresa`);
+    await page.goto(`${baseUrl}/cfg/cfg/configuracao/empresas`);
     await expect.poll(() => page.locator('.RaMenuItemLink-root[aria-current="page"]').allInnerTexts(), T).toEqual(['Empresas']);
+    // the company area hub sits above its registers' routes: only it is marked there
+    await page.goto(`${baseUrl}/adm/sis/empresa`);
+    await expect.poll(() => page.locator('.RaMenuItemLink-root[aria-current="page"]').allInnerTexts(), T).toEqual(['Empresa']);
   });
 
   it("shows 'Deixe em branco para manter a senha atual.' when editing a user, not when adding one", async () => {

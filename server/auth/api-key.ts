@@ -1,0 +1,74 @@
+// API keys (chave_de_api): a call carrying `x-api-key` acts as the key's company with the key's permission keys,
+// limited per minute and per hour (rate-limiter-flexible, memory store: per server process) and in total (an atomic
+// counter in the row, exact across processes). Only the key's SHA-256 is stored (metadata `secretToken`).
+import crypto from 'node:crypto';
+import type { Context } from 'hono';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { EntityMeta } from '../../generator/model.ts';
+import type { AppEnv, Session } from '../app/env.ts';
+import { entityByKey, ormName } from '../crud/registry.ts';
+import { ident } from '../crud/query.ts';
+import { HttpError, unauthorized } from '../http/envelope.ts';
+import { header } from '../http/headers.ts';
+import { empresaUsable, findEmpresa, strings, type Row } from './users.ts';
+import { sha256 } from './tokens.ts';
+
+export const API_KEY_HEADER = 'x-api-key';
+const PREFIX = 'rst_';
+
+/** The secret of a new row of an entity with a `secretToken` field: the columns to store (hash, and the key's
+ *  visible start in a read-only `prefixo` field when the entity has one) and the answer that shows it once. */
+export function secretToken(e: EntityMeta): { columns: Row; answer: Row } | undefined {
+  const f = e.fields.find((x) => x.secretToken);
+  if (!f) return undefined;
+  const token = PREFIX + crypto.randomBytes(32).toString('base64url');
+  const columns: Row = { [f.name]: sha256(token) };
+  if (e.fields.some((x) => x.name === 'prefixo' && x.readOnly)) columns.prefixo = token.slice(0, PREFIX.length + 6);
+  return { columns, answer: { [f.name]: token } };
+}
+
+const limiters = new Map<string, RateLimiterMemory>();
+function limiter(points: number, duration: number): RateLimiterMemory {
+  const k = `${points}/${duration}`;
+  let l = limiters.get(k);
+  if (!l) limiters.set(k, (l = new RateLimiterMemory({ points, duration })));
+  return l;
+}
+
+const tooMany = (periodo: string, res: RateLimiterRes) => new HttpError(429,
+  `Limite de chamadas por ${periodo} da chave de API atingido. Tente novamente em ${Math.max(1, Math.ceil(res.msBeforeNext / 1000))} s.`);
+
+/** The session of the request's API key, or undefined when it carries none. 401 for an unknown or revoked key (or
+ *  one of a company that may not work), 429 past a limit (the call is not counted then). */
+export async function apiKeySession(c: Context<AppEnv>, em: EntityManager): Promise<Session | undefined> {
+  const key = header(c, API_KEY_HEADER);
+  if (key == null) return undefined;
+  const e = entityByKey('chave_de_api');
+  if (!e) return undefined;
+  const row = key.startsWith(PREFIX) && key.length < 200
+    ? await em.findOne(ormName(em, e), { chave: sha256(key) } as never, { filters: false }) as Row | null
+    : null;
+  if (!row || row.ativa === false) throw unauthorized('Chave de API inválida ou revogada');
+  const empresaId = Number(row.empresaId?.id ?? row.empresaId);
+  const empresa = await findEmpresa(em, empresaId);
+  if (!empresaUsable(empresa)) throw unauthorized('A empresa da chave de API não está ativa');
+  const id = Number(row.id);
+  const who = `${em.config.get('dbName')}:${id}`;
+  for (const [points, duration, periodo] of [[row.limiteConexaoMinutos, 60, 'minuto'], [row.limiteConexaoHoras, 3600, 'hora']] as const) {
+    try {
+      await limiter(Number(points), duration).consume(who);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw tooMany(periodo, err);
+      throw err;
+    }
+  }
+  const counted = await em.getConnection().execute(
+    `update ${ident(e.table)} set usos = usos + 1, ultimo_uso = now() where id = ? and ativa and usos < "limite" returning id`, [id]) as Row[];
+  if (!counted.length) throw new HttpError(429, 'Limite total de chamadas da chave de API atingido');
+  return {
+    id: 0, usuarioId: 0, login: `api:${row.prefixo ?? id}`,
+    ambienteId: Number(empresa!.ambienteId?.id ?? empresa!.ambienteId),
+    empresaAtiva: empresaId, empresas: [empresaId], roles: [], permissoes: new Set(strings(row.permissoes)), apiKey: id,
+  };
+}

@@ -70,6 +70,8 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
     await lk('fabricante_de_ativo', ['Volvo', 'Scania', 'Mercedes-Benz', 'Volkswagen', 'Fiat', 'Ford']);
     await lk('modelo_de_ativo', ['FH 540', 'R 450', 'Actros 2651', 'Constellation 24.280', 'Strada', 'Cargo 816']);
     await lk('situacao_do_ativo', ['Ativo', 'Em manutenção', 'Inativo', 'Vendido']);
+    await s.many('acessorio', [{ ...E, descricao: 'Rastreador com bloqueio', fabricanteAtivo: ids.fabricante_de_ativo[0], tipoAtivo: ids.categoria_de_ativo[0] }]);
+    await s.many('modelo_configuracao_teclado', [{ ...E, descricao: 'Teclado padrão', tempoTelaSegundos: 30 }]);
     const [matriz] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Matriz São Paulo' : 'Matriz Curitiba', descricao: 'Matriz' }]);
     const filiais = await s.many('garagem', [
       { ...E, nome: ei === 0 ? 'Filial Campinas' : 'Filial Londrina', descricao: 'Filial', grupoSuperior: matriz },

@@ -22,7 +22,8 @@ describe('nested resources (parent)', () => {
       { path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'garagem', view: 'record', tab: 'ativos' },
       { path: '/tlm/fro/garagem/:id/motoristas', name: 'tlm.fro.motorista.lista', entity: 'garagem', view: 'record', tab: 'motoristas' },
     ]);
-    expect(m.routes.find((r) => r.entity === 'manutencao_servicos' && r.parent)?.path).toBe('/tlm/fro/manutencoes/manutencao/:id/servicos');
+    expect(m.routes.find((r) => r.path === '/tlm/fro/manutencoes/manutencao/:id/servicos')).toEqual(
+      { path: '/tlm/fro/manutencoes/manutencao/:id/servicos', name: 'tlm.fro.manutencoes.manutencao_servicos.lista', entity: 'manutencao', view: 'record', tab: 'servicos' });
   });
 
   it('refuses an unknown parent, a field that is not a reference to it, and a non-unique by', async () => {

@@ -128,3 +128,24 @@ describe('actions with a payload', () => {
     expect(errors.slice(before)).toEqual([]);
   });
 });
+
+describe('record pages', () => {
+  it('a maintenance opens at {id}/informacao with its tabs; a fuel entry is deleted from {id}/excluir', async () => {
+    const before = errors.length;
+    const m = await api('/api/manutencao', { descricao: `Manutenção abas ${Date.now()}` });
+    await page.goto(`${baseUrl}/tlm/fro/manutencoes/manutencao/${m.id}/informacao`);
+    const tabs = page.getByRole('tab');
+    await expect.poll(async () => (await tabs.allInnerTexts()).filter((t) => ['Informação', 'Serviços', 'Editar'].includes(t)), T).toEqual(['Informação', 'Serviços', 'Editar']);
+    await expect.poll(() => page.getByLabel('Descrição').inputValue(), T).toBe(m.descricao);
+
+    const ativo = (await api('/api/ativo?range=[0,0]'))[0];
+    const e = await api('/api/entrada_combustivel', { ativo: ativo.id, data: new Date().toISOString(), litros: 42 });
+    await page.goto(`${baseUrl}/tlm/fro/manutencoes/entrada_combustivel/${e.id}/excluir`);
+    await page.getByRole('button', { name: 'Excluir', exact: true }).last().click(T);
+    await page.getByText('Deseja Excluir?').waitFor(T);
+    await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+    await page.getByText('Registro excluído').waitFor(T);
+    await expect(api(`/api/entrada_combustivel/${e.id}`)).rejects.toThrow(/404/);
+    expect(errors.slice(before)).toEqual([]);
+  });
+});

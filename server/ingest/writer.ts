@@ -167,8 +167,8 @@ export function pendingLimitsFromEnv(): PendingLimits {
 /**
  * Batching from env: INGEST_MAX_BATCH (10000), INGEST_MAX_IN_FLIGHT (2), INGEST_LINGER_MS (10), INGEST_MAX_QUEUED (40000).
  * Under load a batch holds many messages per device, and the latest-state upsert (one row per device and batch,
- * ~25 µs of PostgreSQL CPU each, its attributes JSON merged) is the write path's main cost beyond the COPY:
- * 10,000 instead of 4,000 cut PostgreSQL's CPU per message by ~1 µs in npm run bench:ingest (see the README).
+ * its attributes merged) is the write path's main cost beyond the COPY: 10,000 instead of 4,000 cut PostgreSQL's
+ * CPU per message by ~1 µs in npm run bench:ingest (see the README).
  * The queue holds the in-flight batches plus two more.
  */
 export function writerOptionsFromEnv(): Pick<Required<WriterOptions>, 'maxBatch' | 'maxInFlight' | 'lingerMs' | 'maxQueued'> {

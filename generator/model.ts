@@ -133,7 +133,6 @@ export interface EntityMeta {
   permissions: PermissionMeta[]; // every key of this entity: lista, visualizar, adicionar, editar, excluir, extras, actions
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
-  editRoute?: ':id';          // edit screen at {route}/:id (add and edit share one form, spec /adm/bib/acessorios/:_id); default :id/editar
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];  // more screen routes of a view below the route
   history: boolean;           // record changes (default true)

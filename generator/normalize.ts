@@ -20,7 +20,7 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean; editRoute?: ':id' | ':id/editar';
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
   owner?: string; aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
@@ -214,7 +214,6 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     readOnlyResource, history: raw.history ?? true, recordRepresentation,
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
-  if (raw.editRoute === ':id') entity.editRoute = raw.editRoute;
   if (raw.owner) {
     const f = byName.get(raw.owner);
     if (raw.scope !== 'empresa') err('/owner', 'owner exige scope: empresa');
@@ -435,7 +434,7 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     }));
     add(e.route, 'lista', 'list');
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
-    if (!e.readOnlyResource) add(`${e.route}/${e.editRoute ?? ':id/editar'}`, 'editar', 'edit');
+    if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
     for (const al of e.aliases ?? []) add(`${e.route}/${al.path}`, { create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view], al.view);
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });

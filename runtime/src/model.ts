@@ -24,7 +24,7 @@ export function pathFor(key: string, view: View, id?: string | number, params?: 
     case 'create':
       return `${r}/adicionar`;
     case 'edit':
-      return e?.editRoute === ':id' ? `${r}/${id}` : `${r}/${id}/editar`;
+      return `${r}/${id}/editar`;
     case 'show':
       return `${r}/${id}/visualizar`;
   }

@@ -2,7 +2,7 @@
 // 'ATENÇÃO' dialog), in the browser against the real server.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, randomPlate, signIn } from './browser';
+import { apiCall, launch, randomPlate, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -13,17 +13,7 @@ let ctx: BrowserContext;
 let page: Page;
 const errors: string[] = [];
 
-async function api(path: string, body?: unknown): Promise<any> {
-  const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
-  const r = await fetch(`${baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const j = await r.json();
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
-  return j;
-}
+const api = (path: string, body?: unknown) => apiCall(ctx, baseUrl, path, body);
 
 const plates = [randomPlate(), randomPlate(), randomPlate()];
 const serial = `8659${String(Date.now()).slice(-11)}`;

@@ -165,6 +165,7 @@ export interface ScreenMeta {
   label: string;           // pt-BR title
   route: string;           // e.g. /tlm/ras/rastreamento_ao_vivo
   permission: string;      // route name = permission key that opens it, e.g. tlm.ras.rastreamento_ao_vivo
+  self?: boolean;          // the user's own page (perfil): open to every signed-in user, no key in the catalogue
   permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
   subroutes?: string[];    // child paths below route, same component and permission (e.g. ':tecnology/:model/eventos')
   menu?: { group: string; order: number; icon?: string };

@@ -33,7 +33,7 @@ interface RawTab {
   delete?: true; route?: string; group?: { entity: string; each: string };
 }
 interface RawScreen {
-  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
+  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
   list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string }[] } };
 }
@@ -294,6 +294,11 @@ function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path:
     ],
     component: raw.component,
   };
+  if (raw.self) {
+    if (raw.permissions?.length) err('/permissions', 'uma tela self não tem permissões extras');
+    screen.self = true;
+    screen.permissions = [];
+  }
   if (raw.subroutes?.length) screen.subroutes = raw.subroutes;
   if (raw.menu) screen.menu = raw.menu;
   if (raw.help) screen.help = raw.help;
@@ -402,7 +407,7 @@ function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: RawMenu,
   const items = [
     ...hubs.map((h) => ({ key: h.key, menu: h.menu, node: { label: h.label, route: h.route, permission: h.permission } as MenuNode })),
     ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.base ?? e.route, permission: `${e.permission}.lista` } as MenuNode })),
-    ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, permission: t.permission } as MenuNode })),
+    ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, ...(t.self ? {} : { permission: t.permission }) } as MenuNode })),
   ];
   return [...menu.groups]
     .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
@@ -440,7 +445,8 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {
-    routes.push({ path: t.route, name: t.permission, screen: t.key, view: 'screen' });
+    // A self screen (perfil) opens for every signed-in user: its route name is the open 'home'-like ''.
+    routes.push({ path: t.route, name: t.self ? '' : t.permission, screen: t.key, view: 'screen' });
     for (const sub of t.subroutes ?? []) routes.push({ path: `${t.route}/${sub}`, name: t.permission, screen: t.key, view: 'screen' });
   }
   // Record pages: the record route, one route per tab, and per group tab one per tab of the group entity's record.

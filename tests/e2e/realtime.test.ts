@@ -75,7 +75,8 @@ describe('server push dialogs', () => {
     const opened = socketOpened(page);
     await page.reload();
     await opened;
-    await page.waitForTimeout(500);
+    // no request of the page in flight: one answered 401 first would open /login without the pushed dialog
+    await page.waitForLoadState('networkidle');
     const sessoes = (await admin('GET', `/api/sessao?filter=${encodeURIComponent(JSON.stringify({ usuario: userId, ativa: true }))}`)) as { id: number }[];
     expect(sessoes).toHaveLength(1);
     await admin('POST', `/api/adm/sessao/elimina/${sessoes[0]!.id}`, {});

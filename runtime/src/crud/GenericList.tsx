@@ -27,6 +27,8 @@ import { nestedOf, type Nested } from './nested';
 import { useBound, type Bound } from './params';
 import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
 import { ActionButtons } from './ActionButtons';
+import { BulkToolbar, SelectColumn } from './BulkActions';
+import { bulkActions } from './bulk';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -84,6 +86,7 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null) {
           ? pathFor(entity.key, 'show', id, bound?.route)
           : false,
     canAction: (a: ActionMeta) => can(a.permission),
+    bulk: bulkActions(entity, can),
   };
 }
 
@@ -208,6 +211,7 @@ export function GenericList({ entity, nested }: Pick<GenericProps, 'entity'> & {
             </ListTools>
           </PanelHeader>
           <Divider />
+          {l.bulk.length > 0 && <BulkToolbar entity={entity} actions={l.bulk} />}
           <Datagrid
             rowClick={(id, _r, record) => l.rowPath(id as string | number, record)}
             bulkActionButtons={false}
@@ -218,6 +222,7 @@ export function GenericList({ entity, nested }: Pick<GenericProps, 'entity'> & {
               '& .RaDatagrid-row:hover .rastro-copy': { opacity: 0.7 },
             }}
           >
+            {l.bulk.length > 0 && <SelectColumn selectAll entity={entity} />}
             {l.columns.selected.map((key) => {
               const c = colMeta.get(key)!;
               return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} />;

@@ -1,9 +1,10 @@
 // Header row of the shared table: three-state sorting (asc, desc, none) and column order by drag and drop
-// (the order is saved with the column choice, see useColumnChoices).
+// (the order is saved with the column choice, see useColumnChoices); the bulk selection column's 'Selecionar todos'.
 import { Children, isValidElement, useState, type DragEvent, type MouseEvent, type ReactNode } from 'react';
 import { TableHead, TableRow } from '@mui/material';
 import { DatagridClasses, DatagridHeaderCell, type SortPayload } from 'react-admin';
 import { nextSort } from './sort';
+import { SelectAllCell } from './BulkActions';
 
 interface Props {
   children?: ReactNode;
@@ -30,6 +31,7 @@ export function ListHeader({ children, sort, setSort, onMove, className }: Props
       <TableRow className={`${DatagridClasses.row} ${DatagridClasses.headerRow}`}>
         {Children.map(children, (field, index) => {
           if (!isValidElement(field)) return null;
+          if ((field.props as { selectAll?: boolean }).selectAll) return <SelectAllCell key="selecionar" />;
           const source = (field.props as { source?: string }).source;
           const movable = !!source && !!onMove;
           const drag = movable ? {

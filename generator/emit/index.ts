@@ -1,5 +1,6 @@
 // Every generated file, as relative path -> content, for server/generated and runtime/src/generated.
 import type { Model } from '../model.ts';
+import { emitColumns } from './columns.ts';
 import { emitEntities } from './entities.ts';
 import { json } from './names.ts';
 import { emitOpenApi } from './openapi.ts';
@@ -38,6 +39,7 @@ export async function emitAll(model: Model, imports: ImportPaths = DEFAULT_IMPOR
   }
   for (const [k, v] of await emitTypes(model)) server.set(k, v);
   for (const [k, v] of emitEntities(model)) server.set(k, v);
+  server.set('columns.ts', emitColumns(model));
   server.set('openapi.json', json(emitOpenApi(model)));
   server.set('permissions.json', json(model.permissions));
   server.set('permissions.ts', emitPermissionKeys(model));

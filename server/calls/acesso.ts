@@ -4,6 +4,7 @@
 import { HttpError } from '../http/envelope.ts';
 import { likeOf, sqlPage, type Provider } from '../crud/provider.ts';
 import { SUPER_ROLES } from '../auth/users.ts';
+import { ativo, cargo, empresa, usuario as u } from '../generated/columns.ts';
 
 const KEYS = ['tlm.fro.ativo.visualizar', 'tlm.fro.ativo.lista'];
 const arr = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(', ')}]::text[]`;
@@ -11,18 +12,18 @@ const arr = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(', ')}]::tex
 export const providers: Record<string, Provider> = {
   acesso_ativo: {
     list: async (q, ctx) => {
-      const found = await ctx.em.getConnection().execute('SELECT 1 FROM ativo WHERE id = ? AND empresa_id = ?', [q.params.id, ctx.empresaId]);
+      const found = await ctx.em.getConnection().execute(`SELECT 1 FROM ${ativo.table} WHERE ${ativo.id} = ? AND ${ativo.empresaId} = ?`, [q.params.id, ctx.empresaId]);
       if (!found.length) throw new HttpError(404, 'Registro pai não encontrado');
       const where = ["x.origem <> ''"], params: unknown[] = [];
       if (typeof q.filter.q === 'string' && q.filter.q) { where.push('(x.login ILIKE ? OR x.nome ILIKE ?)'); params.push(likeOf(q.filter.q), likeOf(q.filter.q)); }
       return sqlPage(ctx, q, {
         select: 'x.id, x.login, x.nome, x.origem',
-        from: `(SELECT u.id, u.login, u.nome, e.id AS empresa_id, concat_ws('; ',
-                  (SELECT 'Perfil ' || string_agg(r, ', ' ORDER BY r) FROM jsonb_array_elements_text(coalesce(u.roles, '[]')) r WHERE r = ANY(${arr(SUPER_ROLES)})),
-                  (SELECT 'Cargo ' || string_agg(c.descricao, ', ' ORDER BY c.descricao) FROM cargo c
-                    WHERE c.id = ANY(u.cargos) AND c.empresa_id = e.id AND jsonb_exists_any(c.permissoes, ${arr(KEYS)})),
-                  CASE WHEN jsonb_exists_any(coalesce(u.permissoes_extras, '[]'), ${arr(KEYS)}) THEN 'Permissão extra' END) AS origem
-                FROM usuario u JOIN empresa e ON e.id = ANY(u.empresas) WHERE u.ativo) x`,
+        from: `(SELECT u.${u.id} AS id, u.${u.login} AS login, u.${u.nome} AS nome, e.${empresa.id} AS empresa_id, concat_ws('; ',
+                  (SELECT 'Perfil ' || string_agg(r, ', ' ORDER BY r) FROM jsonb_array_elements_text(coalesce(u.${u.roles}, '[]')) r WHERE r = ANY(${arr(SUPER_ROLES)})),
+                  (SELECT 'Cargo ' || string_agg(c.${cargo.descricao}, ', ' ORDER BY c.${cargo.descricao}) FROM ${cargo.table} c
+                    WHERE c.${cargo.id} = ANY(u.${u.cargos}) AND c.${cargo.empresaId} = e.${empresa.id} AND jsonb_exists_any(c.${cargo.permissoes}, ${arr(KEYS)})),
+                  CASE WHEN jsonb_exists_any(coalesce(u.${u.permissoesExtras}, '[]'), ${arr(KEYS)}) THEN 'Permissão extra' END) AS origem
+                FROM ${u.table} u JOIN ${empresa.table} e ON e.${empresa.id} = ANY(u.${u.empresas}) WHERE u.${u.ativo}) x`,
         scope: 'x.empresa_id', where, params,
         orderBy: { login: 'x.login', nome: 'x.nome' }, tiebreak: 'x.id',
       });

@@ -3,6 +3,7 @@
 // by month and grows fast: the period defaults to the last 24 hours and may not exceed 31 days.
 import { badRequest } from '../http/envelope.ts';
 import { likeOf, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
+import { ativo, motorista } from '../generated/columns.ts';
 
 export const DEFAULT_HOURS = 24;
 export const MAX_DAYS = 31;
@@ -45,16 +46,16 @@ export const providers: Record<string, Provider> = {
       }
       if (typeof q.filter.ignicao === 'boolean') { where.push('p.ignition = ?'); params.push(q.filter.ignicao); }
       if (typeof q.filter.q === 'string') {
-        where.push('(p.serial ILIKE ? OR a.placa ILIKE ? OR a.descricao ILIKE ?)');
+        where.push(`(p.serial ILIKE ? OR a.${ativo.placa} ILIKE ? OR a.${ativo.descricao} ILIKE ?)`);
         params.push(...Array(3).fill(likeOf(q.filter.q)));
       }
       const page = await sqlPage(ctx, q, {
-        select: `p.*, a.descricao AS ativo_descricao, a.placa AS ativo_placa, m.nome AS motorista_nome`,
+        select: `p.*, a.${ativo.descricao} AS ativo_descricao, a.${ativo.placa} AS ativo_placa, m.${motorista.nome} AS motorista_nome`,
         from: `telemetria.posicao p
-               LEFT JOIN ativo a ON a.id = p.ativo_id AND a.empresa_id = p.empresa_id
-               LEFT JOIN motorista m ON m.id = p.motorista_id AND m.empresa_id = p.empresa_id`,
+               LEFT JOIN ${ativo.table} a ON a.${ativo.id} = p.ativo_id AND a.${ativo.empresaId} = p.empresa_id
+               LEFT JOIN ${motorista.table} m ON m.${motorista.id} = p.motorista_id AND m.${motorista.empresaId} = p.empresa_id`,
         scope: 'p.empresa_id', where, params,
-        orderBy: { fixTime: 'p.fix_time', recebidoEm: 'p.received_at', serial: 'p.serial', placa: 'a.placa', ativoDescricao: 'a.descricao', velocidade: 'p.speed' },
+        orderBy: { fixTime: 'p.fix_time', recebidoEm: 'p.received_at', serial: 'p.serial', placa: `a.${ativo.placa}`, ativoDescricao: `a.${ativo.descricao}`, velocidade: 'p.speed' },
         tiebreak: 'p.serial, p.fix_time DESC, p.tipo',
       });
       return { rows: page.rows.map(registro), total: page.total };

@@ -4,6 +4,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActionMeta, EntityMeta } from '../../generator/model.ts';
 import type { Session } from '../app/env.ts';
+import * as cols from '../generated/columns.ts';
+import type { FieldOf } from '../generated/columns.ts';
 import { guardTarget } from '../auth/grants.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { emitChange, type RowChange } from '../realtime/events.ts';
@@ -28,8 +30,11 @@ export interface ActionResult {
 }
 export type ActionHandler = (ctx: ActionContext) => Promise<ActionResult>;
 
+/** Values by property name of entity K: a misspelled or renamed field fails the type check. */
+type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
+
 /** Rows of `key` created in the handler's transaction, as the API shows them. */
-function created(ctx: ActionContext, key: string, data: Row): { row: Row; entity: EntityMeta } {
+function created<K extends keyof typeof cols>(ctx: ActionContext, key: K, data: Fields<K>): { row: Row; entity: EntityMeta } {
   const entity = entityByKey(key);
   if (!entity) throw new Error(`entity ${key} not in the model`);
   const scope: Row = entity.scope === 'empresa' ? { empresaId: ctx.session.empresaAtiva } : entity.scope === 'ambiente' ? { ambienteId: ctx.session.ambienteId } : {};
@@ -72,12 +77,13 @@ async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: Entit
 }
 
 /** The links of the equipment row's serial in force now (same company). */
-async function linksInForce(ctx: ActionContext, where: Row): Promise<Row[]> {
+async function linksInForce(ctx: ActionContext, where: Fields<'equipamento_ativo'>): Promise<Row[]> {
   const vinculo = entityByKey('equipamento_ativo')!;
   const now = new Date();
-  return await ctx.tx.find(ormName(ctx.tx, vinculo), {
-    ...where, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now }, $or: [{ dataFim: null }, { dataFim: { $gt: now } }],
-  } as never, { orderBy: { serial: 'ASC' } as never }) as Row[];
+  const cond: Fields<'equipamento_ativo'> = { ...where, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now } };
+  const inForce: Fields<'equipamento_ativo'>[] = [{ dataFim: null }, { dataFim: { $gt: now } }];
+  const orderBy: Fields<'equipamento_ativo'> = { serial: 'ASC' };
+  return await ctx.tx.find(ormName(ctx.tx, vinculo), { ...cond, $or: inForce } as never, { orderBy: orderBy as never }) as Row[];
 }
 
 /** The registry: metadata names a handler by its key here. */
@@ -96,7 +102,8 @@ export const actionHandlers: Record<string, ActionHandler> = {
     if (!links.length) throw new HttpError(422, 'O equipamento não está vinculado a nenhum ativo');
     const now = new Date();
     const before = links.map((l) => plain(vinculo, l));
-    for (const l of links) l.dataFim = now;
+    const ended: Fields<'equipamento_ativo'> = { dataFim: now };
+    for (const l of links) Object.assign(l, ended);
     await ctx.tx.flush();
     return {
       body: links.map((l) => serialize(vinculo, l)),

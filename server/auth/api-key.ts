@@ -9,6 +9,7 @@ import type { EntityMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { entityByKey, ormName } from '../crud/registry.ts';
 import { ident } from '../crud/query.ts';
+import { chave_de_api as k } from '../generated/columns.ts';
 import { HttpError, unauthorized } from '../http/envelope.ts';
 import { header } from '../http/headers.ts';
 import { empresaUsable, findEmpresa, strings, type Row } from './users.ts';
@@ -64,7 +65,7 @@ export async function apiKeySession(c: Context<AppEnv>, em: EntityManager): Prom
     }
   }
   const counted = await em.getConnection().execute(
-    `update ${ident(e.table)} set usos = usos + 1, ultimo_uso = now() where id = ? and ativa and usos < "limite" returning id`, [id]) as Row[];
+    `update ${ident(k.table)} set ${k.usos} = ${k.usos} + 1, ${k.ultimoUso} = now() where ${k.id} = ? and ${k.ativa} and ${k.usos} < "${k.limite}" returning ${k.id}`, [id]) as Row[];
   if (!counted.length) throw new HttpError(429, 'Limite total de chamadas da chave de API atingido');
   return {
     id: 0, usuarioId: 0, login: `api:${row.prefixo ?? id}`,

@@ -2,6 +2,7 @@
 // runs on every start and adds only what is missing, so databases seeded before the catalogue get it too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../generator/model.ts';
+import { estado, pais as paisCols } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 import { seedHardware } from './hardware.ts';
 
@@ -28,9 +29,9 @@ export async function seedPlaces(em: EntityManager, model: Model): Promise<numbe
   if (!s.has('pais') || !s.has('estado')) return 0;
   const conn = em.getConnection();
   let added = 0;
-  let [pais] = (await conn.execute(`select id from pais where sigla = ?`, [BRASIL.sigla])) as { id: number }[];
+  let [pais] = (await conn.execute(`select ${paisCols.id} AS id from ${paisCols.table} where ${paisCols.sigla} = ?`, [BRASIL.sigla])) as { id: number }[];
   if (!pais) { [pais] = (await s.many('pais', [BRASIL])).map((id) => ({ id })); added++; }
-  const have = new Set(((await conn.execute(`select codigo_ibge from estado where codigo_ibge is not null`)) as { codigo_ibge: number }[]).map((r) => r.codigo_ibge));
+  const have = new Set(((await conn.execute(`select ${estado.codigoIbge} AS codigo_ibge from ${estado.table} where ${estado.codigoIbge} is not null`)) as { codigo_ibge: number }[]).map((r) => r.codigo_ibge));
   const missing = UFS.filter(([, , ibge]) => !have.has(ibge));
   await s.many('estado', missing.map(([sigla, nome, codigoIbge]) => ({ sigla, nome, codigoIbge, pais: pais.id })));
   return added + missing.length;

@@ -3,6 +3,7 @@
 // equipamento names a registered model. Idempotent (matched by codigo): runs on every start, adds what is missing.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../generator/model.ts';
+import { fabricante, modelo, protocolo } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 
 const QUECLINK = 'Queclink';
@@ -32,15 +33,15 @@ export async function seedHardware(em: EntityManager, model: Model): Promise<num
   if (!s.has('protocolo') || !s.has('modelo') || !s.has('fabricante')) return 0;
   const conn = em.getConnection();
   const { protocolos, modelos } = hardwareCatalogue(model);
-  const codes = async (table: string) => new Map(((await conn.execute(`select id, codigo from ${table}`)) as { id: number; codigo: string }[]).map((r) => [r.codigo, r.id]));
+  const codes = async (t: typeof protocolo | typeof modelo) => new Map(((await conn.execute(`select ${t.id} AS id, ${t.codigo} AS codigo from ${t.table}`)) as { id: number; codigo: string }[]).map((r) => [r.codigo, r.id]));
   let added = 0;
-  let [fab] = (await conn.execute(`select id from fabricante where lower(nome) = lower(?)`, [QUECLINK])) as { id: number }[];
+  let [fab] = (await conn.execute(`select ${fabricante.id} AS id from ${fabricante.table} where lower(${fabricante.nome}) = lower(?)`, [QUECLINK])) as { id: number }[];
   if (!fab) { [fab] = (await s.many('fabricante', [{ nome: QUECLINK }])).map((id) => ({ id })); added++; }
-  const haveP = await codes('protocolo');
+  const haveP = await codes(protocolo);
   const newP = [...protocolos].filter(([c]) => !haveP.has(c));
   const ids = await s.many('protocolo', newP.map(([codigo, descricao]) => ({ codigo, descricao })));
   newP.forEach(([c], i) => haveP.set(c, ids[i]));
-  const haveM = await codes('modelo');
+  const haveM = await codes(modelo);
   const newM = [...modelos].filter(([c]) => !haveM.has(c));
   await s.many('modelo', newM.map(([codigo, m]) => ({
     codigo, descricao: m.descricao, protocolo: haveP.get(m.protocolo), fabricante: m.protocolo === 'queclink' ? fab.id : null,

@@ -14,6 +14,7 @@ import { hashPassword } from '../crud/index.ts';
 import { companyRoles, password, seedIfEmpty, Seeder } from './index.ts';
 import { hasDemo, seedDemo } from './demo-data.ts';
 import { seedCatalogues } from './catalogos.ts';
+import { ativo, cargo as cargoCols, empresa as empresaCols, garagem, motorista, usuario } from '../generated/columns.ts';
 
 const { values } = parseArgs({
   options: { ativos: { type: 'string', default: '0' }, motoristas: { type: 'string', default: '0' }, empresa: { type: 'string' } },
@@ -41,10 +42,10 @@ async function demoData(url: string): Promise<void> {
     await em.transactional(async (tx) => {
       const conn = tx.getConnection();
       const one = async (sql: string, p: unknown[] = []) => (await conn.execute(sql, p))[0] as Record<string, number> | undefined;
-      const empresa = Number((await one('select min(id) as id from empresa'))!.id);
-      const ambiente = Number((await one('select ambiente_id as id from empresa where id = ?', [empresa]))!.id);
-      const admin = await one(`select id from usuario where login = 'admin'`);
-      const roles = (await conn.execute(`select id, descricao from cargo where empresa_id = ? and descricao in ('Administrador', 'Somente leitura') order by id`, [empresa])) as { id: number; descricao: string }[];
+      const empresa = Number((await one(`select min(${empresaCols.id}) as id from ${empresaCols.table}`))!.id);
+      const ambiente = Number((await one(`select ${empresaCols.ambienteId} as id from ${empresaCols.table} where ${empresaCols.id} = ?`, [empresa]))!.id);
+      const admin = await one(`select ${usuario.id} as id from ${usuario.table} where ${usuario.login} = 'admin'`);
+      const roles = (await conn.execute(`select ${cargoCols.id} as id, ${cargoCols.descricao} as descricao from ${cargoCols.table} where ${cargoCols.empresaId} = ? and ${cargoCols.descricao} in ('Administrador', 'Somente leitura') order by ${cargoCols.id}`, [empresa])) as { id: number; descricao: string }[];
       let cargo = ['Administrador', 'Somente leitura'].map((n) => roles.find((x) => x.descricao === n)?.id);
       if (cargo.some((x) => !x)) cargo = await new Seeder(tx, bundle.model).many('cargo', companyRoles(bundle.model, { ambienteId: ambiente, empresaId: empresa }));
       await seedDemo(tx, bundle.model, { ambiente: [ambiente], empresa: [empresa], cargo: cargo as number[], usuario: admin ? [Number(admin.id)] : [] }, await hashPassword(leitor.value));
@@ -59,12 +60,12 @@ await demoData(url).catch(async (e) => { await embedded?.stop(); throw e; });
 const c = new pg.Client({ connectionString: url });
 await c.connect();
 try {
-  const empresa = Number(values.empresa ?? (await c.query('select min(id) as id from empresa')).rows[0].id);
-  const garagens = (await c.query('select id from garagem where empresa_id = $1 order by id', [empresa])).rows.map((r) => r.id);
+  const empresa = Number(values.empresa ?? (await c.query(`select min(${empresaCols.id}) as id from ${empresaCols.table}`)).rows[0].id);
+  const garagens = (await c.query(`select ${garagem.id} as id from ${garagem.table} where ${garagem.empresaId} = $1 order by ${garagem.id}`, [empresa])).rows.map((r) => r.id);
   const t0 = performance.now();
   if (nAtivos > 0) {
     const r = await c.query(
-      `insert into ativo (empresa_id, descricao, placa, id_garagem, numero_frota, ano, cor, odometro, created_at, updated_at)
+      `insert into ${ativo.table} (${[ativo.empresaId, ativo.descricao, ativo.placa, ativo.idGaragem, ativo.numeroFrota, ativo.ano, ativo.cor, ativo.odometro, ativo.createdAt, ativo.updatedAt].join(', ')})
        select $1, 'Veículo demo ' || lpad(i::text, 6, '0'),
               chr(65 + (i / 10000 / 676) % 26) || chr(65 + (i / 10000 / 26) % 26) || chr(65 + (i / 10000) % 26) || '-' || lpad((i % 10000)::text, 4, '0'),
               ($2::int[])[1 + i % greatest(array_length($2::int[], 1), 1)], (100000 + i)::text, 2005 + i % 20,
@@ -77,14 +78,14 @@ try {
   }
   if (nMot > 0) {
     const m = await c.query(
-      `insert into motorista (empresa_id, nome, documento, situacao, created_at, updated_at)
+      `insert into ${motorista.table} (${[motorista.empresaId, motorista.nome, motorista.documento, motorista.situacao, motorista.createdAt, motorista.updatedAt].join(', ')})
        select $1, 'Motorista demo ' || i, lpad(i::text, 11, '0'), 'ativo', now(), now() from generate_series(1, $2::int) as i on conflict do nothing`,
       [empresa, nMot],
     );
     console.log(`${m.rowCount} motoristas inseridos`);
   }
   // vacuum: flushes the GIN pending lists of the trigram indexes so the planner uses them at once.
-  await c.query('vacuum analyze ativo');
+  await c.query(`vacuum analyze ${ativo.table}`);
 } finally {
   await c.end();
   await embedded?.stop();

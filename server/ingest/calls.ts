@@ -9,6 +9,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { getModel } from '../crud/registry.ts';
 import { likeOf, mountProviders, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
+import { ativo as a, equipamento as eq, equipamento_ativo as ea } from '../generated/columns.ts';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
 
@@ -21,7 +22,7 @@ function vinculo(r: ProviderRow) {
   };
 }
 
-const CURRENT = `ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())`;
+const CURRENT = `ea.${ea.dataInicio} <= now() AND (ea.${ea.dataFim} IS NULL OR ea.${ea.dataFim} > now())`;
 
 const estado = (r: ProviderRow) => ({
   serial: r.serial, ativoId: r.ativo_id, ativoDescricao: r.ativo_descricao ?? null, placa: r.ativo_placa ?? null,
@@ -35,17 +36,18 @@ export const providers: Record<string, Provider> = {
   vinculo_equipamento: {
     list: async (q, ctx) => {
       const where: string[] = [], params: unknown[] = [];
-      if (q.params.serial !== undefined) { where.push('ea.serial = ?'); params.push(q.params.serial); }
-      if (q.params.ativoId !== undefined) { where.push('ea.ativo_id = ?'); params.push(q.params.ativoId); }
+      if (q.params.serial !== undefined) { where.push(`ea.${ea.serial} = ?`); params.push(q.params.serial); }
+      if (q.params.ativoId !== undefined) { where.push(`ea.${ea.ativoId} = ?`); params.push(q.params.ativoId); }
       if (q.filter.historico !== true) where.push(CURRENT);
       const page = await sqlPage(ctx, q, {
-        select: `ea.id, ea.serial, ea.ativo_id, ea.empresa_id, ea.data_inicio, ea.data_fim,
-                 e.id AS equipamento_id, e.modelo, e.tecnologia, e.firmware, u.ultima_comunicacao`,
-        from: `equipamento_ativo ea
-               LEFT JOIN equipamento e ON e.serial = ea.serial AND e.empresa_id = ea.empresa_id
-               LEFT JOIN telemetria.ultimo_estado u ON u.serial = ea.serial AND u.empresa_id = ea.empresa_id`,
-        scope: 'ea.empresa_id', where, params,
-        orderBy: { id: 'ea.id', serial: 'ea.serial', dataInicio: 'ea.data_inicio' }, tiebreak: 'ea.id DESC',
+        select: `ea.${ea.id} AS id, ea.${ea.serial} AS serial, ea.${ea.ativoId} AS ativo_id, ea.${ea.empresaId} AS empresa_id,
+                 ea.${ea.dataInicio} AS data_inicio, ea.${ea.dataFim} AS data_fim, e.${eq.id} AS equipamento_id, e.${eq.modelo} AS modelo,
+                 e.${eq.tecnologia} AS tecnologia, e.${eq.firmware} AS firmware, u.ultima_comunicacao`,
+        from: `${ea.table} ea
+               LEFT JOIN ${eq.table} e ON e.${eq.serial} = ea.${ea.serial} AND e.${eq.empresaId} = ea.${ea.empresaId}
+               LEFT JOIN telemetria.ultimo_estado u ON u.serial = ea.${ea.serial} AND u.empresa_id = ea.${ea.empresaId}`,
+        scope: `ea.${ea.empresaId}`, where, params,
+        orderBy: { id: `ea.${ea.id}`, serial: `ea.${ea.serial}`, dataInicio: `ea.${ea.dataInicio}` }, tiebreak: `ea.${ea.id} DESC`,
       });
       return { rows: page.rows.map(vinculo), total: page.total };
     },
@@ -55,15 +57,15 @@ export const providers: Record<string, Provider> = {
       const where: string[] = [], params: unknown[] = [];
       if (q.filter.ativoId !== undefined) { where.push('u.ativo_id = ?'); params.push(q.filter.ativoId); }
       if (typeof q.filter.q === 'string') {
-        where.push(`(u.serial ILIKE ? OR a.placa ILIKE ? OR a.descricao ILIKE ?)`);
+        where.push(`(u.serial ILIKE ? OR a.${a.placa} ILIKE ? OR a.${a.descricao} ILIKE ?)`);
         params.push(...Array(3).fill(likeOf(q.filter.q)));
       }
       const page = await sqlPage(ctx, q, {
-        select: 'u.*, a.descricao AS ativo_descricao, a.placa AS ativo_placa',
-        from: 'telemetria.ultimo_estado u LEFT JOIN ativo a ON a.id = u.ativo_id AND a.empresa_id = u.empresa_id',
+        select: `u.*, a.${a.descricao} AS ativo_descricao, a.${a.placa} AS ativo_placa`,
+        from: `telemetria.ultimo_estado u LEFT JOIN ${a.table} a ON a.${a.id} = u.ativo_id AND a.${a.empresaId} = u.empresa_id`,
         scope: 'u.empresa_id', where, params,
         orderBy: {
-          serial: 'u.serial', ativoDescricao: 'a.descricao', placa: 'a.placa', fixTime: 'u.fix_time',
+          serial: 'u.serial', ativoDescricao: `a.${a.descricao}`, placa: `a.${a.placa}`, fixTime: 'u.fix_time',
           velocidade: 'u.speed', ultimaComunicacao: 'u.ultima_comunicacao',
         },
         tiebreak: 'u.serial',

@@ -3,21 +3,23 @@
 // rows with the same serial exist anyway (inserted around the API), the serial resolves to nobody: its traffic
 // goes to the pending list and no company gets it (never "the newest registration").
 import type pg from 'pg';
+import { ativo as atv, equipamento as eqp, equipamento_ativo as vin } from '../generated/columns.ts';
 import { log } from './log.ts';
 import type { DeviceInfo } from './types.ts';
 
 // The asset link counts only when link and asset belong to the device's company.
 const LOOKUP = `
-SELECT e.id, e.serial, e.empresa_id, e.modelo, e.tecnologia, e.ativado, l.ativo_id,
-       count(*) OVER (PARTITION BY e.serial)::int AS registros
-  FROM equipamento e
+SELECT e.${eqp.id} AS id, e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empresa_id, e.${eqp.modelo} AS modelo,
+       e.${eqp.tecnologia} AS tecnologia, e.${eqp.ativado} AS ativado, l.ativo_id,
+       count(*) OVER (PARTITION BY e.${eqp.serial})::int AS registros
+  FROM ${eqp.table} e
   LEFT JOIN LATERAL (
-    SELECT ea.ativo_id FROM equipamento_ativo ea
-     WHERE ea.serial = e.serial AND ea.empresa_id = e.empresa_id
-       AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())
-       AND EXISTS (SELECT 1 FROM ativo a WHERE a.id = ea.ativo_id AND a.empresa_id = e.empresa_id)
-     ORDER BY ea.data_inicio DESC LIMIT 1) l ON true
- WHERE e.serial = ANY($1::text[])`;
+    SELECT ea.${vin.ativoId} AS ativo_id FROM ${vin.table} ea
+     WHERE ea.${vin.serial} = e.${eqp.serial} AND ea.${vin.empresaId} = e.${eqp.empresaId}
+       AND ea.${vin.dataInicio} <= now() AND (ea.${vin.dataFim} IS NULL OR ea.${vin.dataFim} > now())
+       AND EXISTS (SELECT 1 FROM ${atv.table} a WHERE a.${atv.id} = ea.${vin.ativoId} AND a.${atv.empresaId} = e.${eqp.empresaId})
+     ORDER BY ea.${vin.dataInicio} DESC LIMIT 1) l ON true
+ WHERE e.${eqp.serial} = ANY($1::text[])`;
 
 /** Protocols a registration's tecnologia must match (other protocol names, e.g. test ones, are not checked). */
 const TECNOLOGIAS = new Set(['queclink', 'legacy', 'osmand']);

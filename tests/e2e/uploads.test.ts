@@ -51,7 +51,7 @@ describe('image uploader with crop dialog', () => {
   it('refuses a non-image, crops a PNG rotated 90° right, saves it as the company logo', async () => {
     const session = (await (await api('/api/auth/get_session')).json()).payload.user;
     const empresa = session.empresaAtiva as number;
-    await page.goto(`${baseUrl}/adm/sis/empresa/${empresa}/editar`);
+    await page.goto(`${baseUrl}/cfg/cfg/configuracao/empresas/${empresa}/editar`);
     const uploader = page.getByTestId('image-uploader');
     await uploader.getByRole('button', { name: 'Selecionar imagem' }).waitFor(T);
 
@@ -112,7 +112,7 @@ describe('image uploader with crop dialog', () => {
     expect(bottom[0]).toBeLessThan(60);
 
     // Opened again: the saved image shows.
-    await page.goto(`${baseUrl}/adm/sis/empresa/${empresa}/editar`);
+    await page.goto(`${baseUrl}/cfg/cfg/configuracao/empresas/${empresa}/editar`);
     const again = page.getByTestId('image-uploader').getByRole('img', { name: 'Logotipo' });
     await expect.poll(() => again.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth), T).toBeGreaterThan(0);
     expect(errors).toEqual([]);
@@ -126,7 +126,7 @@ describe('image uploader with crop dialog', () => {
       await held;
       await route.fulfill({ status: 404, contentType: 'application/json', body: '{"status":404,"msg":"Arquivo não encontrado"}' });
     });
-    await page.goto(`${baseUrl}/adm/sis/empresa/${empresa}/editar`);
+    await page.goto(`${baseUrl}/cfg/cfg/configuracao/empresas/${empresa}/editar`);
     const skeleton = page.getByTestId('image-uploader').getByTestId('image-skeleton');
     await skeleton.waitFor(T);
     // CSS pixels (the window zoom of the root screen scales the bounding box).

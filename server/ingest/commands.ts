@@ -5,6 +5,7 @@
 // not for the current one). Checked when the command is picked and again in the UPDATE that marks it sent.
 import type pg from 'pg';
 import { CommandValidationError, type CommandParamValue, type CommandType, type Decoder } from '../../protocol/types.ts';
+import { equipamento as eqp, fila_processamento as fila } from '../generated/columns.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { rawOf, type IngestMessage, type Link } from './types.ts';
@@ -18,15 +19,15 @@ const DEVICE_ADDRESS: Record<string, (serial: string) => Record<string, CommandP
 };
 
 // The serial's only registration, active, of the command's company, created before the command (one row f).
-const LEGIT = `(SELECT count(*) FROM equipamento o WHERE o.serial = f.serial) = 1
-  AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND e.empresa_id = f.empresa_id AND e.ativado
-              AND e.created_at <= f.created_at)`;
+const LEGIT = `(SELECT count(*) FROM ${eqp.table} o WHERE o.${eqp.serial} = f.${fila.serial}) = 1
+  AND EXISTS (SELECT 1 FROM ${eqp.table} e WHERE e.${eqp.serial} = f.${fila.serial} AND e.${eqp.empresaId} = f.${fila.empresaId} AND e.${eqp.ativado}
+              AND e.${eqp.createdAt} <= f.${fila.createdAt})`;
 
 // The registrations of the connected serials ($1), each with how many the serial has: counted once per serial
 // for the poll (not once per queued command).
-const REGISTROS = `reg AS (SELECT e.serial, e.empresa_id, e.ativado, e.created_at, e.modelo,
-                         count(*) OVER (PARTITION BY e.serial) AS n
-                    FROM equipamento e WHERE e.serial = ANY($1::text[]))`;
+const REGISTROS = `reg AS (SELECT e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empresa_id, e.${eqp.ativado} AS ativado,
+                         e.${eqp.createdAt} AS created_at, e.${eqp.modelo} AS modelo, count(*) OVER (PARTITION BY e.${eqp.serial}) AS n
+                    FROM ${eqp.table} e WHERE e.${eqp.serial} = ANY($1::text[]))`;
 
 /** Why a pending command of a connected serial is not for the registered device (status 'erro', resposta). */
 export const REFUSED = {
@@ -67,12 +68,12 @@ export class CommandDispatcher {
       const timeoutS = Math.round((this.opts.ackTimeoutMs ?? 120_000) / 1000);
       // Sent but never acknowledged: retry, or give up after MAX_ATTEMPTS.
       await this.pool.query(
-        `UPDATE fila_processamento SET
-           status = CASE WHEN tentativas >= $2 THEN 'erro' ELSE 'pendente' END,
-           processing = false,
-           resposta = CASE WHEN tentativas >= $2 THEN 'Sem resposta do equipamento' ELSE resposta END,
-           updated_at = now()
-         WHERE status = 'enviado' AND enviado_em < now() - make_interval(secs => $1)`, [timeoutS, MAX_ATTEMPTS]);
+        `UPDATE ${fila.table} SET
+           ${fila.status} = CASE WHEN ${fila.tentativas} >= $2 THEN 'erro' ELSE 'pendente' END,
+           ${fila.processing} = false,
+           ${fila.resposta} = CASE WHEN ${fila.tentativas} >= $2 THEN 'Sem resposta do equipamento' ELSE ${fila.resposta} END,
+           ${fila.updatedAt} = now()
+         WHERE ${fila.status} = 'enviado' AND ${fila.enviadoEm} < now() - make_interval(secs => $1)`, [timeoutS, MAX_ATTEMPTS]);
       const serials = [...this.links.keys()];
       if (!serials.length) return;
       // Pending commands of the connected serials that are not for the serial's registration: refused for good.
@@ -80,25 +81,25 @@ export class CommandDispatcher {
       await this.pool.query(
         `WITH ${REGISTROS},
          s AS (SELECT serial, max(n) n, bool_or(ativado) ativo FROM reg GROUP BY serial)
-         UPDATE fila_processamento f SET status = 'erro', processing = false, updated_at = now(),
-           resposta = CASE
+         UPDATE ${fila.table} f SET ${fila.status} = 'erro', ${fila.processing} = false, ${fila.updatedAt} = now(),
+           ${fila.resposta} = CASE
              WHEN s.n > 1 THEN $2
-             WHEN EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.serial AND reg.empresa_id = f.empresa_id) THEN $4
+             WHEN EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND reg.empresa_id = f.${fila.empresaId}) THEN $4
              ELSE $3 END
            FROM s
-          WHERE s.serial = f.serial AND s.ativo
-            AND f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
-            AND NOT (s.n = 1 AND EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.serial AND reg.empresa_id = f.empresa_id
-                                           AND reg.ativado AND reg.created_at <= f.created_at))`,
+          WHERE s.serial = f.${fila.serial} AND s.ativo
+            AND f.${fila.status} = 'pendente' AND NOT f.${fila.processing} AND f.${fila.serial} = ANY($1::text[])
+            AND NOT (s.n = 1 AND EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND reg.empresa_id = f.${fila.empresaId}
+                                           AND reg.ativado AND reg.created_at <= f.${fila.createdAt}))`,
         [serials, REFUSED.conflito, REFUSED.outraEmpresa, REFUSED.anterior]);
       const { rows } = await this.pool.query(
         `WITH ${REGISTROS}
-         SELECT f.id, f.serial, f.event, f.value, reg.modelo
-           FROM fila_processamento f
-           JOIN reg ON reg.serial = f.serial AND reg.n = 1 AND reg.empresa_id = f.empresa_id AND reg.ativado
-                   AND reg.created_at <= f.created_at
-          WHERE f.status = 'pendente' AND NOT f.processing AND f.serial = ANY($1::text[])
-          ORDER BY f.id LIMIT 200`, [serials]);
+         SELECT f.${fila.id} AS id, f.${fila.serial} AS serial, f.${fila.event} AS event, f.${fila.value} AS value, reg.modelo
+           FROM ${fila.table} f
+           JOIN reg ON reg.serial = f.${fila.serial} AND reg.n = 1 AND reg.empresa_id = f.${fila.empresaId} AND reg.ativado
+                   AND reg.created_at <= f.${fila.createdAt}
+          WHERE f.${fila.status} = 'pendente' AND NOT f.${fila.processing} AND f.${fila.serial} = ANY($1::text[])
+          ORDER BY f.${fila.id} LIMIT 200`, [serials]);
       for (const row of rows) await this.send(row);
     } catch (err) {
       if ((err as { code?: string }).code === '42P01') {
@@ -126,15 +127,15 @@ export class CommandDispatcher {
     } catch (err) {
       const msg = err instanceof CommandValidationError ? err.message : `Falha ao montar o comando: ${(err as Error).message}`;
       await this.pool.query(
-        `UPDATE fila_processamento SET status = 'erro', processing = false, resposta = $2, updated_at = now()
-          WHERE id = $1 AND status = 'pendente'`, [row.id, msg]);
+        `UPDATE ${fila.table} SET ${fila.status} = 'erro', ${fila.processing} = false, ${fila.resposta} = $2, ${fila.updatedAt} = now()
+          WHERE ${fila.id} = $1 AND ${fila.status} = 'pendente'`, [row.id, msg]);
       return;
     }
     const r = await this.pool.query(
-      `UPDATE fila_processamento SET status = 'enviado', processing = true, enviado_em = now(),
-         tentativas = tentativas + 1, updated_at = now()
-       WHERE id = $1 AND status = 'pendente' AND NOT processing
-         AND EXISTS (SELECT 1 FROM fila_processamento f WHERE f.id = $1 AND ${LEGIT}) RETURNING id`, [row.id]);
+      `UPDATE ${fila.table} SET ${fila.status} = 'enviado', ${fila.processing} = true, ${fila.enviadoEm} = now(),
+         ${fila.tentativas} = ${fila.tentativas} + 1, ${fila.updatedAt} = now()
+       WHERE ${fila.id} = $1 AND ${fila.status} = 'pendente' AND NOT ${fila.processing}
+         AND EXISTS (SELECT 1 FROM ${fila.table} f WHERE f.${fila.id} = $1 AND ${LEGIT}) RETURNING ${fila.id}`, [row.id]);
     if (!r.rowCount) return; // cancelled meanwhile, or the registration changed
     if (link.send(bytes)) {
       this.metrics.commandsSent++;
@@ -153,11 +154,11 @@ export class CommandDispatcher {
       if (!Number.isFinite(n)) continue;
       try {
         const r = await this.pool.query(
-          `UPDATE fila_processamento SET status = $3, processing = false, concluido_em = now(), resposta = $4, updated_at = now()
-            WHERE id = (SELECT f.id FROM fila_processamento f
-                         WHERE f.serial = $1 AND f.status = 'enviado' AND ($2 < 0 OR (f.id & 65535) = $2) AND ${LEGIT}
-                         ORDER BY f.enviado_em, f.id LIMIT 1 FOR UPDATE)
-              AND status = 'enviado' RETURNING id`,
+          `UPDATE ${fila.table} SET ${fila.status} = $3, ${fila.processing} = false, ${fila.concluidoEm} = now(), ${fila.resposta} = $4, ${fila.updatedAt} = now()
+            WHERE ${fila.id} = (SELECT f.${fila.id} FROM ${fila.table} f
+                         WHERE f.${fila.serial} = $1 AND f.${fila.status} = 'enviado' AND ($2 < 0 OR (f.${fila.id} & 65535) = $2) AND ${LEGIT}
+                         ORDER BY f.${fila.enviadoEm}, f.${fila.id} LIMIT 1 FOR UPDATE)
+              AND ${fila.status} = 'enviado' RETURNING ${fila.id}`,
           [m.result.deviceId, n, ack.success ? 'concluido' : 'erro', rawOf(m).slice(0, 1000)]);
         if (r.rowCount) this.metrics.commandsDone++;
       } catch (err) {

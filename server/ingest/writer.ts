@@ -7,6 +7,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber } from './env.ts';
+import { equipamento as eqp } from '../generated/columns.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
@@ -181,8 +182,8 @@ export function writerOptionsFromEnv(): Pick<Required<WriterOptions>, 'maxBatch'
 }
 
 const SQL_TOUCH = `
-UPDATE equipamento e SET ultima_comunicacao = x.t
-  FROM json_to_recordset($1::json) AS x(id int, t timestamptz) WHERE e.id = x.id`;
+UPDATE ${eqp.table} e SET ${eqp.ultimaComunicacao} = x.t
+  FROM json_to_recordset($1::json) AS x(id int, t timestamptz) WHERE e.${eqp.id} = x.id`;
 
 /** Transient = worth retrying as is (connection lost, server shutting down, out of resources...). */
 export function isTransient(err: unknown): boolean {

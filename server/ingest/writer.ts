@@ -7,7 +7,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber } from './env.ts';
-import { equipamento as eqp } from '../generated/columns.ts';
+import { equipamento as eqp, equipamento_pendente as pend } from '../generated/columns.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
@@ -96,19 +96,19 @@ ON CONFLICT (serial) DO UPDATE SET
 const SQL_PENDENTE = `
 WITH x AS (SELECT * FROM json_to_recordset($1::json) AS x(serial text, protocolo text, primeira timestamptz,
              ultima timestamptz, quantidade int, bruta text)),
-upd AS (UPDATE equipamento_pendente p SET ultima_mensagem = greatest(p.ultima_mensagem, x.ultima),
-          quantidade = p.quantidade + x.quantidade, ultima_mensagem_bruta = x.bruta, protocolo = x.protocolo,
-          updated_at = now()
-        FROM x WHERE p.serial = x.serial RETURNING p.serial)
-INSERT INTO equipamento_pendente (serial, protocolo, primeira_mensagem, ultima_mensagem, quantidade, descartadas,
-  ultima_mensagem_bruta, created_at, updated_at)
+upd AS (UPDATE ${pend.table} p SET ${pend.ultimaMensagem} = greatest(p.${pend.ultimaMensagem}, x.ultima),
+          ${pend.quantidade} = p.${pend.quantidade} + x.quantidade, ${pend.ultimaMensagemBruta} = x.bruta, ${pend.protocolo} = x.protocolo,
+          ${pend.updatedAt} = now()
+        FROM x WHERE p.${pend.serial} = x.serial RETURNING p.${pend.serial} AS serial)
+INSERT INTO ${pend.table} (${pend.serial}, ${pend.protocolo}, ${pend.primeiraMensagem}, ${pend.ultimaMensagem}, ${pend.quantidade}, ${pend.descartadas},
+  ${pend.ultimaMensagemBruta}, ${pend.createdAt}, ${pend.updatedAt})
 SELECT serial, protocolo, primeira, ultima, quantidade, 0, bruta, now(), now() FROM x
  WHERE x.serial NOT IN (SELECT serial FROM upd)
  ORDER BY x.ultima DESC
- LIMIT CASE WHEN $2::int > 0 THEN greatest(0, $2::int - (SELECT count(*) FROM equipamento_pendente)) END
-ON CONFLICT (serial) DO UPDATE SET ultima_mensagem = greatest(equipamento_pendente.ultima_mensagem, excluded.ultima_mensagem),
-  quantidade = equipamento_pendente.quantidade + excluded.quantidade, ultima_mensagem_bruta = excluded.ultima_mensagem_bruta,
-  protocolo = excluded.protocolo, updated_at = now()`;
+ LIMIT CASE WHEN $2::int > 0 THEN greatest(0, $2::int - (SELECT count(*) FROM ${pend.table})) END
+ON CONFLICT (${pend.serial}) DO UPDATE SET ${pend.ultimaMensagem} = greatest(${pend.table}.${pend.ultimaMensagem}, excluded.${pend.ultimaMensagem}),
+  ${pend.quantidade} = ${pend.table}.${pend.quantidade} + excluded.${pend.quantidade}, ${pend.ultimaMensagemBruta} = excluded.${pend.ultimaMensagemBruta},
+  ${pend.protocolo} = excluded.${pend.protocolo}, ${pend.updatedAt} = now()`;
 
 // Raw messages, only of listed serials (a serial left out by the cap keeps nothing).
 const SQL_MENSAGEM_PENDENTE = `
@@ -116,13 +116,13 @@ INSERT INTO telemetria.mensagem_pendente (serial, protocolo, received_at, tipo, 
 SELECT x.serial, x.protocolo, x.received_at, x.tipo, x.raw
   FROM ROWS FROM (json_to_recordset($1::json) AS (serial text, protocolo text, received_at timestamptz, tipo text, raw text))
        WITH ORDINALITY AS x(serial, protocolo, received_at, tipo, raw, n)
- WHERE EXISTS (SELECT 1 FROM equipamento_pendente p WHERE p.serial = x.serial)
+ WHERE EXISTS (SELECT 1 FROM ${pend.table} p WHERE p.${pend.serial} = x.serial)
  ORDER BY x.n`; // ids in arrival order: the bounds keep the newest by id
 
 /** Counts removed raw messages (RETURNING serial of the DELETE in CTE d) in equipamento_pendente.descartadas. */
 const COUNT_DROPPED = `
 c AS (SELECT serial, count(*)::int n FROM d GROUP BY serial)
-UPDATE equipamento_pendente p SET descartadas = p.descartadas + c.n FROM c WHERE p.serial = c.serial`;
+UPDATE ${pend.table} p SET ${pend.descartadas} = p.${pend.descartadas} + c.n FROM c WHERE p.${pend.serial} = c.serial`;
 
 // Per serial, only the newest $2 raw messages are kept.
 const SQL_PENDENTE_POR_SERIAL = `
@@ -653,7 +653,7 @@ export class BatchWriter {
       try {
         if (lim.retentionDays > 0) {
           await this.pool.query(`DELETE FROM telemetria.mensagem_pendente WHERE received_at < now() - make_interval(days => $1)`, [lim.retentionDays]);
-          await this.pool.query(`DELETE FROM equipamento_pendente WHERE ultima_mensagem < now() - make_interval(days => $1)`, [lim.retentionDays]);
+          await this.pool.query(`DELETE FROM ${pend.table} WHERE ${pend.ultimaMensagem} < now() - make_interval(days => $1)`, [lim.retentionDays]);
         }
         if (lim.total > 0) await this.pool.query(SQL_PENDENTE_TOTAL, [lim.total]);
       } catch (err) {

@@ -163,6 +163,8 @@ describe('/tlm/cfg/biblioteca', () => {
     await page.getByRole('tab', { name: /Biblioteca de parâmetros/ }).click();
     await page.waitForURL(`${TLM}/biblioteca_de_parametros`);
     await rows().first().waitFor(T);
+    // the tab's list settles (its first page and counts) before typing, as a user would see it
+    await page.waitForLoadState('networkidle');
     const viagem = yaml('viagem-parametros')[0]!;
     await page.getByRole('textbox', { name: 'Pesquisar' }).fill(viagem.event);
     await expect.poll(() => column('Evento'), T).toContain(viagem.event);

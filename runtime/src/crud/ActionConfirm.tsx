@@ -3,7 +3,7 @@
 // a form of that schema (the entity's widgets, pt-BR messages, the record's current values first); Confirmar runs
 // POST /api/{key}/{id}/{action} with the payload; for the list's selected rows (`bulk`, BulkActions) POST
 // /api/{key}/{action} { ids, payload } and a notification of the outcome per row.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
@@ -27,7 +27,9 @@ function PayloadForm({ entity, action, record, onRun, onClose }: {
   const schema = action.payload as JSONSchema7;
   // the form of the payload: the entity's fields of the same name (labels, widgets), no sections
   const view = useMemo(() => ({ ...entity, form: { sections: [] } }) as unknown as EntityMeta, [entity]);
-  const current = useMemo(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])), [schema, record]);
+  // taken once when the dialog opens: a list refresh hands in a new record object, and re-seeding the form from it
+  // would throw away what the user has chosen in the meantime
+  const [current] = useState(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])));
   const form = useSchemaForm(view, schema, undefined, current);
   return (
     <>

@@ -53,10 +53,14 @@ function Cell({ field, column }: { field: FieldMeta; column: ProviderColumn; sou
 export const providerResource = (provider: ProviderMeta, params: Record<string, string> = {}) =>
   provider.path!.replace(/^\//, '').replace(/\{([^}]+)\}/g, (m, n: string) => (params[n] !== undefined ? encodeURIComponent(params[n]) : m));
 
-/** params: values of the path's {name} parameters; toolbar: shown under the title row (e.g. tabs). */
-export function ProviderList({ provider, title, route, params, toolbar }: { provider: ProviderMeta; title: string; route: string; params?: Record<string, string>; toolbar?: ReactNode }) {
+/** params: values of the path's {name} parameters; toolbar: shown under the title row (e.g. tabs). inTab: the list is a
+ *  record page's tab (its filters, sort and page stay out of the address, which holds the page's own query; no back
+ *  button: the tab bar has Voltar). */
+export function ProviderList({ provider, title, route, params, toolbar, inTab = false }: {
+  provider: ProviderMeta; title: string; route: string; params?: Record<string, string>; toolbar?: ReactNode; inTab?: boolean;
+}) {
   const resource = providerResource(provider, params);
-  const ctx = useListController({ resource, sort: provider.sort, perPage: 25 });
+  const ctx = useListController({ resource, sort: provider.sort, perPage: 25, disableSyncWithLocation: inTab });
   const columns = useColumnChoices(choiceEntity(provider, route));
   const notify = useNotify();
   const navigate = useNavigate();
@@ -76,7 +80,7 @@ export function ProviderList({ provider, title, route, params, toolbar }: { prov
       <ListContextProvider value={ctx}>
         <Title title={title} />
         <Card className="rastro-list">
-          <PanelHeader title={title} onBack={() => navigate(-1)}>
+          <PanelHeader title={title} onBack={inTab ? undefined : () => navigate(-1)}>
             {ranged && <DateRangeFilter value={rangeFromFilter(ranged, filters)} onChange={(r) => setFilters(rangeFilter(ranged, r))} />}
             {provider.filters.filter((f) => f.type === 'boolean').map((f) => (
               <FormControlLabel key={f.name} label={f.label}

@@ -8,10 +8,7 @@ import { Box, Button, Card, CardContent, Divider, Stack, Tab, Tabs, Typography }
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
-import {
-  Confirm, Datagrid, FunctionField, ListContextProvider, Pagination, ResourceContextProvider, Title, useDelete, useGetList,
-  useGetOne, useListController, useNotify, useRefresh,
-} from 'react-admin';
+import { Confirm, Title, useDelete, useGetList, useGetOne, useNotify, useRefresh } from 'react-admin';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { EntityMeta, ProviderMeta, TabMeta } from '../../../generator/model';
 import { entityByKey, model, pathFor, recordPath, schemas, screens } from '../model';
@@ -20,6 +17,7 @@ import { GenericEdit, type GenericProps } from './GenericForms';
 import { GenericList } from './GenericList';
 import { Loading } from './Loading';
 import { PanelHeader } from './PanelHeader';
+import { ProviderList, providerResource } from './ProviderList';
 import { useCan } from './useCan';
 import type { Nested } from './nested';
 
@@ -185,27 +183,11 @@ function DeleteTab({ entity, record, title, done }: { entity: EntityMeta; record
   );
 }
 
-/** Rows of a provider (metadata kind: provider) whose path parameters come from the record. */
-function ProviderTab({ provider, record, title }: { provider: ProviderMeta; record: Row; title: string }) {
-  const resource = fill(provider.path!, record).replace(/^\//, '');
-  const ctx = useListController({ resource, sort: provider.sort, perPage: 25, disableSyncWithLocation: true });
-  return (
-    <ResourceContextProvider value={resource}>
-      <ListContextProvider value={ctx}>
-        <Card>
-          <Title title={title} />
-          <PanelHeader title={title} />
-          <Divider />
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ py: 6, textAlign: 'center' }} color="text.secondary">Nenhum item foi encontrado</Typography>}>
-            {provider.columns.filter((c) => c.default).map((c) => (
-              <FunctionField key={c.name} source={c.name} label={c.label} sortable={c.sortable} render={(r: Row) => String(r[c.name] ?? '')} />
-            ))}
-          </Datagrid>
-          <Pagination rowsPerPageOptions={[25, 50, 100]} />
-        </Card>
-      </ListContextProvider>
-    </ResourceContextProvider>
-  );
+/** Rows of a provider (metadata kind: provider) whose path parameters come from the record: the shared provider list
+ *  (its filters, date range, search, column chooser and export) inside the tab. */
+function ProviderTab({ provider, record, title, route }: { provider: ProviderMeta; record: Row; title: string; route: string }) {
+  const params = Object.fromEntries([...(provider.path ?? '').matchAll(/\{([^}]+)\}/g)].map(([, n]) => [n, String(record[n] ?? '')]));
+  return <ProviderList key={providerResource(provider, params)} provider={provider} title={title} route={route} params={params} inTab />;
 }
 
 const screenComponents = new Map<string, ComponentType>();
@@ -232,7 +214,7 @@ function TabContent({ entity, schema, record, value, tab, deleted }: {
       return <GenericList key={nested.resource} entity={child} nested={nested} />;
     }
     case 'provider':
-      return <ProviderTab provider={model.providers.find((p) => p.key === tab.provider)!} record={record} title={title} />;
+      return <ProviderTab provider={model.providers.find((p) => p.key === tab.provider)!} record={record} title={title} route={`${entity.route}/:${entity.record!.by ?? 'id'}/${tab.name}`} />;
     case 'action':
       return (
         <Panel title={title}>

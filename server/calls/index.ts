@@ -16,9 +16,10 @@ import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
 import { providers as acessoProviders } from './acesso.ts';
+import { providers as rankingProviders } from './ranking.ts';
 
 /** The registry: provider key (metadata) → implementation. */
-export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders, ...acessoProviders };
+export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders, ...acessoProviders, ...rankingProviders };
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 

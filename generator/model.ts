@@ -136,6 +136,7 @@ export interface EntityMeta {
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];  // more screen routes of a view below the route
   history: boolean;           // record changes (default true)
+  hook?: string;              // server write hook (server/crud/hooks.ts) run in the create/update transaction
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller
    *  sees and changes the row only when all of them are among the caller's companies. */

@@ -25,7 +25,7 @@ interface RawEntity {
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
-  rules?: RuleMeta[];
+  rules?: RuleMeta[]; hook?: string;
   record?: { by?: string; tabs: RawTab[] };
 }
 interface RawTab {
@@ -226,6 +226,10 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   }
   if (raw.menu) entity.menu = raw.menu;
   if (raw.calls) entity.calls = raw.calls;
+  if (raw.hook) {
+    if (readOnlyResource) err('/hook', 'cadastro somente leitura não tem escrita: hook não se aplica');
+    entity.hook = raw.hook;
+  }
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
   if (raw.companies) {

@@ -80,5 +80,12 @@ describe('routes:missing — report', () => {
     expect(rep.missing.get(ISSUE_9)!.map((r) => r.path)).toEqual(['/adm/cfg/imei']);
     expect(rep.missing.get(OTHERS)!.map((r) => r.path)).toEqual(['/tlm/vid/download']);
     expect(formatReport(rep)).toContain(`${ISSUE_9}: 1\n  /adm/cfg/imei`);
+    // A known value of a route parameter written literally is the parameter route's screen; an unknown one is not.
+    const lit = missingRoutes(
+      [{ path: '/cfg/fir/lista/vdo/vdo_telemetria', section: 'A' }, { path: '/cfg/fir/lista/vdo/outro', section: 'A' }, { path: '/cfg/fir/lista/vdo/vdo_telemetria/editar', section: 'A' }],
+      [{ path: '/cfg/fir/lista/:tecnology/:model' }],
+      ['vdo', 'vdo_telemetria'],
+    );
+    expect(lit.missing.get(ISSUE_9)!.map((r) => r.path)).toEqual(['/cfg/fir/lista/vdo/outro', '/cfg/fir/lista/vdo/vdo_telemetria/editar']);
   });
 });

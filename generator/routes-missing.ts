@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
 
 export interface SpecRoute { path: string; section: string }
 
@@ -247,10 +248,16 @@ export const CORE_ROUTES = ['/', '/login', '/home', '/alterar_senha/:id'];
 
 export interface MissingReport { total: number; withScreen: number; missing: Map<string, SpecRoute[]> }
 
-export function missingRoutes(spec: SpecRoute[], generated: { path: string }[]): MissingReport {
+/** `known`: the known values of route parameters (technology and model ids of metadata/_tecnologias.yaml); a spec
+ *  route naming one of them literally (/cfg/fir/lista/vdo/vdo_telemetria) is the screen of the parameter route at
+ *  that position (/cfg/fir/lista/:tecnology/:model), which the runtime opens with that value. */
+export function missingRoutes(spec: SpecRoute[], generated: { path: string }[], known: Iterable<string> = []): MissingReport {
   const have = new Set([...generated.map((r) => normalize(r.path)), ...CORE_ROUTES.map(normalize)]);
+  const values = new Set(known);
+  const withParams = (p: string) => p.split('/').map((s) => (values.has(s) ? ':p' : s)).join('/');
+  const served = (p: string) => have.has(normalize(p)) || have.has(normalize(withParams(p)));
   const missing = new Map<string, SpecRoute[]>([[ISSUE_9, []], [OTHERS, []]]);
-  for (const r of spec) if (!have.has(normalize(r.path))) missing.get(owner(r.path))!.push(r);
+  for (const r of spec) if (!served(r.path)) missing.get(owner(r.path))!.push(r);
   const n = [...missing.values()].reduce((s, l) => s + l.length, 0);
   return { total: spec.length, withScreen: spec.length - n, missing };
 }
@@ -269,6 +276,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const spec = process.env.RASTRO_SPEC ?? '/work/shared/spec/core.md';
   const table = path.join(root, 'server/generated/routes.json');
   if (!fs.existsSync(table)) { console.error('server/generated/routes.json não existe: rode `npm run generate`.'); process.exit(1); }
-  const rep = missingRoutes(specRoutes(fs.readFileSync(spec, 'utf8')), JSON.parse(fs.readFileSync(table, 'utf8')));
+  const tecnologias = (YAML.parse(fs.readFileSync(path.join(root, 'metadata/_tecnologias.yaml'), 'utf8')) as { tecnologias: { id: string; modelos: { id: string }[] }[] }).tecnologias;
+  const known = tecnologias.flatMap((t) => [t.id, ...t.modelos.map((m) => m.id)]);
+  const rep = missingRoutes(specRoutes(fs.readFileSync(spec, 'utf8')), JSON.parse(fs.readFileSync(table, 'utf8')), known);
   console.log(formatReport(rep));
 }

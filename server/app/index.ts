@@ -20,6 +20,7 @@ import { staticFiles } from './static.ts';
 import { invalidationsSent } from '../auth/invalidation-bus.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 import { MSG_SIZE, uploadBodyLimit } from '../calls/upload.ts';
+import { FIRMWARE_BODY_LIMIT, isFirmwareUpload } from '../calls/firmware.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -68,11 +69,13 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   const jsonLimit = bodyLimit({ maxSize: limit, onError: tooLarge(`O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`) });
   // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again).
   const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
+  // Firmware files (server/calls/firmware.ts): one .bin of at most 10 MB.
+  const firmwareLimit = bodyLimit({ maxSize: FIRMWARE_BODY_LIMIT, onError: tooLarge(MSG_SIZE) });
   // GET and HEAD carry no body here (the adapter drops it): no need to build the full Request to look for one.
   app.use('/api/*', (c, next) => {
     if (!hasBody(c.req.method)) return next();
     const upload = c.req.method === 'POST' ? [...uploadLimits].find(([p]) => c.req.path.startsWith(p))?.[1] : undefined;
-    return (upload ?? jsonLimit)(c, next);
+    return (upload ?? (isFirmwareUpload(c) ? firmwareLimit : jsonLimit))(c, next);
   });
   // NUL bytes and deep JSON: 400 before any handler parses or recurses.
   app.use('/api/*', inputGuard());

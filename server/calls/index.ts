@@ -11,6 +11,7 @@ import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
 import parametro from './parametro.ts';
 import upload from './upload.ts';
+import firmware from './firmware.ts';
 import requestTime from './request_time.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
@@ -23,4 +24,4 @@ export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, upload, requestTime, mount];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, upload, firmware, requestTime, mount];

@@ -15,6 +15,7 @@ import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts
 import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
+import { runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
 import { sessionSettled } from '../auth/middleware.ts';
@@ -82,14 +83,16 @@ export function createHandler(e: () => EntityMeta, narrow?: Narrow): Handler<App
     const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
     const em = c.get('em');
     const secret = secretToken(ent);
-    const created = await em.transactional(async (tx) => {
+    const { row: created, related } = await em.transactional(async (tx) => {
       const data = await prepare(tx, ent, s, body, null);
+      const related = await runHook({ tx, session: s, entity: ent, data, existing: null, storage: c.get('storage') });
       const row = tx.create(ormName(tx, ent), { ...data, ...secret?.columns, ...tenantOnly(ent, s), ...ownerOnly(ent, s) } as never) as Row;
       await tx.flush();
       history(tx, ent, s, Number(row.id), 'create', null, plain(ent, row));
       await tx.flush();
-      return row;
+      return { row, related };
     }).catch((err) => mapDbError(ent, err));
+    for (const ch of related) emitChange(ch);
     emitChange({ entity: ent.key, id: Number(created.id), op: 'create', before: null, after: plain(ent, created) });
     // A generated secret (chave_de_api.chave) leaves the server this once; only its hash is kept.
     return c.json({ ...serialize(ent, created), ...secret?.answer }, 201);
@@ -244,11 +247,12 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     // Route parameters: the row must be within them, and the body cannot move it out.
     const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
     const em = c.get('em');
-    const { row: updated, before, after, ended } = await em.transactional(async (tx) => {
+    const { row: updated, before, after, ended, related } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'update');
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
+      const related = await runHook({ tx, session: s, entity: ent, data, existing: row, storage: c.get('storage') });
       tx.assign(row as never, data as never);
       await tx.flush();
       const after = plain(ent, row);
@@ -257,9 +261,10 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       await tx.flush();
       // A password set by an administrator ends every session of that user (sockets too, after commit).
       const ended = passwordChanged && ent.key === 'usuario' ? await endUserSessions(tx, id) : NO_SESSIONS;
-      return { row, before, after, ended };
+      return { row, before, after, ended, related };
     }).catch((err) => mapDbError(ent, err));
     ended.notify();
+    for (const ch of related) emitChange(ch);
     emitChange({ entity: ent.key, id, op: 'update', before, after });
     return c.json(serialize(ent, updated));
   });

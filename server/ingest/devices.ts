@@ -22,7 +22,8 @@ SELECT e.${eqp.id} AS id, e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empre
  WHERE e.${eqp.serial} = ANY($1::text[])`;
 
 /** Protocols a registration's tecnologia must match (other protocol names, e.g. test ones, are not checked). */
-const TECNOLOGIAS = new Set(['queclink', 'legacy', 'osmand']);
+// vdo (video telemetry cameras) reports to the video service, never to this gateway: every protocol is refused.
+const TECNOLOGIAS = new Set(['queclink', 'legacy', 'osmand', 'vdo']);
 
 /** True when a message of this protocol may be attributed to this device (tecnologia of the registration). */
 export function protocolAllowed(dev: DeviceInfo, protocol: string): boolean {

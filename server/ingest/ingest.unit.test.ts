@@ -161,6 +161,7 @@ describe('writer rows', () => {
     expect(protocolAllowed(dev('queclink'), 'osmand')).toBe(false);
     expect(protocolAllowed(dev('osmand'), 'queclink')).toBe(false);
     expect(protocolAllowed(dev('legacy'), 'legacy')).toBe(true);
+    expect(protocolAllowed(dev('vdo'), 'queclink')).toBe(false); // cameras report to the video service, never here
     expect(protocolAllowed(dev('queclink'), 'tiny')).toBe(true); // protocols outside the catalogue are not checked
     const link = { id: 't', protocol: 'osmand', alive: true, send: () => true };
     const msg = (protocol: string) => prepare({ link, raw: 'raw', receivedAt: new Date('2026-11-23T12:00:00.000Z'), result: {

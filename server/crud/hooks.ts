@@ -1,0 +1,115 @@
+// Write hooks (metadata `hook: name`): code a register runs inside its own create/update transaction, after the body
+// was validated (schema, references visible to the caller, uniqueness) and before the row is written. A hook may
+// refuse the write (HttpError, pt-BR), fill the register's read-only fields in `data` and create related rows; the
+// changes it answers are emitted after commit. One registry, looked up by name (unknown names fail at start).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta } from '../../generator/model.ts';
+import type { Session } from '../app/env.ts';
+import type { FieldOf } from '../generated/columns.ts';
+import * as cols from '../generated/columns.ts';
+import { idOf } from '../auth/users.ts';
+import { HttpError } from '../http/envelope.ts';
+import type { RowChange } from '../realtime/events.ts';
+import type { Storage } from '../uploads/storage.ts';
+import { plain } from './history.ts';
+import type { Row } from './query.ts';
+import { entityByKey, ormName } from './registry.ts';
+
+export interface HookContext {
+  tx: EntityManager;       // the write's transaction; the tenant filters of the request apply
+  session: Session;
+  entity: EntityMeta;
+  /** The validated values about to be written (route parameters included); the hook may add read-only fields. */
+  data: Row;
+  /** The row before an update; null on create. */
+  existing: Row | null;
+  storage: Storage;
+}
+export type WriteHook = (ctx: HookContext) => Promise<RowChange[] | void>;
+
+type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
+
+const invalid = (field: string, label: string, message: string) =>
+  new HttpError(400, message, [{ field, label, message }], 'Erro de validação');
+
+/** One row of `key` by id within the caller's visibility (tenant filters of the transaction). */
+async function byId<K extends keyof typeof cols>(tx: EntityManager, key: K, id: unknown): Promise<Row | null> {
+  const e = entityByKey(key)!;
+  const where: Fields<K> = { id: Number(idOf(id)) } as Fields<K>;
+  return (await tx.findOne(ormName(tx, e), where as never)) as Row | null;
+}
+
+export const FIRMWARE_FILE = /^\/api\/firmware\/arquivo\/([0-9a-f]{32}\.bin)$/;
+
+/** firmware: the file named by `arquivo` must be one stored by POST /api/firmware/{tecnology}/{model}; its size is
+ *  kept in `tamanho` (read from the storage, never from the client). */
+const firmware: WriteHook = async ({ data, existing, storage }) => {
+  if (!('arquivo' in data)) return;
+  const url = data.arquivo;
+  if (url == null || url === '') { data.tamanho = null; return; }
+  if (existing && existing.arquivo === url) return;
+  const key = FIRMWARE_FILE.exec(String(url))?.[1];
+  const body = key ? await storage.get(key) : null;
+  if (!body) throw invalid('arquivo', 'Arquivo', 'Arquivo de firmware não encontrado: envie o arquivo .bin novamente');
+  data.tamanho = body.length;
+};
+
+/** Commands of a firmware update still under way (not concluded, failed nor cancelled). */
+const UNDER_WAY = ['pendente', 'enviado'];
+
+/** atualizacao_firmware: the equipment and the firmware must be of the list's technology and model; the versions,
+ *  size and sequence are filled here and the command is queued (fila_processamento, firmwareUpdate) for the
+ *  equipment's serial. An update already queued keeps its equipment and firmware. */
+const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) => {
+  if (existing) {
+    for (const [name, label] of [['equipamento', 'Equipamento'], ['firmware', 'Firmware']] as const) {
+      if (name in data && idOf(data[name]) !== idOf(existing[name])) {
+        throw new HttpError(409, `A atualização já foi enfileirada: o campo ${label} não pode ser alterado. Cadastre uma nova atualização.`);
+      }
+    }
+    return;
+  }
+  const fw = await byId(tx, 'firmware', data.firmware);
+  if (!fw) throw invalid('firmware', 'Firmware', 'O campo Firmware referencia um registro inexistente');
+  if (fw.tecnologia !== data.tecnologia || fw.modelo !== data.modelo) {
+    throw invalid('firmware', 'Firmware', `O firmware ${fw.versao} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
+  }
+  const eq = await byId(tx, 'equipamento', data.equipamento);
+  if (!eq) throw invalid('equipamento', 'Equipamento', 'O campo Equipamento referencia um registro inexistente');
+  if (eq.tecnologia !== data.tecnologia || eq.modelo !== data.modelo) {
+    throw invalid('equipamento', 'Equipamento', `O equipamento ${eq.serial} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
+  }
+  const fila = entityByKey('fila_processamento')!;
+  const busy: Fields<'fila_processamento'> = { serial: eq.serial, event: 'firmwareUpdate', status: { $in: UNDER_WAY } };
+  if (await tx.count(ormName(tx, fila), busy as never)) {
+    throw new HttpError(409, `O equipamento ${eq.serial} já tem uma atualização de firmware em andamento`);
+  }
+  const self = entityByKey('atualizacao_firmware')!;
+  const previous: Fields<'atualizacao_firmware'> = { equipamento: eq.id };
+  data.sequencia = (await tx.count(ormName(tx, self), previous as never)) + 1;
+  data.versaoOrigem = eq.firmware ?? null;
+  data.versaoDestino = fw.versao;
+  data.tamanho = fw.tamanho ?? null;
+  const command: Fields<'fila_processamento'> = {
+    empresaId: session.empresaAtiva, serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
+    value: { firmwareId: Number(fw.id), versao: fw.versao, arquivo: fw.arquivo ?? null, tamanho: fw.tamanho ?? null },
+  };
+  const row = tx.create(ormName(tx, fila), command as never) as Row;
+  await tx.flush();
+  data.comando = Number(row.id);
+  return [{ entity: fila.key, id: Number(row.id), op: 'create', before: null, after: plain(fila, row) }];
+};
+
+/** The registry: metadata names a hook by its key here. */
+export const writeHooks: Record<string, WriteHook> = {
+  firmware,
+  atualizacao_firmware: atualizacaoFirmware,
+};
+
+/** Runs the entity's hook, if any; the changes to emit after commit. */
+export async function runHook(ctx: HookContext): Promise<RowChange[]> {
+  if (!ctx.entity.hook) return [];
+  const hook = writeHooks[ctx.entity.hook];
+  if (!hook) throw new Error(`${ctx.entity.file}: hook desconhecido: ${ctx.entity.hook}`);
+  return (await hook(ctx)) ?? [];
+}

@@ -73,6 +73,7 @@ export interface ParentMeta {
   route: string;           // screen route, e.g. /tlm/fro/garagem/:id/ativos
   api: string;             // mount below /api, e.g. garagem/:parent/ativo
   tabKeys?: string[];      // keys of the parent's record tabs showing this list: the nested routes require them too
+  refId?: boolean;         // by a unique field, but `field` references the parent: rows are filtered by the parent's id
 }
 
 export interface FormSection { title: string; fields: string[]; /** help side panel texts (runtime/src/layout/helpTexts.ts) */ help?: { screen: string; section: string } }
@@ -108,7 +109,7 @@ export interface TabMeta {
 /** Record page (metadata `record`): {route}/:{by} and one route per tab. */
 export interface RecordMeta {
   by: string;              // field named by the route parameter (id or a unique field)
-  route: string;           // e.g. /tlm/fro/ativo/:id
+  route: string;           // e.g. /tlm/fro/ativo/:id (record.path replaces the entity route)
   tabs: TabMeta[];
 }
 

@@ -26,7 +26,7 @@ interface RawEntity {
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
   rules?: RuleMeta[]; hook?: string;
-  record?: { by?: string; tabs: RawTab[] };
+  record?: { by?: string; path?: string; tabs: RawTab[] };
 }
 interface RawTab {
   name: string; label: string; permission?: string; form?: true | string[]; list?: string; provider?: string; screen?: string; action?: string[];
@@ -507,6 +507,9 @@ function normalizeRecords(
         const child = byKey.get(rt.list);
         if (!child?.parent || child.parent.entity !== e.key) bad(at('/list'), `deve ser uma entidade com parent: ${e.key}`);
         else if (child.parent.by !== by) bad(at('/list'), `${rt.list} aponta o pai por ${child.parent.by}, o registro por ${by}`);
+        else if (child.parent.route !== `${raw.path ?? e.route}/:${by}/${rt.name}` && child.parent.refId) {
+          bad(at('/name'), `${rt.list} refere o pai pelo id: a aba deve ter o caminho da lista aninhada (${child.parent.route})`);
+        }
         else needs = [`${child.permission}.lista`, `${e.permission}.visualizar`];
       } else if (rt.provider !== undefined) {
         tab.kind = 'provider';
@@ -565,7 +568,15 @@ function normalizeRecords(
       }
       return tab;
     });
-    e.record = { by, route: `${e.route}/:${by}`, tabs };
+    e.record = { by, route: `${raw.path ?? e.route}/:${by}`, tabs };
+  }
+  // A list referring to its parent by id under a route naming another field is only shown in the parent's record
+  // tab (which has the row, hence its id), never on a route of its own.
+  for (const e of byKey.values()) {
+    const p = e.parent;
+    if (!p?.refId) continue;
+    const tabbed = byKey.get(p.entity)?.record?.tabs.some((t) => t.kind === 'list' && t.entity === e.key && `${byKey.get(p.entity)!.record!.route}/${t.name}` === p.route);
+    if (!tabbed) problems.push(problem(e.file, '/parent', `${e.key} refere ${p.entity} pelo id numa rota por ${p.by}: declare-a numa aba do record de ${p.entity} com o caminho ${p.route}`));
   }
   // A list tab's key is required by the nested routes too (the server refuses what the tab hides).
   for (const e of byKey.values()) {
@@ -678,15 +689,19 @@ export function normalize(meta: LoadedMetadata): Model {
     const pf = parent.fields.find((x) => x.name === by);
     if (!pf) { bad('/by', `campo desconhecido em ${parent.key}: ${by}`); continue; }
     if (!f) { bad('/field', `campo desconhecido: ${raw.field}`); continue; }
-    if (by === 'id' ? !(f.type === 'reference' && f.reference === parent.key) : f.type !== pf.type) {
+    // by a unique field: the child holds that value, or a reference to the parent (refId: filtered by the parent's id)
+    const refId = by !== 'id' && f.type === 'reference' && f.reference === parent.key;
+    if (by === 'id' ? !(f.type === 'reference' && f.reference === parent.key) : !refId && f.type !== pf.type) {
       bad('/field', by === 'id' ? `deve ser um campo reference para ${parent.key}` : `tipo diferente de ${parent.key}.${by} (${pf.type})`);
     }
     if (by !== 'id' && !pf.unique) bad('/by', `${parent.key}.${by} deve ser unique`);
-    const route = `${parent.route}/:${by}/${raw.path ?? e.key}`;
+    // Below the parent's record page, wherever it lives (record.path).
+    const parentBase = (meta.entities.find((m) => (m.data as RawEntity).key === parent.key)?.data as RawEntity | undefined)?.record?.path ?? parent.route;
+    const route = `${parentBase}/:${by}/${raw.path ?? e.key}`;
     const other = taken.get(`route:${route}`);
     if (other) bad('/path', `route "${route}" já usado em ${other}`);
     taken.set(`route:${route}`, e.file);
-    e.parent = { entity: parent.key, field: raw.field, by, permission: parent.permission, route, api: `${parent.key}/:parent/${e.key}` };
+    e.parent = { entity: parent.key, field: raw.field, by, permission: parent.permission, route, api: `${parent.key}/:parent/${e.key}`, ...(refId ? { refId } : {}) };
   }
 
   // companies paths: 'id' on empresa, a reference(List) to empresa, or reference.path through an entity with companies.

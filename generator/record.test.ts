@@ -96,4 +96,25 @@ describe('record pages (record.tabs)', () => {
     expect(out).toContain('metadata/tlm/garagem.yaml: /record/by: garagem.descricao deve ser unique');
     expect(out).toContain('metadata/tlm/ativo.yaml: /record/tabs/0/group/entity: motorista deve declarar record');
   });
+
+  it('mounts a record at another route (record.path) by serial, with a list that refers to its parent by id', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const by = (k: string) => m.entities.find((e) => e.key === k)!;
+    expect(by('dispositivo_teclado').record).toMatchObject({ by: 'serial', route: '/esp/tcl/comandos/:serial' });
+    expect(by('dispositivo_teclado').record!.tabs.map((t) => [t.name, t.kind, t.permission])).toEqual([
+      ['mensagens', 'list', 'esp.tcl.comandos.lista'], ['macros', 'action', 'esp.tcl.dispositivos.enviar_macro'],
+      ['logs', 'provider', 'esp.tcl.comandos.lista'], ['informacoes', 'form', 'esp.tcl.dispositivos.editar'],
+    ]);
+    expect(by('comando_teclado').parent).toMatchObject({ field: 'dispositivo', by: 'serial', refId: true, route: '/esp/tcl/comandos/:serial/mensagens' });
+    // the list's own route stays the entity's; the console's routes are the record's
+    const paths = m.routes.filter((r) => r.path.startsWith('/esp/tcl/comandos')).map((r) => `${r.path} ${r.view}`);
+    expect(paths).toEqual(expect.arrayContaining(['/esp/tcl/comandos list', '/esp/tcl/comandos/:serial record', '/esp/tcl/comandos/:serial/mensagens record', '/esp/tcl/comandos/:serial/logs record']));
+  });
+
+  it('refuses a list referring to its parent by id under a route by serial that no record tab shows', async () => {
+    const p = project();
+    editYaml(p, 'esp/dispositivo_teclado.yaml', (d) => { d.record.tabs = d.record.tabs.filter((t: any) => t.name !== 'mensagens'); });
+    const out = await problems(p);
+    expect(out).toContain('metadata/esp/comando_teclado.yaml: /parent: comando_teclado refere dispositivo_teclado pelo id numa rota por serial: declare-a numa aba do record de dispositivo_teclado com o caminho /esp/tcl/comandos/:serial/mensagens');
+  });
 });

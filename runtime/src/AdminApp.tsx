@@ -14,6 +14,7 @@ import { ParamIndex } from './crud/ParamIndex';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
+import { CompanyBound } from './routing/CompanyBound';
 import { Hub } from './crud/Hub';
 import { Loading } from './crud/Loading';
 import { theme } from './theme';
@@ -91,9 +92,11 @@ export function AdminApp() {
               path={path}
               element={
                 <Guard name={name}>
-                  <Suspense fallback={<Loading />}>
-                    <Screen />
-                  </Suspense>
+                  <CompanyBound>
+                    <Suspense fallback={<Loading />}>
+                      <Screen />
+                    </Suspense>
+                  </CompanyBound>
                 </Guard>
               }
             />

@@ -30,9 +30,9 @@ export function pathFor(key: string, view: View, id?: string | number, params?: 
   }
 }
 
-/** Record page of a row (metadata record): {route}/{value of record.by}[/{tab}]. */
+/** Record page of a row (metadata record): {record route}/{value of record.by}[/{tab}]. */
 export function recordPath(e: EntityMeta, value: unknown, tab?: string): string {
-  const base = `${e.route}/${encodeURIComponent(String(value))}`;
+  const base = `${e.record ? e.record.route.slice(0, e.record.route.lastIndexOf('/')) : e.route}/${encodeURIComponent(String(value))}`;
   return tab ? `${base}/${tab}` : base;
 }
 

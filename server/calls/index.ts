@@ -18,9 +18,19 @@ import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
 import { providers as acessoProviders } from './acesso.ts';
 import { providers as rankingProviders } from './ranking.ts';
+import { providers as tecladoProviders } from './teclado.ts';
+import { providers as sateliteProviders } from './satelite.ts';
 
-/** The registry: provider key (metadata) → implementation. */
-export const providers: Record<string, Provider> = { ...bibliotecaProviders, ...ingestProviders, ...registrosProviders, ...acessoProviders, ...rankingProviders };
+/** The registry: provider key (metadata) → implementation (one line each: parallel additions merge cleanly). */
+export const providers: Record<string, Provider> = {
+  ...bibliotecaProviders,
+  ...ingestProviders,
+  ...registrosProviders,
+  ...acessoProviders,
+  ...rankingProviders,
+  ...tecladoProviders,
+  ...sateliteProviders,
+};
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 

@@ -69,6 +69,9 @@ const altera: ActionHandler = async (ctx) => {
 /** Rows of `rows` created in the handler's transaction: flushed, answered 201 and emitted after commit. */
 async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: EntityMeta }[]): Promise<ActionResult> {
   await ctx.tx.flush();
+  // Rows an action creates are recorded like any other create (e.g. a keyboard's logs show the macro sent).
+  for (const r of rows) history(ctx.tx, r.entity, ctx.session, Number(r.row.id), 'create', null, plain(r.entity, r.row));
+  await ctx.tx.flush();
   return {
     status: 201,
     body: rows.map((r) => serialize(r.entity, r.row)),
@@ -95,6 +98,15 @@ export const actionHandlers: Record<string, ActionHandler> = {
   reiniciar_simcard: (ctx) => createdAnswer(ctx, [
     created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: null, status: 'pendente', processing: false, tentativas: 0 }),
   ]),
+  // dispositivo_teclado: the library macro goes to the keyboard as a pending message (the console's Mensagens tab).
+  enviar_macro: async (ctx) => {
+    const macro = await ctx.tx.findOne(ormName(ctx.tx, entityByKey('macro_teclado')!), { id: ctx.payload.macro, empresaId: ctx.session.empresaAtiva } as never) as Row | null;
+    if (!macro) throw new HttpError(422, 'Macro não encontrada na empresa');
+    if (ctx.row.ativado === false) throw new HttpError(422, 'O teclado está desativado: ative-o antes de enviar macros');
+    return createdAnswer(ctx, [created(ctx, 'comando_teclado', {
+      mensagem: macro.texto, dispositivo: Number(ctx.row.id), macro: Number(macro.id), direcao: 'enviada', situacao: 'pendente',
+    })]);
+  },
   // equipamento: ends its links in force (the asset keeps its history).
   remover_equipamento: async (ctx) => {
     const vinculo = entityByKey('equipamento_ativo')!;

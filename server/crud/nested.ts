@@ -23,7 +23,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
   // Reads settle a session handed out from the cache in their last statement (as the entity's own list and by id).
   const scopeRead = scopeStep(entity.scope, { sessionInSql: true });
 
-  /** `{field: the parent's value}` (its id, or its `by` field), once the parent is visible to the caller. */
+  /** `{field: the parent's value}` (its id, or its `by` field unless the field references the parent), once the parent is visible to the caller. */
   async function parent(c: Context<AppEnv>): Promise<Row> {
     const parent = entityByKey(p!.entity);
     if (!parent) throw notFound();
@@ -39,7 +39,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
     const em = c.get('em');
     const row = await em.findOne(ormName(em, parent), { $and: [cond, scopeWhere(parent, c.get('session'))] } as never) as Row | null;
     if (!row) throw notFound('Registro pai não encontrado');
-    return { [p!.field]: p!.by === 'id' ? Number(row.id) : row[p!.by] };
+    return { [p!.field]: p!.by === 'id' || p!.refId ? Number(row.id) : row[p!.by] };
   }
 
   // The keys of the parent's record tabs that show this list (metadata record) are required too.

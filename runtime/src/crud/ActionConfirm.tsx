@@ -10,6 +10,7 @@ import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-a
 import type { ActionMeta, EntityMeta } from '../../../generator/model';
 import type { RastroDataProvider } from '../api/dataProvider';
 import { bulkOutcome } from './bulk';
+import { payloadFields } from './schemaUi';
 import { useSchemaForm } from './useSchemaForm';
 import { SchemaForm } from './SchemaForm';
 
@@ -25,8 +26,9 @@ function PayloadForm({ entity, action, record, onRun, onClose }: {
   entity: EntityMeta; action: ActionMeta; record: Record<string, unknown>; onRun: (payload: Record<string, unknown>) => void; onClose: () => void;
 }) {
   const schema = action.payload as JSONSchema7;
-  // the form of the payload: the entity's fields of the same name (labels, widgets), no sections
-  const view = useMemo(() => ({ ...entity, form: { sections: [] } }) as unknown as EntityMeta, [entity]);
+  // the form of the payload: the entity's fields of the same name (labels, widgets), the payload's own properties
+  // described by its schema, no sections
+  const view = useMemo(() => ({ ...entity, fields: [...entity.fields, ...payloadFields(entity, schema)], form: { sections: [] } }) as unknown as EntityMeta, [entity, schema]);
   // taken once when the dialog opens: a list refresh hands in a new record object, and re-seeding the form from it
   // would throw away what the user has chosen in the meantime
   const [current] = useState(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])));

@@ -210,7 +210,7 @@ function TabContent({ entity, schema, record, value, tab, deleted }: {
       return schema ? <GenericEdit entity={entity} schema={schema} id={record.id as number} sections={tab.sections} title={title} saved={refresh} /> : <Loading />;
     case 'list': {
       const child = entityByKey(tab.entity!)!;
-      const nested: Nested = { resource: `${entity.key}/${encodeURIComponent(value)}/${child.key}`, field: child.parent!.field, value: child.parent!.by === 'id' ? Number(value) : value, parent: entity.key };
+      const nested: Nested = { resource: `${entity.key}/${encodeURIComponent(value)}/${child.key}`, field: child.parent!.field, value: child.parent!.by === 'id' || child.parent!.refId ? Number(record.id) : value, parent: entity.key };
       return <GenericList key={nested.resource} entity={child} nested={nested} />;
     }
     case 'provider':

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RJSFValidationError } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
-import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData } from './schemaUi';
+import { buildUiSchema, makeTransformErrors, payloadFields, pickErrors, serverErrorSchema, toFormData } from './schemaUi';
 import { initialChoices, toggleChoice } from './useColumnChoices';
 import { rangeFilter, rangeFromFilter, rangeLabel, shortcuts } from './DateRangeFilter';
 import { historyRows } from './HistoryDialog';
@@ -45,6 +45,25 @@ const schema: JSONSchema7 = {
 };
 
 const err = (name: string, property: string, params: Record<string, unknown>): RJSFValidationError => ({ name, property, params, message: 'x', stack: 'x' });
+
+describe('action payload fields', () => {
+  it('describe the payload properties the entity lacks: reference picker, enum select, required', () => {
+    const payload = {
+      type: 'object', required: ['macro'],
+      properties: {
+        macro: { type: 'integer', minimum: 1, title: 'Macro', 'x-reference': 'macro_teclado' },
+        status: { type: 'string', title: 'Status', enum: ['ativo', 'inativo'], 'x-enumNames': ['Ativo', 'Inativo'] },
+        observacao: { type: ['string', 'null'], title: 'Observação' },
+        idGaragem: { type: 'integer', title: 'Outra garagem' },
+      },
+    } as unknown as JSONSchema7;
+    expect(payloadFields(entity, payload).map((x) => [x.name, x.type, x.label, x.required, x.reference ?? null, x.options ?? null])).toEqual([
+      ['macro', 'reference', 'Macro', true, 'macro_teclado', null],
+      ['status', 'enum', 'Status', false, null, [{ value: 'ativo', label: 'Ativo' }, { value: 'inativo', label: 'Inativo' }]],
+      ['observacao', 'string', 'Observação', false, null, null],
+    ]);
+  });
+});
 
 describe('form helpers', () => {
   it('derive the uiSchema from the entity', () => {

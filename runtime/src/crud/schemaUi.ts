@@ -182,3 +182,23 @@ export function toFormData(record: Record<string, unknown> | undefined, schema: 
 export function isEmptyValue(v: unknown) {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
+
+/** Fields for an action payload's properties that are not fields of the entity (e.g. dispositivo_teclado's
+ *  enviar_macro { macro }): read from the payload schema (x-reference → reference picker, enum → select), so the
+ *  payload dialog shows the same widgets as a register's form. */
+export function payloadFields(entity: EntityMeta, schema: JSONSchema7): FieldMeta[] {
+  const known = new Set(entity.fields.map((f) => f.name));
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).filter(([name, p]) => !known.has(name) && typeof p === 'object').map(([name, raw]) => {
+    const p = raw as JSONSchema7 & Record<string, unknown>;
+    const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
+    const names = (p['x-enumNames'] as string[] | undefined) ?? [];
+    const type: FieldMeta['type'] = p['x-reference'] ? 'reference' : p.enum ? 'enum' : t === 'boolean' ? 'boolean' : t === 'integer' ? 'integer' : t === 'number' ? 'number' : 'string';
+    return {
+      name, column: name, type, label: p.title ?? name, required: required.has(name), unique: false, upperCase: false,
+      readOnly: false, hidden: false, writeOnly: false, system: false,
+      ...(p['x-reference'] ? { reference: String(p['x-reference']) } : {}),
+      ...(p.enum ? { options: p.enum.map((v, i) => ({ value: String(v), label: names[i] ?? String(v) })) } : {}),
+    } as FieldMeta;
+  });
+}

@@ -16,12 +16,11 @@ export function useSession() {
   return u;
 }
 
-export function CompanyPicker() {
-  const user = useSession();
+/** Switches the active company (server first), then reloads session, permissions and data. */
+export function useSwitchCompany() {
   const refresh = useRefresh();
   const notify = useNotify();
-  if (!user || user.empresas.length === 0) return null;
-  const change = async (id: number) => {
+  return async (id: number) => {
     try {
       await call(`/api/auth/empresa/${id}`, { method: 'POST', body: '{}' });
       session.patch({ empresaAtiva: id });
@@ -32,6 +31,12 @@ export function CompanyPicker() {
       notify((e as Error).message, { type: 'error' });
     }
   };
+}
+
+export function CompanyPicker() {
+  const user = useSession();
+  const change = useSwitchCompany();
+  if (!user || user.empresas.length === 0) return null;
   return (
     <Select
       size="small"

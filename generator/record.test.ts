@@ -91,10 +91,10 @@ describe('record pages (record.tabs)', () => {
   it('refuses a record by a field that is not unique and a group entity without record', async () => {
     const p = project();
     editYaml(p, 'tlm/garagem.yaml', (d) => { d.record.by = 'descricao'; });
-    editYaml(p, 'tlm/ativo.yaml', (d) => { d.record.tabs = [{ name: 'g', label: 'G', permission: 'tlm.fro.ativo.equipamento', group: { entity: 'motorista', each: 'equipamentosList' } }]; });
+    editYaml(p, 'tlm/ativo.yaml', (d) => { d.record.tabs = [{ name: 'g', label: 'G', permission: 'tlm.fro.ativo.equipamento', group: { entity: 'passageiro', each: 'equipamentosList' } }]; });
     const out = await problems(p);
     expect(out).toContain('metadata/tlm/garagem.yaml: /record/by: garagem.descricao deve ser unique');
-    expect(out).toContain('metadata/tlm/ativo.yaml: /record/tabs/0/group/entity: motorista deve declarar record');
+    expect(out).toContain('metadata/tlm/ativo.yaml: /record/tabs/0/group/entity: passageiro deve declarar record');
   });
 
   it('mounts a record at another route (record.path) by serial, with a list that refers to its parent by id', async () => {

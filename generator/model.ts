@@ -40,6 +40,7 @@ export interface FieldMeta {
   hidden: boolean;         // never sent to clients (e.g. senha hash)
   secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
+  upload?: { path?: string; accept?: string[] }; // file: where the uploader sends it ({name}: route parameter) and the extensions taken
   system: boolean;         // id, empresaId, createdAt ... added by the generator
 }
 

@@ -69,7 +69,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -105,6 +105,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     if ((f.maxLength !== undefined || f.minLength !== undefined || f.pattern !== undefined || f.upperCase !== undefined || f.format !== undefined) && !isStr)
       err(`/fields/${i}`, 'minLength/maxLength/pattern/format/upperCase valem só para campos de texto');
     if (f.min !== undefined && f.max !== undefined && f.min > f.max) err(`/fields/${i}/min`, 'min maior que max');
+    if (f.upload !== undefined && f.type !== 'file') err(`/fields/${i}/upload`, 'upload vale só para campos file');
     if ((f.rangeMessage !== undefined || f.zeroDisables !== undefined) && f.type !== 'integer' && f.type !== 'number')
       err(`/fields/${i}`, 'rangeMessage/zeroDisables valem só para campos integer ou number');
     if (f.zeroDisables && !(f.min !== undefined && f.min > 0)) err(`/fields/${i}/zeroDisables`, 'zeroDisables exige min maior que 0');

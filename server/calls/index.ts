@@ -17,6 +17,7 @@ import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
 import { providers as acessoProviders } from './acesso.ts';
+import { providers as diagnosticoProviders } from './diagnostico.ts';
 import { providers as rankingProviders } from './ranking.ts';
 import { providers as tecladoProviders } from './teclado.ts';
 import { providers as sateliteProviders } from './satelite.ts';
@@ -30,6 +31,7 @@ export const providers: Record<string, Provider> = {
   ...rankingProviders,
   ...tecladoProviders,
   ...sateliteProviders,
+  ...diagnosticoProviders,
 };
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);

@@ -81,6 +81,7 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
         break;
       case 'file':
         u['ui:widget'] = 'fileUpload';
+        if (f.upload) u['ui:options'] = { ...(u['ui:options'] as object | undefined), upload: f.upload };
         break;
       default:
         if (f.upperCase) u['ui:widget'] = 'upperCase';

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
 import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
+import { useParams } from 'react-router-dom';
 import { entityByKey, model } from '../model';
 import { MultiSelect } from './MultiSelect';
 import { permissionOptions } from './pickOptions';
@@ -227,8 +228,12 @@ export function JsonField(props: FieldProps) {
 export function ImageUploadWidget(props: WidgetProps) {
   return <ImageUploader id={props.id} label={props.label} value={props.value} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
 }
+// metadata upload: { path, accept }: the path's {name} segments are the screen's route parameters.
 export function FileUploadWidget(props: WidgetProps) {
-  return <FileUploader id={props.id} label={props.label} value={props.value} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
+  const params = useParams();
+  const upload = props.options?.upload as { path?: string; accept?: string[] } | undefined;
+  const path = upload?.path ? `/api${upload.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(params[n] ?? ''))}` : undefined;
+  return <FileUploader id={props.id} label={props.label} value={props.value} uploadTo={path} extensions={upload?.accept} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
 }
 
 export const widgets: RegistryWidgetsType = {

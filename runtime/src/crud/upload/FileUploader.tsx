@@ -22,11 +22,14 @@ export interface FileUploaderProps {
   value?: string | null;
   /** `accept` of the file input, e.g. '.pdf,.zip'. */
   accept?: string;
+  /** Where the file goes (default /api/upload/single/{company}) and the only extensions taken (e.g. ['.bin']). */
+  uploadTo?: string;
+  extensions?: string[];
   disabled?: boolean;
   onChange: (url: string | undefined) => void;
 }
 
-export function FileUploader({ id, label, value, accept, disabled, onChange }: FileUploaderProps) {
+export function FileUploader({ id, label, value, accept, uploadTo, extensions, disabled, onChange }: FileUploaderProps) {
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -34,12 +37,12 @@ export function FileUploader({ id, label, value, accept, disabled, onChange }: F
   const choose = async (file: File | undefined) => {
     if (input.current) input.current.value = '';
     if (!file) return;
-    const problem = checkFile(file, 'file');
+    const problem = checkFile(file, 'file', extensions);
     setError(problem);
     if (problem) return;
     setBusy(true);
     try {
-      const up = await uploadFile(file, file.name);
+      const up = await uploadFile(file, file.name, uploadTo);
       setName(up.nome);
       onChange(up.file);
     } catch (e) {
@@ -58,7 +61,7 @@ export function FileUploader({ id, label, value, accept, disabled, onChange }: F
         {value && <Button color="error" disabled={disabled || busy} onClick={() => { setName(null); onChange(undefined); }}>Remover</Button>}
       </Stack>
       {busy && <LinearProgress sx={{ mt: 1, maxWidth: 420 }} />}
-      <input ref={input} id={id} type="file" accept={accept} hidden data-testid="file-input" onChange={(e) => void choose(e.target.files?.[0])} />
+      <input ref={input} id={id} type="file" accept={accept ?? extensions?.join(',')} hidden data-testid="file-input" onChange={(e) => void choose(e.target.files?.[0])} />
     </UploaderFrame>
   );
 }

@@ -15,6 +15,10 @@ describe('uploader checks (spec sections 5 and 8)', () => {
     expect(checkFile({ type: 'image/png', size: MAX_FILE_BYTES + 1 }, 'image')).toBe('Files should not exceed 10MB in size');
     expect(checkFile({ type: 'application/octet-stream', size: 5 }, 'file')).toBeNull();
     expect(checkFile({ type: 'application/zip', size: MAX_FILE_BYTES + 1 }, 'file')).toBe(MSG_SIZE);
+    // A field's upload.accept: only those endings (the firmware .bin), whatever type the browser guessed.
+    expect(checkFile({ type: 'application/octet-stream', size: 5, name: 'GV50.BIN' }, 'file', ['.bin'])).toBeNull();
+    expect(checkFile({ type: 'application/zip', size: 5, name: 'fw.zip' }, 'file', ['.bin'])).toBe(MSG_FORMAT);
+    expect(checkFile({ type: 'application/octet-stream', size: MAX_FILE_BYTES + 1, name: 'fw.bin' }, 'file', ['.bin'])).toBe(MSG_SIZE);
   });
 });
 

@@ -11,9 +11,10 @@ export const ZOOM_MIN = 1;
 export const ZOOM_MAX = 8;
 export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
 
-/** The spec's message for a file the uploader must refuse, or null. */
-export function checkFile(file: { type: string; size: number }, kind: 'image' | 'file'): string | null {
+/** The spec's message for a file the uploader must refuse, or null. `extensions`: the only endings taken (e.g. .bin). */
+export function checkFile(file: { type: string; size: number; name?: string }, kind: 'image' | 'file', extensions?: string[]): string | null {
   if (kind === 'image' && !/^image\/(png|jpeg|gif|webp|avif|tiff)$/.test(file.type)) return MSG_FORMAT;
+  if (extensions?.length && !extensions.some((x) => (file.name ?? '').toLowerCase().endsWith(x))) return MSG_FORMAT;
   if (file.size > MAX_FILE_BYTES) return MSG_SIZE;
   return null;
 }
@@ -61,11 +62,11 @@ export async function cropToPng(src: string, area: Area, rotation: number): Prom
 
 export interface Uploaded { id: number; filename: string; nome: string; mime: string; tamanho: number; file: string; path: string; urlResized: string | null }
 
-/** POST /api/upload/single/{active company} (multipart field `file`). */
-export async function uploadFile(file: Blob, name: string): Promise<Uploaded> {
+/** POST /api/upload/single/{active company} (multipart field `file`), or to `to` (a field's metadata upload path). */
+export async function uploadFile(file: Blob, name: string, to?: string): Promise<Uploaded> {
   const form = new FormData();
   form.append('file', file, name);
-  const { json } = await httpClient(`/api/upload/single/${session.get()?.empresaAtiva ?? ''}`, { method: 'POST', body: form });
+  const { json } = await httpClient(to ?? `/api/upload/single/${session.get()?.empresaAtiva ?? ''}`, { method: 'POST', body: form });
   return json.payload as Uploaded;
 }
 

@@ -32,7 +32,8 @@ describe('record pages (record.tabs)', () => {
     expect(by('equipamento').record!.tabs.map((t) => [t.name, t.permission])).toEqual([
       ['configuracao', 'adm.cfg.equipamentos.configuracao'], ['fila_processamento', 'adm.cfg.equipamentos.fila_processamento.lista'],
       ['excluir_equipamento', 'adm.cfg.equipamentos.excluir'], ['reiniciar_simcard', 'adm.cfg.equipamentos.reiniciar_simcard'],
-      ['remover_equipamento', 'adm.cfg.equipamentos.remover_equipamento'],
+      ['remover_equipamento', 'adm.cfg.equipamentos.remover_equipamento'], ['sincronizar_can', 'adm.cfg.equipamentos.sincronizar_can'],
+      ['redefinir', 'adm.cfg.equipamentos.redefinir'],
     ]);
     // a list tab's own key joins the nested routes' requirements
     expect(by('motorista_temporario').parent?.tabKeys).toEqual(['tlm.fro.ativo.motorista_temporario']);
@@ -45,7 +46,7 @@ describe('record pages (record.tabs)', () => {
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id', name: 'tlm.fro.ativo.visualizar', entity: 'ativo', view: 'record' });
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id/informacoes', name: 'tlm.fro.ativo.informacoes', entity: 'ativo', view: 'record', tab: 'informacoes' });
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id/equipamento/:serial/fila_processamento', name: 'adm.cfg.equipamentos.fila_processamento.lista', entity: 'ativo', view: 'record', tab: 'equipamento', sub: 'fila_processamento' });
-    expect(rec.filter((r) => r.entity === 'ativo').length).toBe(1 + 6 + 5);
+    expect(rec.filter((r) => r.entity === 'ativo').length).toBe(1 + 6 + 7);
     const at = (path: string) => m.routes.filter((r) => r.path === path);
     expect(at('/tlm/fro/garagem/:id/editar')).toEqual([{ path: '/tlm/fro/garagem/:id/editar', name: 'tlm.fro.garagem.editar', entity: 'garagem', view: 'record', tab: 'editar' }]);
     expect(at('/tlm/fro/garagem/:id/ativos')).toEqual([{ path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'garagem', view: 'record', tab: 'ativos' }]);

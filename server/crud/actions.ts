@@ -14,6 +14,7 @@ import { findVisible, serialize, type Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
+import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
   tx: EntityManager;       // transaction; the tenant filters of the request apply
@@ -107,6 +108,22 @@ export const actionHandlers: Record<string, ActionHandler> = {
       mensagem: macro.texto, dispositivo: Number(ctx.row.id), macro: Number(macro.id), direcao: 'enviada', situacao: 'pendente',
     })]);
   },
+  // equipamento: a device with a CAN interface (a Queclink model whose reports carry a CAN mask) is asked to report
+  // now (sync; value { can: true } marks the CAN synchronization in the queue); other models have no CAN to read.
+  sincronizar_can: (ctx) => {
+    const modelo = String(ctx.row.modelo ?? '');
+    if (ctx.row.tecnologia !== 'queclink' || !QUECLINK_MODELS[modelo]?.canBits) {
+      const label = ctx.entity.fields.find((f) => f.name === 'modelo')?.options?.find((o) => o.value === modelo)?.label ?? modelo;
+      throw new HttpError(422, `O modelo ${label} não tem interface CAN: não há dados CAN para sincronizar`);
+    }
+    return createdAnswer(ctx, [
+      created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'sync', value: { can: true }, status: 'pendente', processing: false, tentativas: 0 }),
+    ]);
+  },
+  // equipamento: factory reset (reboot with reset: the Queclink encoder sends AT+GTRTO sub-command 4).
+  redefinir: (ctx) => createdAnswer(ctx, [
+    created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: { reset: true }, status: 'pendente', processing: false, tentativas: 0 }),
+  ]),
   // equipamento: ends its links in force (the asset keeps its history).
   remover_equipamento: async (ctx) => {
     const vinculo = entityByKey('equipamento_ativo')!;

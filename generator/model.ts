@@ -136,7 +136,7 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
-  aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];  // more screen routes of a view below the route
+  aliases?: AliasMeta[];  // more screen routes of a view (below the route, or absolute)
   history: boolean;           // record changes (default true)
   hook?: string;              // server write hook (server/crud/hooks.ts) run in the create/update transaction
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
@@ -221,6 +221,15 @@ export interface HubMeta {
   help?: string;
 }
 
+/** A second screen route of one view of an entity (metadata aliases). */
+export interface AliasMeta {
+  path: string;                               // as declared: relative to the route, or absolute ('/…')
+  view: 'list' | 'create' | 'edit' | 'show';
+  label?: string;                             // screen title (default the entity's)
+  filter?: Record<string, unknown>;           // list: fixed filter
+  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it
+}
+
 export interface RouteEntry {
   path: string;            // e.g. /tlm/fro/ativo/:id/editar
   name: string;            // route name = permission key, e.g. tlm.fro.ativo.editar
@@ -232,6 +241,7 @@ export interface RouteEntry {
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
   tab?: string;            // record: the tab shown (absent: the first one the user may see)
   sub?: string;            // record, group tab: the tab of the group entity's record shown for one entry
+  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults)
 }
 
 export interface Model {

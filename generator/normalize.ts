@@ -7,6 +7,7 @@ import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
   ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
+  AliasMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -21,7 +22,7 @@ interface RawEntity {
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; history?: boolean;
-  owner?: string; aliases?: { path: string; view: 'create' | 'edit' | 'show' }[];
+  owner?: string; aliases?: AliasMeta[];
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
@@ -222,7 +223,17 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     entity.owner = raw.owner;
   }
   if (raw.aliases) {
-    raw.aliases.forEach((a, i) => { if (readOnlyResource && a.view !== 'show') err(`/aliases/${i}/view`, 'cadastro somente leitura: só a visualização'); });
+    raw.aliases.forEach((a, i) => {
+      if (readOnlyResource && (a.view === 'create' || a.view === 'edit')) err(`/aliases/${i}/view`, 'cadastro somente leitura: só a lista e a visualização');
+      if (a.filter && a.view !== 'list') err(`/aliases/${i}/filter`, 'filter só vale para view: list');
+      for (const f of Object.keys(a.filter ?? {})) if (!byName.has(f)) err(`/aliases/${i}/filter`, `campo desconhecido: ${f}`);
+      if (a.defaults && a.view !== 'create') err(`/aliases/${i}/defaults`, 'defaults só vale para view: create');
+      const routeParamNames = [...`${a.path}`.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+      for (const [f, param] of Object.entries(a.defaults ?? {})) {
+        if (!byName.has(f)) err(`/aliases/${i}/defaults`, `campo desconhecido: ${f}`);
+        if (!routeParamNames.includes(param)) err(`/aliases/${i}/defaults`, `parâmetro :${param} não está na rota ${a.path}`);
+      }
+    });
     entity.aliases = raw.aliases;
   }
   if (raw.menu) entity.menu = raw.menu;
@@ -446,7 +457,10 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
-    for (const al of e.aliases ?? []) add(`${e.route}/${al.path}`, { create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view], al.view);
+    (e.aliases ?? []).forEach((al, alias) => routes.push({
+      path: al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`,
+      name: `${e.permission}.${{ list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view]}`, entity: e.key, view: al.view, alias,
+    }));
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {
@@ -778,7 +792,14 @@ export function normalize(meta: LoadedMetadata): Model {
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions)].sort((a, b) => (a.key < b.key ? -1 : 1));
   if (problems.length) throw new MetadataError(problems);
-  const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu, hubs), routes: buildRoutes(entities, screens, hubs) };
+  const routes = buildRoutes(entities, screens, hubs);
+  // An alias route may not take a route another screen opens (the first one would win silently).
+  for (const e of entities) (e.aliases ?? []).forEach((al, i) => {
+    const path = al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`;
+    if (routes.filter((r) => r.path === path).length > 1) problems.push(problem(e.file, `/aliases/${i}/path`, `rota já usada por outra tela: ${path}`));
+  });
+  if (problems.length) throw new MetadataError(problems);
+  const model: Model = { entities, screens, providers, permissions, menu: buildMenu(entities, screens, meta.menu.data as RawMenu, hubs), routes };
   if (hubs.length) model.hubs = hubs;
   if (platform.length) model.platform = platform;
   if (tecnologias.length) model.tecnologias = tecnologias;

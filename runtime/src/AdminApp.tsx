@@ -50,7 +50,7 @@ const screens = routeTable().flatMap((rt): (RouteEntry & { Screen: ComponentType
   // Record page (metadata record): the same page, told which tab (and group entry tab) the route shows.
   const Screen = rt.view === 'record'
     ? lazy(async () => ({ default: await loadRecord(entity, schema, rt.tab, rt.sub) }))
-    : lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema)) ?? NotFound }));
+    : lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema, rt.alias !== undefined ? entity.aliases?.[rt.alias] : undefined)) ?? NotFound }));
   return [{ ...rt, Screen }];
 });
 

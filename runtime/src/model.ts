@@ -1,7 +1,7 @@
 // Access to the generated model: entities, route table and menu, plus path helpers.
 import { schemas, screens } from '@rastro/generated';
 import modelJson from '@rastro/generated/model.json';
-import type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../generator/model';
+import type { AliasMeta, EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../generator/model';
 
 export type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta };
 export const model = modelJson as unknown as Model;
@@ -28,6 +28,13 @@ export function pathFor(key: string, view: View, id?: string | number, params?: 
     case 'show':
       return `${r}/${id}/visualizar`;
   }
+}
+
+/** Path of an absolute alias route for one row: its :id filled, or ?id= when it has none (a show alias like
+ *  /adm/cfg/simcard/visualizar). */
+export function aliasPath(alias: AliasMeta, id: string | number): string {
+  const enc = encodeURIComponent(String(id));
+  return alias.path.includes(':id') ? alias.path.replace(':id', enc) : `${alias.path}?id=${enc}`;
 }
 
 /** Record page of a row (metadata record): {record route}/{value of record.by}[/{tab}]. */

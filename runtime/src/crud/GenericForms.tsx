@@ -7,8 +7,8 @@ import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
 import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate } from 'react-admin';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import type { EntityMeta } from '../../../generator/model';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import type { AliasMeta, EntityMeta } from '../../../generator/model';
 import { pathFor, permissionFor } from '../model';
 import { FormPanel } from './FormPanel';
 import { HistoryDialog } from './HistoryDialog';
@@ -21,7 +21,7 @@ import { useBound } from './params';
 import { UnknownParams } from './GenericList';
 import { SecretDialog } from './SecretDialog';
 
-export interface GenericProps { entity: EntityMeta; schema: JSONSchema7 }
+export interface GenericProps { entity: EntityMeta; schema: JSONSchema7; alias?: AliasMeta }
 
 
 export { Loading };
@@ -29,9 +29,25 @@ export { Loading };
 /** Navigation state of an add form opened from a nested list: the parent's value, and where to go back. */
 export interface CreateState { defaults?: Record<string, unknown>; back?: string }
 
-export function useGenericCreate(entity: EntityMeta) {
+/** Values an add form opened on an alias route takes from the route (alias defaults: field → route parameter). */
+export function aliasDefaults(entity: EntityMeta, alias: AliasMeta | undefined, params: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, param] of Object.entries(alias?.defaults ?? {})) {
+    const raw = params[param];
+    if (raw === undefined || raw === '') continue;
+    const type = entity.fields.find((f) => f.name === field)?.type;
+    const n = Number(raw);
+    out[field] = (type === 'reference' || type === 'integer' || type === 'number') && Number.isFinite(n) ? n : raw;
+  }
+  return out;
+}
+
+export function useGenericCreate(entity: EntityMeta, alias?: AliasMeta) {
   const navigate = useNavigate();
-  const state = (useLocation().state ?? {}) as CreateState;
+  const routeParams = useParams();
+  const given = (useLocation().state ?? {}) as CreateState;
+  const fromRoute = aliasDefaults(entity, alias, routeParams);
+  const state: CreateState = Object.keys(fromRoute).length ? { ...given, defaults: { ...given.defaults, ...fromRoute } } : given;
   const bound = useBound(entity);
   const back = state.back ?? pathFor(entity.key, 'list', undefined, bound?.route);
   const notify = useNotify();
@@ -118,19 +134,19 @@ export function useGenericEdit(entity: EntityMeta, given: { id?: string | number
   };
 }
 
-export function GenericCreate({ entity, schema }: GenericProps) {
-  const c = useGenericCreate(entity);
+export function GenericCreate({ entity, schema, alias }: GenericProps) {
+  const c = useGenericCreate(entity, alias);
   if (c.bound?.error) return <UnknownParams message={c.bound.error} />;
   return (
     <ResourceContextProvider value={entity.key}>
-      <FormPanel entity={entity} schema={schema} title={`Adicionar ${entity.label.singular}`} defaults={c.defaults} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
+      <FormPanel entity={entity} schema={schema} title={alias?.label ?? `Adicionar ${entity.label.singular}`} defaults={c.defaults} saving={c.saving} onSubmit={c.save} onCancel={c.cancel} />
       {c.secret && <SecretDialog label={c.secret.label} value={c.secret.value} onClose={c.closeSecret} />}
     </ResourceContextProvider>
   );
 }
 
 /** The edit form; in a record page tab: `id` given, only `sections`, staying on the tab after saving. */
-export function GenericEdit({ entity, schema, id, sections, title, saved }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
+export function GenericEdit({ entity, schema, id, sections, title, saved, alias }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
   const e = useGenericEdit(entity, { id, saved });
   const [history, setHistory] = useState(false);
   if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
@@ -141,7 +157,7 @@ export function GenericEdit({ entity, schema, id, sections, title, saved }: Gene
       <FormPanel
         entity={entity}
         schema={schema}
-        title={title ?? `Editar ${entity.label.singular}`}
+        title={title ?? alias?.label ?? `Editar ${entity.label.singular}`}
         sections={sections}
         record={e.record}
         saving={e.saving}
@@ -155,9 +171,12 @@ export function GenericEdit({ entity, schema, id, sections, title, saved }: Gene
   );
 }
 
-export function GenericShow({ entity }: GenericProps) {
-  const { id = '' } = useParams();
+export function GenericShow({ entity, alias }: GenericProps) {
+  // A show alias without :id (e.g. /adm/cfg/simcard/visualizar) reads the row from ?id=.
+  const [search] = useSearchParams();
+  const id = useParams().id ?? search.get('id') ?? '';
   const navigate = useNavigate();
+  const title = alias?.label ?? `Visualizar ${entity.label.singular}`;
   const { can } = useCan();
   const bound = useBound(entity);
   const { data: record, isPending, error } = useGetOne(bound?.resource ?? entity.key, { id }, { enabled: !bound?.error });
@@ -173,9 +192,9 @@ export function GenericShow({ entity }: GenericProps) {
   return (
     <ResourceContextProvider value={entity.key}>
       <RecordContextProvider value={record}>
-        <Title title={`Visualizar ${entity.label.singular}`} />
+        <Title title={title} />
         <Card>
-          <PanelHeader title={`Visualizar ${entity.label.singular}`} onBack={() => navigate(pathFor(entity.key, 'list', undefined, bound?.route))}>
+          <PanelHeader title={title} onBack={() => (alias ? navigate(-1) : navigate(pathFor(entity.key, 'list', undefined, bound?.route)))}>
             {entity.history && (
               <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
                 Histórico de alterações

@@ -14,8 +14,8 @@ import {
   Title, useGetOne, useRecordContext, type ListControllerResult,
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
-import { entityByKey, pathFor, permissionFor, recordPath } from '../model';
+import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
+import { aliasPath, entityByKey, pathFor, permissionFor, recordPath } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
@@ -42,17 +42,20 @@ export function exportUrl(entity: EntityMeta, ctx: Pick<ListControllerResult, 's
 }
 
 /** `nested`: the parent given by a record page tab (otherwise read from the nested list's own route). */
-export function useGenericList(entity: EntityMeta, given?: Nested | null) {
+/** `alias`: the list opened on a second route (metadata aliases): its fixed filter and title. */
+export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?: AliasMeta) {
   const { pathname } = useLocation();
   const nested = given ?? nestedOf(entity, pathname);
   const bound = useBound(entity);
   const resource = nested?.resource ?? bound?.resource ?? entity.key;
-  const ctx = useListController({ resource, sort: entity.sort, perPage: 25, queryOptions: { enabled: !bound?.error } });
+  const ctx = useListController({ resource, sort: entity.sort, perPage: 25, filter: alias?.filter, queryOptions: { enabled: !bound?.error } });
+  // A list alias with a show alias below it (e.g. /adm/cfg/simcard → /adm/cfg/simcard/visualizar) opens its rows there.
+  const aliasShow = alias && entity.aliases?.find((a) => a.view === 'show' && a.path.startsWith(`${alias.path}/`));
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
   const exportAs = (format: 'csv' | 'xlsx') =>
-    downloadFile(exportUrl(entity, ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested, bound), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
+    downloadFile(exportUrl(entity, alias?.filter ? { sort: ctx.sort, filterValues: { ...ctx.filterValues, ...alias.filter } } : ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested, bound), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
   const setDateRange = (r: ReturnType<typeof rangeFromFilter>) => {
     if (!entity.dateRange) return;
@@ -78,7 +81,9 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null) {
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
     // A register with a record page opens it; otherwise its edit form, else its read-only view.
     rowPath: (id: string | number, record?: Record<string, unknown>) =>
-      entity.record && can(permissionFor(entity, 'show'))
+      aliasShow && can(permissionFor(entity, 'show'))
+        ? aliasPath(aliasShow, id)
+        : entity.record && can(permissionFor(entity, 'show'))
         ? recordPath(entity, record?.[entity.record.by] ?? id)
         : can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
         ? pathFor(entity.key, 'edit', id, bound?.route)
@@ -167,8 +172,8 @@ export function Empty() {
   );
 }
 
-export function GenericList({ entity, nested }: Pick<GenericProps, 'entity'> & { schema?: GenericProps['schema']; nested?: Nested | null }) {
-  const l = useGenericList(entity, nested);
+export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entity'> & { schema?: GenericProps['schema']; nested?: Nested | null; alias?: AliasMeta }) {
+  const l = useGenericList(entity, nested, alias);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [full, setFull] = useState(false);
@@ -176,7 +181,7 @@ export function GenericList({ entity, nested }: Pick<GenericProps, 'entity'> & {
   const colMeta = new Map(entity.columns.map((c) => [c.source, c]));
   const hasActions = entity.actions.some(l.canAction);
   const parentName = useParentName(l.nested);
-  const title = l.nested ? `${entity.label.plural}: ${parentName ?? '…'}` : l.bound ? `${entity.label.plural}: ${l.bound.labels.join(' · ')}` : entity.label.plural;
+  const title = alias?.label ?? (l.nested ? `${entity.label.plural}: ${parentName ?? '…'}` : l.bound ? `${entity.label.plural}: ${l.bound.labels.join(' · ')}` : entity.label.plural);
   if (l.bound?.error) return <UnknownParams message={l.bound.error} />;
 
   return (

@@ -21,7 +21,7 @@ describe('aliases', () => {
     expect(at('/adm/sis/integracao/conexoes/mix')).toEqual([['conexao_integracao', 'create', 'adm.sis.integracao.conexoes.adicionar', 0]]);
     const fila = m.entities.find((e) => e.key === 'fila_processamento')!;
     expect(fila.aliases?.[1]).toEqual({ path: '/adm/cfg/sincronizacao', view: 'list', label: 'Sincronização de configurações', filter: { event: ['sync', 'readConfig', 'writeConfig'] } });
-    expect(m.entities.find((e) => e.key === 'equipamento_ativo')!.aliases?.[0].defaults).toEqual({ ativoId: 'id' });
+    expect(m.entities.find((e) => e.key === 'equipamento_ativo')!.aliases?.[0].defaults).toEqual({ ativoId: 'id', dataInicio: '$now' });
   });
 
   it('refuses unknown fields, a filter off a list, defaults off the route and a route already taken', async () => {
@@ -34,7 +34,7 @@ describe('aliases', () => {
       ];
     });
     editYaml(p, 'hdw/equipamento_ativo.yaml', (d) => {
-      d.aliases = [{ path: '/adm/cfg/equipamentos/:id/adicionar_equipamento', view: 'create', defaults: { ativoId: 'ativo', nada: 'id' } }];
+      d.aliases = [{ path: '/adm/cfg/equipamentos/:id/adicionar_equipamento', view: 'create', defaults: { ativoId: 'ativo', nada: 'id', serial: '$now' } }];
     });
     editYaml(p, 'adm/historico_de_login.yaml', (d) => { d.aliases = [{ path: '/adm/x/login', view: 'create' }]; });
     const out = await problems(p);
@@ -43,9 +43,10 @@ describe('aliases', () => {
       'metadata/hdw/fila_processamento.yaml: /aliases/1/filter: filter só vale para view: list',
       'metadata/hdw/equipamento_ativo.yaml: /aliases/0/defaults: parâmetro :ativo não está na rota /adm/cfg/equipamentos/:id/adicionar_equipamento',
       'metadata/hdw/equipamento_ativo.yaml: /aliases/0/defaults: campo desconhecido: nada',
+      'metadata/hdw/equipamento_ativo.yaml: /aliases/0/defaults: $now só vale para campo date ou datetime: serial',
       'metadata/adm/historico_de_login.yaml: /aliases/0/view: cadastro somente leitura: só a lista e a visualização',
     ]));
-    expect(out.length).toBe(5);
+    expect(out.length).toBe(6);
     // Once the others are right, a route taken by another screen is refused.
     const q = project();
     editYaml(q, 'hdw/fila_processamento.yaml', (d) => { d.aliases = [{ path: '/adm/cfg/equipamentos', view: 'list' }]; });

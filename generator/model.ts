@@ -227,7 +227,7 @@ export interface AliasMeta {
   view: 'list' | 'create' | 'edit' | 'show';
   label?: string;                             // screen title (default the entity's)
   filter?: Record<string, unknown>;           // list: fixed filter
-  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it
+  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it, or '$now' (date/datetime)
 }
 
 export interface RouteEntry {

@@ -231,7 +231,8 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       const routeParamNames = [...`${a.path}`.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
       for (const [f, param] of Object.entries(a.defaults ?? {})) {
         if (!byName.has(f)) err(`/aliases/${i}/defaults`, `campo desconhecido: ${f}`);
-        if (!routeParamNames.includes(param)) err(`/aliases/${i}/defaults`, `parâmetro :${param} não está na rota ${a.path}`);
+        if (param === '$now') { if (byName.has(f) && !['date', 'datetime'].includes(byName.get(f)!.type)) err(`/aliases/${i}/defaults`, `$now só vale para campo date ou datetime: ${f}`); }
+        else if (!routeParamNames.includes(param)) err(`/aliases/${i}/defaults`, `parâmetro :${param} não está na rota ${a.path}`);
       }
     });
     entity.aliases = raw.aliases;

@@ -1,6 +1,6 @@
 // GenericCreate / GenericEdit / GenericShow: headless hooks (useGenericCreate, useGenericEdit)
 // driving the shared FormPanel, and a read-only show panel.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Divider, Grid, Stack, Typography } from '@mui/material';
 import { session } from '../api/session';
 import EditIcon from '@mui/icons-material/Edit';
@@ -33,9 +33,10 @@ export interface CreateState { defaults?: Record<string, unknown>; back?: string
 export function aliasDefaults(entity: EntityMeta, alias: AliasMeta | undefined, params: Record<string, string | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, param] of Object.entries(alias?.defaults ?? {})) {
+    const type = entity.fields.find((f) => f.name === field)?.type;
+    if (param === '$now') { const now = new Date().toISOString(); out[field] = type === 'date' ? now.slice(0, 10) : now; continue; }
     const raw = params[param];
     if (raw === undefined || raw === '') continue;
-    const type = entity.fields.find((f) => f.name === field)?.type;
     const n = Number(raw);
     out[field] = (type === 'reference' || type === 'integer' || type === 'number') && Number.isFinite(n) ? n : raw;
   }
@@ -45,9 +46,13 @@ export function aliasDefaults(entity: EntityMeta, alias: AliasMeta | undefined, 
 export function useGenericCreate(entity: EntityMeta, alias?: AliasMeta) {
   const navigate = useNavigate();
   const routeParams = useParams();
-  const given = (useLocation().state ?? {}) as CreateState;
-  const fromRoute = aliasDefaults(entity, alias, routeParams);
-  const state: CreateState = Object.keys(fromRoute).length ? { ...given, defaults: { ...given.defaults, ...fromRoute } } : given;
+  const located = useLocation().state as CreateState | null;
+  // Taken once when the form opens (a new object, or a later $now, would start the form again).
+  const [fromRoute] = useState(() => aliasDefaults(entity, alias, routeParams));
+  const state: CreateState = useMemo(() => {
+    const given = located ?? {};
+    return Object.keys(fromRoute).length ? { ...given, defaults: { ...given.defaults, ...fromRoute } } : given;
+  }, [located, fromRoute]);
   const bound = useBound(entity);
   const back = state.back ?? pathFor(entity.key, 'list', undefined, bound?.route);
   const notify = useNotify();

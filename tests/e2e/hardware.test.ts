@@ -1,0 +1,131 @@
+// Hardware and configuration routes of issue 9 in the browser, as admin: the equipment's Sincronizar CAN and Redefinir
+// tabs (command queue), linking a serial to an asset (/adm/cfg/equipamentos/:id/adicionar_equipamento), the command
+// control and synchronization lists on the queue, and the SIM cards under Configuração — titles, lists, no console error.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiCall, openSession, randomPlate, type AdminSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const T = { timeout: 10_000 };
+
+let s: AdminSession;
+const api = (path: string, body?: unknown) => apiCall(s.ctx, baseUrl, path, body);
+const filter = (f: object) => `filter=${encodeURIComponent(JSON.stringify(f))}`;
+const tag = String(Date.now()).slice(-10);
+const serialCan = `86531${tag}`;
+const serialNovo = `86532${tag}`;
+const iccid = `8955${tag}12345`;
+let ativo: number;
+let ativoNome: string;
+let simcard: number;
+
+beforeAll(async () => {
+  s = await openSession(baseUrl, 'admin', adminPassword);
+  ativoNome = `Hardware E2E ${tag}`;
+  ativo = (await api('/api/ativo', { descricao: ativoNome, placa: randomPlate() })).id;
+  await api('/api/equipamento', { serial: serialCan, tecnologia: 'queclink', modelo: 'gv350ceu', ativado: true });
+  await api('/api/equipamento', { serial: serialNovo, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
+  simcard = (await api('/api/sim_card', { iccid, operadora: 'Operadora E2E', msisdn: '11999990000', situacao: 'ativo' })).id;
+});
+afterAll(async () => { await s?.close(); });
+
+const h1 = (text: string) => s.page.locator('h1', { hasText: text }).waitFor(T);
+
+describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
+  it('Sincronizar CAN queues the CAN synchronization after the ATENÇÃO dialog', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${serialCan}/sincronizar_can`);
+    await h1(`Sincronizar CAN: ${serialCan}`);
+    await page.getByRole('button', { name: 'Sincronizar CAN', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Deseja sincronizar os dados da rede CAN? O equipamento enviará a leitura da rede CAN agora.').waitFor(T);
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}`);
+    expect(fila.map((r: any) => [r.event, r.value, r.status])).toEqual([['sync', { can: true }, 'pendente']]);
+  });
+
+  it('Redefinir queues the factory reset', async () => {
+    const { page } = s;
+    await page.getByRole('tab', { name: 'Redefinir' }).click(T);
+    await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serialCan}/redefinir`);
+    await h1(`Redefinir: ${serialCan}`);
+    await page.getByRole('button', { name: 'Redefinir', exact: true }).click();
+    await page.getByRole('dialog').getByText('Deseja redefinir o equipamento? Ele voltará à configuração de fábrica e será reiniciado.').waitFor(T);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}&sort=${encodeURIComponent('["id","ASC"]')}`);
+    expect(fila.map((r: any) => [r.event, r.value])).toEqual([['sync', { can: true }], ['reboot', { reset: true }]]);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('Sincronizar CAN on a model without CAN answers the pt-BR refusal', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${serialNovo}/sincronizar_can`);
+    await h1(`Sincronizar CAN: ${serialNovo}`);
+    await page.getByRole('button', { name: 'Sincronizar CAN', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('O modelo GV50CG não tem interface CAN: não há dados CAN para sincronizar').waitFor(T);
+    // the refused request is the only console error (the 422 answer itself)
+    expect(s.errors.length).toBe(2);
+    expect(s.errors.every((e) => /422|não tem interface CAN/.test(e))).toBe(true);
+    s.errors.length = 0;
+  });
+});
+
+describe('adicionar_equipamento: a serial linked to the asset of the route', () => {
+  it('opens the link form with the asset and the start filled, and saving links the serial now', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/${ativo}/adicionar_equipamento`);
+    await h1('Adicionar equipamento ao ativo');
+    await expect.poll(() => page.locator('#root_ativoId').inputValue(), T).toBe(ativoNome);
+    await page.screenshot({ path: '/tmp/hw-add.png' });
+    await page.locator('#root_serial').fill(serialNovo);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Registro salvo').waitFor(T);
+    const links = await api(`/api/equipamento_ativo?${filter({ serial: serialNovo })}`);
+    expect(links.map((r: any) => [r.serial, r.ativoId, r.dataFim])).toEqual([[serialNovo, ativo, null]]);
+    expect(Math.abs(Date.parse(links[0].dataInicio) - Date.now())).toBeLessThan(5 * 60_000);
+  });
+});
+
+describe('the command queue on /adm/con/controle and /adm/cfg/sincronizacao', () => {
+  it('Controle de comandos lists every command of the company', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/con/controle`);
+    await h1('Controle de comandos');
+    await expect.poll(async () => (await page.locator('tbody').innerText()).includes('Reiniciar/Reset'), T).toBe(true);
+    expect(await page.locator('tbody').innerText()).toContain(serialCan);
+  });
+
+  it('Sincronização de configurações lists the synchronizations only, and a row opens its view', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/cfg/sincronizacao`);
+    await h1('Sincronização de configurações');
+    await expect.poll(async () => (await page.locator('tbody').innerText()).includes(serialCan), T).toBe(true);
+    const text = await page.locator('tbody').innerText();
+    expect(text).toContain('Sincronizar');
+    expect(text).not.toContain('Reiniciar/Reset');
+    const [sync] = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['sync'] })}`);
+    await page.locator('tbody tr', { hasText: serialCan }).first().click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/sincronizacao/visualizar?id=${sync.id}`);
+    await h1('Sincronização de configuração');
+    await page.getByText(serialCan).first().waitFor(T);
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('SIM cards under Configuração', () => {
+  it('/adm/cfg/simcard lists the SIM cards and a row opens /adm/cfg/simcard/visualizar', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/adm/cfg/simcard`);
+    await h1('SIM cards');
+    await page.locator('tbody tr', { hasText: iccid }).waitFor(T);
+    await page.locator('tbody tr', { hasText: iccid }).click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/simcard/visualizar?id=${simcard}`);
+    await h1('Visualizar SIM card');
+    await page.getByText('Operadora E2E').waitFor(T);
+    await page.screenshot({ path: '/tmp/hw-simcard.png' });
+    expect(s.errors).toEqual([]);
+  });
+});

@@ -531,3 +531,209 @@ describe('queclink decode: acknowledgements and specifics', () => {
     }
   });
 });
+
+// GTERI accessory blocks (ERI mask) and the GTCAN expansion masks: real frames of Traccar's public test suite
+// (Gl200TextProtocolDecoderTest) and public captures; values worked out by hand from the field order.
+interface AccessoryCase {
+  name: string;
+  frame: string;
+  model: string;
+  position: Partial<DecodeResult['positions'][number]>;
+  ignition?: boolean;
+  attrs: Record<string, unknown>;
+  /** Attributes that must not be there (the reading stops before data it cannot place). */
+  absent?: string[];
+  reply: string;
+}
+const ACCESSORIES: AccessoryCase[] = [
+  {
+    name: 'GV300 GTERI: digital fuel sensor (bit 0), percentage and volume fuel sensors (bits 3, 4)',
+    frame: '+RESP:GTERI,250C02,868789023691057,,00000019,,10,1,1,0.0,196,2258.0,-99.201807,19.559242,20180214002957,0334,0003,235B,7F8D,00,6786.7,,,,100,110000,1,0394,1,4,100.0,100.0,20180214003006,C72B$',
+    model: 'gv300',
+    position: { fixTime: '2018-02-14T00:29:57.000Z', latitude: 19.559242, longitude: -99.201807, speedKmh: 0, course: 196, altitude: 2258, valid: true },
+    ignition: false,
+    attrs: { eriMask: '00000019', odometer: 6786.7, batteryLevel: 100, uartDeviceType: 1, fuelSensor1: 0x394, fuelSensorLevel1: 100, fuelSensorVolume1: 100 },
+    reply: '+SACK:C72B$',
+  },
+  {
+    name: 'GV350M GTERI: counted digital fuel sensors with type and UART id',
+    frame: '+RESP:GTERI,F10415,862599050680717,GV350M,00000001,,50,1,1,0.0,274,2963.1,-78.691767,-0.951295,20250512214226,,,,,,0.0,,,100,210100,,1,1,1,01DF,20250512214226,009D$',
+    model: 'gv350m',
+    position: { fixTime: '2025-05-12T21:42:26.000Z', latitude: -0.951295, longitude: -78.691767, speedKmh: 0, course: 274, altitude: 2963.1, valid: true },
+    ignition: true,
+    attrs: { fuelSensor1: 479, batteryLevel: 100, odometer: 0 },
+    absent: ['fuelSensor2', 'uartDeviceType'],
+    reply: '+SACK:009D$',
+  },
+  {
+    name: 'GV75W-type GTERI (type 41, generic rules): one digital fuel sensor reading after the UART type',
+    frame: '+BUFF:GTERI,410502,864802030794634,,00000001,,10,1,1,0.0,0,3027.8,-78.706612,-0.955699,20230418170736,0740,0002,A08C,2AB72D,00,0.0,,,,100,110000,1,0099,20230418171004,8B98$',
+    model: 'gv75w',
+    position: { fixTime: '2023-04-18T17:07:36.000Z', latitude: -0.955699, longitude: -78.706612, altitude: 3027.8, valid: true },
+    ignition: false,
+    attrs: { uartDeviceType: 1, fuelSensor1: 153 },
+    reply: '+SACK:8B98$',
+  },
+  {
+    name: 'GV300W GTERI: one 1-wire temperature sensor',
+    frame: '+RESP:GTERI,271002,863457051562823,,00000002,,10,1,1,0.0,15,28.2,-58.695253,-34.625413,20230119193305,0722,0007,1168,16B3BB,00,0.0,,,,99,210100,2,1,28F8A149F69A3C25,1,0190,20230119193314,07C7$',
+    model: 'gv300w',
+    position: { fixTime: '2023-01-19T19:33:05.000Z', latitude: -34.625413, longitude: -58.695253, speedKmh: 0, course: 15, altitude: 28.2, valid: true },
+    ignition: true,
+    attrs: { batteryLevel: 99, uartDeviceType: 2, oneWireId1: '28F8A149F69A3C25', temperature1: 25 },
+    reply: '+SACK:07C7$',
+  },
+  {
+    name: 'GV200 GTERI: two 1-wire sensors below zero (signed, 1/16 °C), inputs/outputs words',
+    frame: '+RESP:GTERI,040A00,862894022579562,gv200,00000002,,10,1,1,96.1,180,749.7,39.222692,24.165463,20210225065756,0420,0004,759C,3360,00,15529.8,,,2789,,01,00,2,2,282BD47A0B000063,1,FFE2,281FDD5D0B000057,1,FFC8,20210225065800,6974$',
+    model: 'gv200',
+    position: { fixTime: '2021-02-25T06:57:56.000Z', latitude: 24.165463, longitude: 39.222692, speedKmh: 96.1, course: 180, altitude: 749.7, valid: true },
+    attrs: { odometer: 15529.8, analogInput2: 2.789, ignitionInput: true, oneWireId1: '282BD47A0B000063', temperature1: -1.875, oneWireId2: '281FDD5D0B000057', temperature2: -3.5 },
+    reply: '+SACK:6974$',
+  },
+  {
+    name: 'GV300 GTERI: 1-wire sensor with the hour meter (firmware 05.02)',
+    frame: '+RESP:GTERI,060502,861074023620928,,00000002,27822,10,1,1,0.0,84,2870.9,-78.531796,-0.277329,20170825045344,,,,,,0.0,01138:30:24,,,83,220104,2,1,28FF2776A2150308,1,FFAD,0,20170825045348,A88C$',
+    model: 'gv300',
+    position: { fixTime: '2017-08-25T04:53:44.000Z', latitude: -0.277329, longitude: -78.531796, speedKmh: 0, course: 84, altitude: 2870.9, valid: true },
+    ignition: true,
+    attrs: { externalPowerSupplyVoltage: 27.822, hourMeter: 1138 * 3600 + 30 * 60 + 24, batteryLevel: 83, digitalOutput3: true, temperature1: -5.1875 },
+    reply: '+SACK:A88C$',
+  },
+  {
+    name: 'GV355CEU GTERI: 1-wire (none), CAN data block, BLE (none)',
+    frame: '+RESP:GTERI,8020050605,867488060225819,GV355CEU,00000106,12390,10,1,1,0.0,37,253.0,10.240915,45.930262,20240226074452,0222,0010,2F31,0063952B,03,7,0,0.0,,,,,100,110000,0,0,1,FFFFF,VR3USHNSSNJ711765,0,H311796,109.40,0,,,,,,,46.54,29.91,16.63,12.88,,8080,,,00,0,20240226074453,2548$',
+    model: 'gv355ceu',
+    position: { fixTime: '2024-02-26T07:44:52.000Z', latitude: 45.930262, longitude: 10.240915, speedKmh: 0, course: 37, altitude: 253, valid: true, satellites: 7 },
+    ignition: false,
+    attrs: {
+      externalPowerSupplyVoltage: 12.39, batteryLevel: 100, canBusState: true, canReportMask: 'FFFFF', vin: 'VR3USHNSSNJ711765',
+      ignitionKey: 0, odo_can: 31179.6, fuel_consumption_can: 109.4, engine_speed_can: 0, engine_running_time_meter: 46.54 * 3600,
+      drivingTime: 29.91 * 3600, idleTime: 16.63 * 3600, idleFuelUsed: 12.88, tachographInfo: '8080', doors: '00',
+    },
+    absent: ['fuelLevel', 'oneWireId1', 'bleName1'],
+    reply: '+SACK:2548$',
+  },
+  {
+    name: 'GV355CEU GTERI: CAN data block only (ERI mask bit 2)',
+    frame: '+RESP:GTERI,8020050704,867488060246195,,00000004,28823,10,1,1,0.0,33,10.1,10.606120,43.656780,20240408084402,0222,0010,7D53,00DD120D,02,0,0.0,,,,,100,210100,0,1,FFFFF,YS2R4X20009288827,2,H1910197,58234.30,500,1,90,H1.5,P84.00,,0,4616.20,2.28,2.16,5.64,5358,1038,0010,00,00,20240408084403,1809$',
+    model: 'gv355ceu',
+    position: { fixTime: '2024-04-08T08:44:02.000Z', latitude: 43.65678, longitude: 10.60612, speedKmh: 0, course: 33, altitude: 10.1, valid: true },
+    ignition: true,
+    attrs: {
+      batteryLevel: 100, gnssTriggerType: 0, vin: 'YS2R4X20009288827', ignitionKey: 2, odo_can: 191019.7, engine_speed_can: 500,
+      vehicle_speed_can: 1, temperature_can: 90, fuelLevel: 84, acceleratorPedal: 0, 'detailedInformation-axleWeight2': 5358,
+      tachographInfo: '1038', indicators: '0010', lights: '00', doors: '00',
+    },
+    reply: '+SACK:1809$',
+  },
+  {
+    name: 'GV310LAU GTERI: two BLE temperature sensors (enhanced temperature, battery mV and %)',
+    frame: '+RESP:GTERI,6E0A03,868589060745174,,00000100,,10,1,1,0.0,0,1509.0,-90.544928,14.584461,20250307182819,0704,0001,13A7,000B60AB,01,12,358.6,,,,,100,1A0000,0,2,00,6,5,0E7109BB,283F,SENTEMP1,7805412CF2DD,1,3466,24,36,24.91,100,01,6,2,,083F,SENTEMP2,7805412CF25C,0,,,,,20250307182820,1ABC$',
+    model: 'gv310lau',
+    position: { fixTime: '2025-03-07T18:28:19.000Z', latitude: 14.584461, longitude: -90.544928, speedKmh: 0, course: 0, altitude: 1509, valid: true, satellites: 12 },
+    ignition: false,
+    attrs: {
+      odometer: 358.6, batteryLevel: 100, motionStatus: '1A', bleRawData1: '0E7109BB', bleName1: 'SENTEMP1', bleMac1: '7805412CF2DD', bleStatus1: 1,
+      bleBatteryVoltage1: 3.466, bleTemperature1: 24.91, bleHumidity1: 36, bleBatteryLevel1: 100,
+      bleName2: 'SENTEMP2', bleMac2: '7805412CF25C', bleStatus2: 0,
+    },
+    absent: ['bleTemperature2', 'bleBatteryLevel2', 'bleRawData2'],
+    reply: '+SACK:1ABC$',
+  },
+  {
+    name: 'GV600M GTERI: BLE door sensor with the raw data length field',
+    frame: '+RESP:GTERI,C2010D,869653060009939,GV600M,00000100,,10,1,0,0.0,0,163.9,10.239379,45.931389,20231210233723,0222,0010,2F31,006D7621,,0.0,,,,3,410000,,1,0,6,4,0,,01BF,Sondaporte,EA7D0A3882F6,1,3484,21.81,43,00,00,0,0,0,20240114221802,1875$',
+    model: 'gv600m',
+    position: { fixTime: '2023-12-10T23:37:23.000Z', latitude: 45.931389, longitude: 10.239379, speedKmh: 0, course: 0, altitude: 163.9, valid: false },
+    attrs: {
+      batteryLevel: 3, motionStatus: '41', bleName1: 'Sondaporte', bleMac1: 'EA7D0A3882F6', bleStatus1: 1, bleBatteryVoltage1: 3.484,
+      bleTemperature1: 21.81, bleHumidity1: 43, bleInputOutput1: '00', bleEvent1: '00',
+    },
+    reply: '+SACK:1875$',
+  },
+  {
+    name: 'GV355CEU +BUFF:GTCAN: CAN mask, expansion mask (AdBlue, axle weight, tachograph driver), location and cell',
+    frame: '+BUFF:GTCAN,8020050402,867488060267845,,00,1,E00FFFFF,YS2K4X20001928588,1,H149381,4236.08,0,0,58,,P94.80,,0,529.00,0.03,0.33,0.77,8688,0008,0042,00,00,001FFFFF,P100.00,5571,,,0,0,,,20,7,0,0.36,0.00,0.00,0,E E05653940B000003,,C*********,,4054MTX,0000,,,1,0.0,101,698.5,-3.647673,40.481997,20241213113715,0214,0003,04D2,B801,00,20241213113715,1A47$',
+    model: 'gv355ceu',
+    position: { fixTime: '2024-12-13T11:37:15.000Z', latitude: 40.481997, longitude: -3.647673, speedKmh: 0, course: 101, altitude: 698.5, valid: true },
+    attrs: {
+      canReportMask: 'E00FFFFF', vin: 'YS2K4X20001928588', ignitionKey: 1, odo_can: 14938.1, fuel_consumption_can: 4236.08, temperature_can: 58,
+      fuelLevel: 94.8, engine_running_time_meter: 529 * 3600, 'detailedInformation-axleWeight2': 8688, indicators: '0042',
+      canExpansionMask: '001FFFFF', adBlueLevel: 100, 'detailedInformation-axleWeight1': 5571, tachographOverspeed: 0, tachographMotion: 0,
+      pedalBrakingFactor: 20, engineBrakingFactor: 7, 'expansionInformation-kickdownCounter': 0, effectiveEngineSpeedTime: 1296,
+      cruiseControlTime: 0, kickdownTime: 0, 'expansionInformation-brakeApplications': 0, tachographDriver1Card: 'E E05653940B000003',
+      tachographDriver1Name: 'C*********', registration: '4054MTX', expansionInformation: '0000', mcc: 214, mnc: 3, lac: 0x4d2, cellId: 0xb801,
+    },
+    absent: ['detailedInformation-axleWeight3', 'tachographDriver2Card', 'analogInput1'],
+    reply: '+SACK:1A47$',
+  },
+  {
+    name: 'GV300W GTCAN: expansion mask bits 0-22 (expansion information, rapid brakings and accelerations)',
+    frame: '+RESP:GTCAN,270703,867162025056839,gv300w,0,1,E07FFFFF,,2,H9307659,368713.50,1291,90,91,,P82.40,,61,10.10,6.76,3.34,524.08,,,0000,,00,,,007FFFFF,,,,,,,,,,,,,,,,,,,,,0000,2,0,,,0,88.6,104,117.6,-116.886007,32.543697,20181031202959,0334,0020,5234,7FCC3D0,00,20181031203002,9F50$',
+    model: 'gv300w',
+    position: { fixTime: '2018-10-31T20:29:59.000Z', latitude: 32.543697, longitude: -116.886007, speedKmh: 88.6, course: 104, altitude: 117.6, valid: false },
+    attrs: {
+      ignitionKey: 2, odo_can: 930765.9, engine_speed_can: 1291, vehicle_speed_can: 90, temperature_can: 91, fuelLevel: 82.4, acceleratorPedal: 61,
+      canExpansionMask: '007FFFFF', expansionInformation: '0000', rapidBrakings: 2, rapidAccelerations: 0,
+    },
+    absent: ['adBlueLevel', 'tachographDriver1Card'],
+    reply: '+SACK:9F50$',
+  },
+  {
+    name: 'GV350CEU GTCAN: expansion mask B3FFFFFF with its third mask (bit 31)',
+    frame: '+RESP:GTCAN,740B05,862524061506735,GV350CEU,10,1,FFBFFFFF,,1,H3700440,,0,0,76,,L25.50,,0,,0.00,0.37,,,8080,0040,00,00,0.00,0.00,0,3,2,699,0,B3FFFFFF,,,,,,,,,0,0,0,0.37,0.00,0.00,0,,,,,,0000,0,0,,,,0,,1,,17FC7,,,,,,,,,,,,,,,,1,0.0,0,2325.4,38.758242,8.999264,20260630101409,0636,0001,2BEB,01B9F304,11,12,0,20260630131409,F004$',
+    model: 'gv350ceu',
+    position: { fixTime: '2026-06-30T10:14:09.000Z', latitude: 8.999264, longitude: 38.758242, speedKmh: 0, course: 0, altitude: 2325.4, valid: true, satellites: 12 },
+    attrs: {
+      fuelLevel: 25.5, engineColdStarts: 0, engineStarts: 3, engineStartsByIgnition: 2, engineColdRunningTime: 699, handbrakeApplies: 0,
+      canExpansionMask: 'B3FFFFFF', pedalBrakingFactor: 0, engineBrakingFactor: 0, effectiveEngineSpeedTime: 1332, expansionInformation: '0000',
+      rapidBrakings: 0, rapidAccelerations: 0, dtcCodes: '0',
+    },
+    absent: ['adBlueLevel', 'retarderUsage'],
+    reply: '+SACK:F004$',
+  },
+];
+
+describe('queclink decode: GTERI accessories and GTCAN expansion masks (real frames)', () => {
+  it.each(ACCESSORIES)('$name', (c) => {
+    const r = ok(c.frame);
+    expect(r.model).toBe(c.model);
+    expect(r.positions).toHaveLength(1);
+    expect(r.positions[0]).toMatchObject(c.position);
+    expect(r.attributes.ignition).toBe(c.ignition);
+    expect(r.attributes).toMatchObject(c.attrs);
+    for (const k of c.absent ?? []) expect(r.attributes, k).not.toHaveProperty(k);
+    expect(r.reply).toBe(c.reply);
+  });
+
+  it('an ERI mask bit it does not know stops the blocks there, never the position or what came before', () => {
+    // GV300 capture with bit 5 (not in the table) added: the fuel sensor (bit 0) is before it and read, the
+    // percentage sensors (bits 3, 4) are before it too; nothing after bit 5 is guessed.
+    const f = ACCESSORIES[0]!.frame.replace('00000019', '00000139');
+    const r = ok(f);
+    expect(r.positions[0]).toMatchObject({ latitude: 19.559242, longitude: -99.201807 });
+    expect(r.attributes).toMatchObject({ fuelSensor1: 0x394, fuelSensorLevel1: 100, fuelSensorVolume1: 100 });
+    // Bits 0, 5 and 8: the fuel reading, then stop: the fields after it are not taken as BLE accessories.
+    const g = ok(ACCESSORIES[0]!.frame.replace('00000019', '00000121'));
+    expect(g.attributes.fuelSensor1).toBe(0x394);
+    expect(Object.keys(g.attributes).filter((k) => k.startsWith('ble') || k.startsWith('fuelSensorL'))).toEqual([]);
+  });
+
+  it('a CAN expansion bit of unknown length (26) stops the walk after the fields before it; the location is still found', () => {
+    const base = ACCESSORIES.find((c) => c.name.startsWith('GV355CEU +BUFF:GTCAN'))!;
+    const r = ok(base.frame.replace('001FFFFF', '041FFFFF'));
+    expect(r.positions[0]).toMatchObject(base.position);
+    expect(r.attributes).toMatchObject({ adBlueLevel: 100, registration: '4054MTX', expansionInformation: '0000' });
+  });
+
+  it('the new attributes have catalogue entries (stem without the sensor number)', async () => {
+    const { findByKey } = await import('../catalog.ts');
+    for (const k of ['fuelSensor', 'fuelSensorLevel', 'fuelSensorVolume', 'temperature', 'bleTemperature', 'bleHumidity', 'bleBatteryVoltage',
+      'bleBatteryLevel', 'adBlueLevel', 'effectiveEngineSpeedTime', 'rapidBrakings', 'tachographDriver1Card']) {
+      expect(findByKey('queclink-parametros', k), k).toMatchObject({ event: k });
+    }
+    for (const k of ['detailedInformation-axleWeight1', 'detailedInformation-axleWeight2', 'expansionInformation-kickdownCounter',
+      'expansionInformation-brakeApplications']) expect(findByKey('can-parametros', k), k).toMatchObject({ event: k });
+  });
+});

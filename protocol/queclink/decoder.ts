@@ -5,7 +5,10 @@ import type { CommandAck, DecodeError, DecodeErrorCode, DecodeResult, Normalized
 import { eventsFor } from './events.ts';
 import { bits, FIELDS, FieldError, type Attrs } from './fields.ts';
 import { MAX_FRAME } from './framer.ts';
-import { layoutFor, modelFromVersion, type ModelInfo, type ModelSpec, type Segment } from './models.ts';
+import {
+  BLE_FIELDS, CAN_EXPANSION, CAN_EXPANSION3, CAN_EXPANSION_BIT, CAN_TAIL_BITS, layoutFor, modelFromVersion,
+  type CanBit, type ModelInfo, type ModelSpec, type Segment,
+} from './models.ts';
 
 export const PROTOCOL = 'queclink';
 
@@ -268,9 +271,11 @@ interface Ctx {
   positions: NormalizedPosition[];
   /** Layout lost alignment (unknown mask bit, invalid field): stop reading fields. */
   desync: boolean;
+  /** GTERI: the ERI mask (0 when absent or invalid). */
+  eri: number;
 }
 
-const CTX: Ctx = { i: 0, end: 0, spec: null as unknown as ModelSpec, attrs: {}, positions: [], desync: false };
+const CTX: Ctx = { i: 0, end: 0, spec: null as unknown as ModelSpec, attrs: {}, positions: [], desync: false, eri: 0 };
 
 // ---- Position blocks: accuracy, speed, course, altitude, longitude, latitude, UTC time [, cell] [, tail] ----
 
@@ -376,6 +381,10 @@ function applyAt(name: string, k: number, a: Attrs, c: Ctx): void {
   let v: number;
   switch (name) {
     case 'reserved': return;
+    case 'eriMask':
+      v = flen(k) === 8 ? hexAt(k) : NaN;
+      if (v === v) { a.eriMask = upper(str(k)); c.eri = v; return; }
+      break;
     case 'externalPowerVoltage':
       v = intAt(k);
       if (v === v) { a.externalPowerSupplyVoltage = round(v / 1000, 3); return; }
@@ -533,6 +542,7 @@ function runLayout(c: Ctx, layout: Segment[]): void {
       if (!names) { c.desync = true; return; }
       for (const n of names) if (c.i < c.end) applyAt(n, c.i++, c.attrs, c);
     } else if ('can' in seg) readCan(c);
+    else if ('eri' in seg) readEri(c);
     else { // positions segment without a layout lead (not reached: handled above)
       readBlocks(c, seg.positions === 'counted', false);
     }
@@ -562,27 +572,96 @@ function readAnyPositions(c: Ctx): void {
   }
 }
 
-/** Bit `bit` of a mask read by hexAt (up to 48 bits, past the 32 of JavaScript's bit operators). */
-function bitSet(mask: number, bit: number): boolean {
-  return Math.floor(mask / 2 ** bit) % 2 === 1;
+
+/** Bit `bit` (0-31) of a mask of at most 8 hex digits. */
+const bitOf = (mask: number, bit: number): boolean => ((mask >>> bit) & 1) === 1;
+
+/** Mask field at c.i (1-8 hex digits; empty = 0), advanced past; -1 when not a mask. */
+function maskField(c: Ctx): number {
+  const k = c.i++;
+  if (flen(k) === 0) return 0;
+  if (flen(k) > 8) return -1;
+  const m = hexAt(k);
+  return m === m ? m : -1;
+}
+
+/** The fields selected by `mask` in a bit table (frame order); false when a set bit is not in the table. */
+function readMasked(c: Ctx, mask: number, table: CanBit[], known: number): boolean {
+  if (mask & ~known) { // a set bit without a field: read up to it, then stop
+    const stop = 31 - Math.clz32((mask & ~known) & -(mask & ~known));
+    for (const { bit, field } of table) {
+      if (bit >= stop) break;
+      if (!bitOf(mask, bit)) continue;
+      if (c.i >= c.end || c.desync) return false;
+      applyAt(field, c.i++, c.attrs, c);
+    }
+    return false;
+  }
+  for (const { bit, field } of table) {
+    if (!bitOf(mask, bit)) continue;
+    if (c.i >= c.end || c.desync) return false;
+    applyAt(field, c.i++, c.attrs, c);
+  }
+  return !c.desync;
+}
+
+/** Bits of a table, as a mask. */
+const knownCache = new WeakMap<CanBit[], number>();
+function knownBits(table: CanBit[]): number {
+  let v = knownCache.get(table);
+  if (v === undefined) {
+    v = 0;
+    for (const { bit } of table) v |= 1 << bit;
+    knownCache.set(table, v >>>= 0);
+  }
+  return v;
+}
+const STRUCTURAL_CAN = (1 << CAN_EXPANSION_BIT) | (1 << 30) | (1 << 31);
+const EXPANSION3_BIT = 31;
+
+/**
+ * CAN report mask and the fields it selects, then (bit 29) the CAN report expansion mask and its fields, then
+ * (bit 31 of the expansion mask) a third mask and its fields. Bits 30 (location) and 31 (cell) are structural.
+ * Returns true when every selected field was read (the next data is aligned).
+ */
+function readCanFields(c: Ctx): boolean {
+  const maskAt = c.i;
+  const mask = maskField(c);
+  if (mask < 0) { c.desync = true; return false; }
+  if (flen(maskAt) !== 0) c.attrs.canReportMask = upper(str(maskAt));
+  const table = c.spec.canBits;
+  if (!table) return false;
+  const known = (knownBits(table) | STRUCTURAL_CAN | CAN_TAIL_BITS) >>> 0;
+  // Bits 22 and 28 without a field of the model: their data is at the end, after the expansion blocks.
+  const tail = mask & CAN_TAIL_BITS & ~knownBits(table);
+  if (!readMasked(c, (mask & ~tail) >>> 0 & ~STRUCTURAL_CAN, table, known & ~STRUCTURAL_CAN)) return false;
+  if (bitOf(mask, CAN_EXPANSION_BIT) && !readExpansion(c)) return false;
+  // Data of the tail bits follows: what comes after it is not aligned.
+  return tail === 0;
+}
+
+/** The CAN report expansion mask at c.i, its fields, and (its bit 31) the third mask and its fields. */
+function readExpansion(c: Ctx): boolean {
+  if (c.i >= c.end) return false;
+  const ext = maskField(c);
+  if (ext < 0) { c.desync = true; return false; }
+  if (ext) c.attrs.canExpansionMask = upper(str(c.i - 1));
+  const extKnown = knownBits(CAN_EXPANSION);
+  if (!readMasked(c, (ext & ~(1 << EXPANSION3_BIT)) >>> 0, CAN_EXPANSION, extKnown)) return false;
+  if (!bitOf(ext, EXPANSION3_BIT)) return true;
+  if (c.i >= c.end) return false;
+  const m3 = maskField(c);
+  if (m3 < 0) { c.desync = true; return false; }
+  return readMasked(c, m3, CAN_EXPANSION3, knownBits(CAN_EXPANSION3));
 }
 
 function readCan(c: Ctx): void {
-  const bits = c.spec.canBits;
-  const maskAt = c.i++;
-  const m = hexAt(maskAt);
-  const mask = m === m ? m : 0; // NaN (empty or not hex): no field
-  if (flen(maskAt) !== 0 && m === m) c.attrs.canReportMask = upper(str(maskAt));
-  if (bits) {
-    for (const { bit, field } of bits) {
-      if (!bitSet(mask, bit)) continue;
-      if (c.i >= c.end || c.desync) break;
-      applyAt(field, c.i++, c.attrs, c);
-    }
-  }
-  // Location (bit 30) follows the expansion blocks, whose length depends on further masks:
-  // find it from the end instead (accuracy, speed, course, altitude, lon, lat, time [, cell..., mask...]).
-  if (bitSet(mask, 30)) {
+  const maskAt = c.i;
+  const m = flen(maskAt) <= 8 ? hexAt(maskAt) : NaN;
+  readCanFields(c);
+  // Location (bit 30) follows the expansion blocks and the electric-vehicle block (bit 28), whose length is not
+  // known here: find it from the end instead (accuracy, speed, course, altitude, lon, lat, time [, cell..., mask...]).
+  if (m === m && bitOf(m, 30)) {
     for (let j = c.end - 7; j >= 4; j--) {
       if (isCoordAt(j + 4) && blockAt(j, c.end)) {
         c.i = j;
@@ -592,7 +671,131 @@ function readCan(c: Ctx): void {
       }
     }
   }
-  c.desync = true; // remaining expansion data is not decoded
+  c.desync = true; // what follows (cell, reserved) is read with the location
+}
+
+// ---- GTERI accessory blocks (models.ts EriBlock) ----
+
+/** A count field at c.i (0-20), advanced past; -1 (and desync) when not one. */
+function countField(c: Ctx): number {
+  const k = c.i++;
+  const n = k < c.end ? intAt(k) : NaN;
+  if (n === n && n <= 20) return n;
+  c.desync = true;
+  return -1;
+}
+/** Field k as a number by `read`; undefined when empty; NaN when invalid. */
+function valueAt(k: number, read: 'str' | 'int' | 'dec' | 'mv'): string | number | undefined {
+  if (flen(k) === 0) return undefined;
+  switch (read) {
+    case 'str': return str(k);
+    case 'int': return intAt(k);
+    case 'dec': return decAt(k);
+    case 'mv': { const v = intAt(k); return v === v ? round(v / 1000, 3) : NaN; }
+  }
+}
+/** Stores a value read by valueAt under key; false (desync) when it was invalid. */
+function put(c: Ctx, key: string, v: string | number | undefined): boolean {
+  if (v === undefined) return true;
+  if (v !== v) { c.desync = true; return false; }
+  c.attrs[key] = v;
+  return true;
+}
+/** Signed 16-bit hex (1/16 °C, DS18B20 1-wire sensors) → °C; NaN when not 1-4 hex digits. */
+function oneWireTemp(k: number): number {
+  if (flen(k) > 4) return NaN;
+  const v = hexAt(k);
+  if (v !== v) return NaN;
+  return ((v << 16) >> 16) * 0.0625;
+}
+
+function readEri(c: Ctx): void {
+  const mask = c.eri;
+  if (!mask) return;
+  const blocks = c.spec.eriBlocks;
+  let known = 0;
+  for (const b of blocks) known |= b.bits;
+  const unknown = (mask & ~known) >>> 0;
+  // Blocks come in bit order: a set bit not in the table hides where the later blocks are.
+  const stop = unknown ? 31 - Math.clz32(unknown & -unknown) : 32;
+  const a = c.attrs;
+  for (const b of blocks) {
+    if (!(mask & b.bits)) continue;
+    if (31 - Math.clz32(b.bits & -b.bits) > stop || c.desync || c.i >= c.end) return;
+    switch (b.kind) {
+      case 'fuel':
+        if (!put(c, 'fuelSensor1', flen(c.i) > 8 ? NaN : flen(c.i) === 0 ? undefined : hexAt(c.i))) return;
+        c.i++;
+        break;
+      case 'fuelSensors': {
+        const n = countField(c);
+        for (let s = 1; s <= n && !c.desync; s++) {
+          c.i++; // sensor type
+          if (b.uart) {
+            c.i++; // UART id
+            if (mask & 1) { if (!put(c, `fuelSensor${s}`, flen(c.i) > 8 ? NaN : flen(c.i) === 0 ? undefined : hexAt(c.i))) return; c.i++; }
+          }
+          if (mask & 8) { if (!put(c, `fuelSensorLevel${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
+          if (mask & 16) { if (!put(c, `fuelSensorVolume${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
+          if (c.i > c.end) { c.desync = true; return; }
+        }
+        break;
+      }
+      case 'oneWire': {
+        const n = countField(c);
+        for (let s = 1; s <= n && !c.desync; s++) {
+          if (c.i + 3 > c.end) { c.desync = true; return; }
+          const id = c.i, type = intAt(c.i + 1), val = c.i + 2;
+          c.i += 3;
+          if (flen(id) !== 0) a[`oneWireId${s}`] = str(id);
+          if (flen(val) === 0) continue;
+          // Type 1: temperature sensor; other devices: the value as sent.
+          if (type === 1) { if (!put(c, `temperature${s}`, oneWireTemp(val))) return; }
+          else a[`oneWireData${s}`] = str(val);
+        }
+        break;
+      }
+      case 'can':
+        if (flen(c.i) !== 0) { const s = intAt(c.i); if (s === 0 || s === 1) a.canBusState = s === 1; else { c.desync = true; return; } }
+        c.i++;
+        if (!readCanFields(c)) { c.desync = true; return; }
+        break;
+      case 'rf433': {
+        const n = countField(c);
+        for (let s = 1; s <= n && !c.desync; s++) {
+          if (c.i + 3 > c.end) { c.desync = true; return; }
+          const type = intAt(c.i + 1);
+          if (flen(c.i) !== 0) a[`rfId${s}`] = str(c.i);
+          if (!put(c, `rfTemperature${s}`, valueAt(c.i + 2, 'dec'))) return;
+          c.i += 3;
+          if (type === 2) { if (!put(c, `rfHumidity${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
+        }
+        break;
+      }
+      case 'ble': {
+        const n = countField(c);
+        for (let s = 1; s <= n && !c.desync; s++) {
+          c.i += c.spec.bleRawLength ? 4 : 3; // index, type, model [, raw data length]
+          if (c.i >= c.end) { c.desync = true; return; }
+          if (flen(c.i) !== 0) a[`bleRawData${s}`] = str(c.i);
+          c.i++;
+          const m = c.i < c.end && flen(c.i) <= 8 ? hexAt(c.i) : NaN;
+          if (m !== m) { c.desync = true; return; }
+          c.i++;
+          let bleKnown = 0;
+          for (const f of BLE_FIELDS) bleKnown |= 1 << f.bit;
+          if (m & ~bleKnown) { c.desync = true; return; }
+          for (const f of BLE_FIELDS) {
+            if (!bitOf(m, f.bit)) continue;
+            if (c.i >= c.end) { c.desync = true; return; }
+            if (!put(c, f.stem + s, valueAt(c.i, f.read))) return;
+            c.i++;
+          }
+        }
+        break;
+      }
+    }
+  }
 }
 
 function decodeAck(kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
@@ -667,7 +870,7 @@ function decodeText(opts: DecodeOptions): DecodeResult {
   if (h === 65) return decodeAck('ACK', code, base);
 
   const c = CTX; // one reading state, reused (decode() is not re-entrant)
-  c.i = first; c.end = NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false;
+  c.i = first; c.end = NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false; c.eri = 0;
   const layout = layoutOf(vi, codeKey, code);
   if (layout) {
     runLayout(c, layout);

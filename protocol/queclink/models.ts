@@ -11,13 +11,32 @@ export type Segment =
   /** The model's analog inputs (ModelSpec.adcs); for unknown models inferred from where the device status is. */
   | { adcs: true }
   /** CAN report mask followed by the fields its bits select (see CanBit). */
-  | { can: true };
+  | { can: true }
+  /** GTERI accessory blocks selected by the ERI mask (see EriBlock), after the UART device type. */
+  | { eri: true };
 
 /** Bits of the position append mask (after each position block) → the fields they add. */
 export type AppendMaskTable = Record<number, string[]>;
 
 /** CAN report mask bit → field name (in frame order). */
 export type CanBit = { bit: number; field: string };
+
+/**
+ * A GTERI accessory block: the ERI mask bits that select it and how it is read (decoder.ts readEri).
+ * - fuel: one digital fuel sensor reading (hex) → fuelSensor1.
+ * - fuelSensors: a count, then per sensor its type and the readings of the selected bits: with `uart`, the UART
+ *   id and the digital reading (hex, bit 0) → fuelSensorN; bit 3 the percentage → fuelSensorLevelN; bit 4 the
+ *   volume → fuelSensorVolumeN.
+ * - oneWire: a count, then per device id, type, value (hex, signed, 1/16 °C) → oneWireIdN, temperatureN.
+ * - can: CAN bus state, CAN report mask and its fields (as in GTCAN, without location and cell).
+ * - rf433: a count, then per sensor serial, type, temperature [, humidity when type 2] → rfIdN, rfTemperatureN, rfHumidityN.
+ * - ble: a count, then per accessory index, type, model [, raw data length], raw data, accessory mask (hex) and
+ *   the fields of that mask (BLE_FIELDS) → bleNameN, bleMacN, bleTemperatureN...
+ */
+export type EriBlock = { bits: number; kind: 'fuel' | 'fuelSensors' | 'oneWire' | 'can' | 'rf433' | 'ble'; uart?: boolean };
+
+/** BLE accessory mask bit → attribute stem (N = the accessory's position, 1-based) and how its value is read. */
+export type BleField = { bit: number; stem: string; read: 'str' | 'int' | 'dec' | 'mv' };
 
 export interface ModelSpec {
   /** Model key used across Rastro (equipamento.modelo). */
@@ -34,6 +53,10 @@ export interface ModelSpec {
   layouts: Record<string, Segment[]>;
   /** GTOUT parameter template: fields after the password; {o1},{o2},{o3} are output states. */
   outTemplate: string[];
+  /** GTERI accessory blocks in frame order (ERI mask bits); a set bit not in the table stops the reading there. */
+  eriBlocks: EriBlock[];
+  /** BLE accessory: a raw data length field before the raw data (GV600M family). */
+  bleRawLength: boolean;
 }
 
 // Position append mask: bit0 satellites; bit1 GNSS trigger type; bit3 HDOP/VDOP/PDOP; bit4 jamming state.
@@ -46,6 +69,7 @@ const APPEND_MASK: AppendMaskTable = {
 };
 
 const ADCS = { adcs: true } as const;
+const ERI = { eri: true } as const;
 const COUNTED = { positions: 'counted' } as const;
 const SINGLE = { positions: 'single' } as const;
 const EVENT: Segment[] = ['externalPowerVoltage', 'reportIdType', COUNTED, 'mileage'];
@@ -55,7 +79,7 @@ export const DEFAULT_LAYOUTS: Record<string, Segment[]> = {
   GTFRI: ['externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ADCS,
     'batteryLevel', 'deviceStatus', 'reserved', 'reserved', 'reserved'],
   GTERI: ['eriMask', 'externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ADCS,
-    'batteryLevel', 'deviceStatus', 'uartDeviceType'],
+    'batteryLevel', 'deviceStatus', 'uartDeviceType', ERI],
   // Event reports with the common "reserved/power, report id+type, number, positions, mileage" body.
   GTSOS: EVENT, GTSPD: EVENT, GTGEO: EVENT, GTHBM: EVENT, GTTOW: EVENT, GTDOS: EVENT, GTDIS: EVENT, GTRTL: EVENT,
   GTIGL: EVENT, GTIDL: EVENT, GTGIN: EVENT, GTGOT: EVENT, GTDOG: EVENT, GTPEO: EVENT, GTAIS: EVENT, GTCTN: EVENT,
@@ -120,6 +144,109 @@ const CAN_GV350CEU: CanBit[] = [
   { bit: 27, field: 'canHandbrakeApplies' },
 ];
 
+// GV350M: bits 22-24 are in the middle (impulse distance, gross vehicle weight, catalyst liquid level).
+const CAN_GV350M: CanBit[] = [
+  ...CAN_COMMON,
+  { bit: 22, field: 'canImpulseDistance' },
+  { bit: 23, field: 'canGrossVehicleWeight' },
+  { bit: 24, field: 'canCatalystLevel' },
+];
+/**
+ * Main CAN mask bits whose data, when the model has no field for them, comes after the expansion blocks (or not
+ * at all): bit 22 (GV300W, GV35xCEU: impulse distance at the end) and bit 28 (GV35xCEU electric-vehicle block).
+ * Any other set bit without a field stops the walk (the location is still found from the end).
+ */
+export const CAN_TAIL_BITS = (1 << 22) | (1 << 28);
+/** CAN report mask bit 29: the CAN report expansion mask follows the main fields. */
+export const CAN_EXPANSION_BIT = 29;
+
+/**
+ * CAN report expansion mask (announced by bit 29 of the CAN report mask) → fields, in frame order. Bits 26 and
+ * 27 (tachograph driver working-time masks) have a length not known here: set, they stop the walk. Bit 31
+ * announces a third mask (CAN_EXPANSION3).
+ */
+export const CAN_EXPANSION: CanBit[] = [
+  { bit: 0, field: 'canAdBlueLevel' },
+  { bit: 1, field: 'canAxleWeight1' },
+  { bit: 2, field: 'canAxleWeight3' },
+  { bit: 3, field: 'canAxleWeight4' },
+  { bit: 4, field: 'canTachographOverspeed' },
+  { bit: 5, field: 'canTachographMotion' },
+  { bit: 6, field: 'canTachographDirection' },
+  { bit: 7, field: 'analogInput1' },
+  { bit: 8, field: 'canPedalBrakingFactor' },
+  { bit: 9, field: 'canEngineBrakingFactor' },
+  { bit: 10, field: 'canKickdowns' },
+  { bit: 11, field: 'canEffectiveEngineSpeedTime' },
+  { bit: 12, field: 'canCruiseControlTime' },
+  { bit: 13, field: 'canKickdownTime' },
+  { bit: 14, field: 'canBrakeApplications' },
+  { bit: 15, field: 'canDriver1Card' },
+  { bit: 16, field: 'canDriver2Card' },
+  { bit: 17, field: 'canDriver1Name' },
+  { bit: 18, field: 'canDriver2Name' },
+  { bit: 19, field: 'canRegistration' },
+  { bit: 20, field: 'canExpansionInformation' },
+  { bit: 21, field: 'canRapidBrakings' },
+  { bit: 22, field: 'canRapidAccelerations' },
+  { bit: 23, field: 'canEngineTorque' },
+  { bit: 24, field: 'canServiceDistance' },
+  { bit: 25, field: 'canAmbientTemperature' },
+  { bit: 28, field: 'canDtcCodes' },
+  { bit: 29, field: 'canGaseousFuelLevel' },
+  { bit: 30, field: 'canTachographInfoExpand' },
+];
+/** Bit 31 of the expansion mask: a third mask follows, selecting these fields. */
+export const CAN_EXPANSION3: CanBit[] = [
+  { bit: 0, field: 'canRetarderUsage' },
+  { bit: 1, field: 'canPowerMode' },
+  { bit: 2, field: 'canTachographTimestamp' },
+];
+
+// GTERI accessory blocks (ERI mask): bit 0 digital fuel sensor, 1 1-wire, 2 CAN data, 3/4 percentage/volume fuel
+// sensors, 7 RF433 sensors, 8 BLE accessories. Captures: GV300 "1,0394,1,4,100.0,100.0" (bits 0, 3, 4),
+// GV300W "2,1,28F8A149F69A3C25,1,0190" (1-wire), GV355CEU "0,1,FFFFF,VR3..." (1-wire count, CAN), GV310LAU /
+// GV600M / GV350CEU BLE sensors.
+const ERI_BLOCKS: EriBlock[] = [
+  { bits: 1 << 0, kind: 'fuel' },
+  { bits: 1 << 1, kind: 'oneWire' },
+  { bits: 1 << 2, kind: 'can' },
+  { bits: (1 << 3) | (1 << 4), kind: 'fuelSensors' },
+  { bits: 1 << 7, kind: 'rf433' },
+  { bits: 1 << 8, kind: 'ble' },
+];
+// GV350M: the digital fuel sensors are counted, with type and UART id ("1,1,1,01DF": one sensor, reading 0x1DF);
+// the percentage and volume of bits 3/4 are read in the same per-sensor list.
+const ERI_BLOCKS_GV350M: EriBlock[] = [
+  { bits: (1 << 0) | (1 << 3) | (1 << 4), kind: 'fuelSensors', uart: true },
+  { bits: 1 << 1, kind: 'oneWire' },
+  { bits: 1 << 2, kind: 'can' },
+  { bits: 1 << 7, kind: 'rf433' },
+  { bits: 1 << 8, kind: 'ble' },
+];
+
+/**
+ * BLE accessory mask → fields (captures: "283F,SENTEMP1,7805412CF2DD,1,3466,24,36,24.91,100" = name, MAC,
+ * status, battery mV, temperature, humidity, enhanced temperature (replaces the whole-degree one), battery %).
+ * Bit 6 and bits above 14 are not known: set, they stop the reading.
+ */
+export const BLE_FIELDS: BleField[] = [
+  { bit: 0, stem: 'bleName', read: 'str' },
+  { bit: 1, stem: 'bleMac', read: 'str' },
+  { bit: 2, stem: 'bleStatus', read: 'int' },
+  { bit: 3, stem: 'bleBatteryVoltage', read: 'mv' },
+  { bit: 4, stem: 'bleTemperature', read: 'dec' },
+  { bit: 5, stem: 'bleHumidity', read: 'dec' },
+  { bit: 7, stem: 'bleInputOutput', read: 'str' },
+  { bit: 8, stem: 'bleEvent', read: 'str' },
+  { bit: 9, stem: 'bleTirePressure', read: 'dec' },
+  { bit: 10, stem: 'bleTimestamp', read: 'str' },
+  { bit: 11, stem: 'bleTemperature', read: 'dec' },
+  { bit: 12, stem: 'bleMagnet', read: 'int' },
+  { bit: 13, stem: 'bleBatteryLevel', read: 'int' },
+  { bit: 14, stem: 'bleRelay', read: 'int' },
+];
+
 // GTOUT (GV series): per output: status, duration, toggle times; then long-operation and reserved fields.
 const OUT_GV = ['{o1}', '', '', '{o2}', '0', '0', '{o3}', '0', '0', '0', '', '', '', '', '', ''];
 
@@ -128,7 +255,8 @@ const AN2 = ['analogInput1', 'analogInput2'];
 const AN3 = ['analogInput1', 'analogInput2', 'analogInput3'];
 
 function gv(key: string, adcs: string[] | null, extra: Partial<ModelSpec> = {}): ModelSpec {
-  return { key, password: key, appendMask: APPEND_MASK, adcs, canBits: CAN_COMMON, layouts: {}, outTemplate: OUT_GV, ...extra };
+  return { key, password: key, appendMask: APPEND_MASK, adcs, canBits: CAN_COMMON, layouts: {}, outTemplate: OUT_GV,
+    eriBlocks: ERI_BLOCKS, bleRawLength: false, ...extra };
 }
 
 // GL300 family (personal/asset trackers): no append mask; each position block is followed by the mileage,
@@ -142,7 +270,8 @@ const GL300_LAYOUTS: Record<string, Segment[]> = {
     'backupBatteryVoltage', 'charging', 'ledOn', 'reserved', 'reserved', 'reserved', 'lastFixTime', 'batteryLevel'],
 };
 function gl(key: string): ModelSpec {
-  return { key, password: key, appendMask: null, adcs: [], canBits: null, layouts: GL300_LAYOUTS, outTemplate: OUT_GV };
+  return { key, password: key, appendMask: null, adcs: [], canBits: null, layouts: GL300_LAYOUTS, outTemplate: OUT_GV,
+    eriBlocks: ERI_BLOCKS, bleRawLength: false };
 }
 
 // GV600M: one analog input and a reserved field before the battery (capture "...,0.0,,,,3,410000,"); GTINF has
@@ -160,10 +289,10 @@ export const MODELS: Record<string, ModelSpec> = {
   gv58lau: gv('gv58lau', AN3, { canBits: null }),
   gv355ceu: gv('gv355ceu', AN3, { canBits: CAN_GV350CEU }),
   gv310lau: gv('gv310lau', AN3),
-  gv350m: gv('gv350m', AN1),
-  gv600m: gv('gv600m', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
-  gv600mg: gv('gv600mg', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
-  gv600w: gv('gv600w', GV600M_ADCS, { layouts: GV600M_LAYOUTS }),
+  gv350m: gv('gv350m', AN1, { canBits: CAN_GV350M, eriBlocks: ERI_BLOCKS_GV350M }),
+  gv600m: gv('gv600m', GV600M_ADCS, { layouts: GV600M_LAYOUTS, bleRawLength: true }),
+  gv600mg: gv('gv600mg', GV600M_ADCS, { layouts: GV600M_LAYOUTS, bleRawLength: true }),
+  gv600w: gv('gv600w', GV600M_ADCS, { layouts: GV600M_LAYOUTS, bleRawLength: true }),
   gv55: gv('gv55', AN2, { canBits: null }),
   gv55lite: gv('gv55lite', AN2, { canBits: null }),
   gv55w: gv('gv55w', AN2, { canBits: null }),
@@ -172,7 +301,7 @@ export const MODELS: Record<string, ModelSpec> = {
   gv300w: gv('gv300w', AN2),
   gv200: gv('gv200', null, {
     layouts: { GTERI: ['eriMask', 'externalPowerVoltage', 'reportIdType', COUNTED, 'mileage', 'hourMeter', ...AN3,
-      'digitalInputs', 'digitalOutputs', 'uartDeviceType'] },
+      'digitalInputs', 'digitalOutputs', 'uartDeviceType', ERI] },
   }),
   gv500: gv('gv500', AN2),
   gv500vc: gv('gv500vc', AN2),

@@ -16,6 +16,16 @@ const GOOD = [
   '+ACK:GTHBD,8020080100,866314060299814,GV50CG,20260514010458,00A5$',
   '+ACK:GTOUT,8020030703,866314060299813,GV58CG,0A1F,20260514010458,0017$',
   '+RESP:GTIGN,8020030202,868589060169789,ra79,379,1,0.0,105,532.2,-70.616413,-33.393457,20240610201712,0730,0001,333A,00CFA301,01,11,,0.0,20240610201713,3AE2$',
+  // GTERI accessory blocks and GTCAN expansion masks (Traccar's public test frames)
+  // (not the GV300 fuel-sensor capture ending "...,1,4,100.0,100.0,{send time},{count}": without its '$' its last
+  // two accessory values look like the coordinates of a cut position block, so the "$-less frame" rule refuses it)
+  '+RESP:GTERI,271002,863457051562823,,00000002,,10,1,1,0.0,15,28.2,-58.695253,-34.625413,20230119193305,0722,0007,1168,16B3BB,00,0.0,,,,99,210100,2,1,28F8A149F69A3C25,1,0190,20230119193314,07C7$',
+  '+RESP:GTERI,F10415,862599050680717,GV350M,00000001,,50,1,1,0.0,274,2963.1,-78.691767,-0.951295,20250512214226,,,,,,0.0,,,100,210100,,1,1,1,01DF,20250512214226,009D$',
+  '+RESP:GTERI,040A00,862894022579562,gv200,00000002,,10,1,1,96.1,180,749.7,39.222692,24.165463,20210225065756,0420,0004,759C,3360,00,15529.8,,,2789,,01,00,2,2,282BD47A0B000063,1,FFE2,281FDD5D0B000057,1,FFC8,20210225065800,6974$',
+  '+RESP:GTERI,8020050605,867488060225819,GV355CEU,00000106,12390,10,1,1,0.0,37,253.0,10.240915,45.930262,20240226074452,0222,0010,2F31,0063952B,03,7,0,0.0,,,,,100,110000,0,0,1,FFFFF,VR3USHNSSNJ711765,0,H311796,109.40,0,,,,,,,46.54,29.91,16.63,12.88,,8080,,,00,0,20240226074453,2548$',
+  '+RESP:GTERI,6E0A03,868589060745174,,00000100,,10,1,1,0.0,0,1509.0,-90.544928,14.584461,20250307182819,0704,0001,13A7,000B60AB,01,12,358.6,,,,,100,1A0000,0,2,00,6,5,0E7109BB,283F,SENTEMP1,7805412CF2DD,1,3466,24,36,24.91,100,01,6,2,,083F,SENTEMP2,7805412CF25C,0,,,,,20250307182820,1ABC$',
+  '+RESP:GTERI,C2010D,869653060009939,GV600M,00000100,,10,1,0,0.0,0,163.9,10.239379,45.931389,20231210233723,0222,0010,2F31,006D7621,,0.0,,,,3,410000,,1,0,6,4,0,,01BF,Sondaporte,EA7D0A3882F6,1,3484,21.81,43,00,00,0,0,0,20240114221802,1875$',
+  '+BUFF:GTCAN,8020050402,867488060267845,,00,1,E00FFFFF,YS2K4X20001928588,1,H149381,4236.08,0,0,58,,P94.80,,0,529.00,0.03,0.33,0.77,8688,0008,0042,00,00,001FFFFF,P100.00,5571,,,0,0,,,20,7,0,0.36,0.00,0.00,0,E E05653940B000003,,C*********,,4054MTX,0000,,,1,0.0,101,698.5,-3.647673,40.481997,20241213113715,0214,0003,04D2,B801,00,20241213113715,1A47$',
   '+RESP:GTERI,740904,862524060204589,GV350CEU,00000100,,10,1,1,0.0,355,97.7,117.129252,31.839388,20240415054037,0460,0000,550B,085BE2AA,01,11,3.6,,,,,0,210100,0,1,00,11,0,0000001E,100F,,D325C2B2A2F8,1,2967,0,15,0,20240415154438,405C$',
 ];
 
@@ -74,6 +84,24 @@ describe('queclink properties', () => {
       }
       checked(b);
     }), { numRuns: 3000 });
+  });
+
+  it('any ERI or CAN mask on accessory frames: never throws, the position stays', () => {
+    const eri = GOOD.filter((g) => g.includes('GTERI') || g.includes('GTCAN'));
+    const mask = fc.integer({ min: 0, max: 0xffffffff });
+    const hex8 = (n: number) => (n >>> 0).toString(16).toUpperCase().padStart(8, '0');
+    fc.assert(fc.property(fc.constantFrom(...eri), mask, mask, (g, m, ext) => {
+      // GTCAN keeps bit 30 (location present) so that the position is still announced; its expansion mask is
+      // fuzzed too.
+      const f = g.replace(/,(001FFFFF|B3FFFFFF),/, `,${hex8(ext)},`).replace(/(GTERI,[^,]*,[^,]*,[^,]*,)[0-9A-F]{8}|(GTCAN,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,)[0-9A-F]{8}/,
+        (_x, a, b) => (a ? a + hex8(m) : b + hex8(m | 0x40000000)));
+      const r = decode(Buffer.from(f));
+      checked(Buffer.from(f));
+      expect(isDecodeError(r), f).toBe(false);
+      if (!isDecodeError(r) && !isDecodeError(decode(Buffer.from(g)))) {
+        expect(r.positions.length, f).toBe((decode(Buffer.from(g)) as { positions: unknown[] }).positions.length);
+      }
+    }), { numRuns: 1500 });
   });
 
   it('any device type, any report, extra or missing leading fields: the position is never lost', () => {

@@ -709,6 +709,13 @@ function oneWireTemp(k: number): number {
   return ((v << 16) >> 16) * 0.0625;
 }
 
+/** true when the BLE accessory mask is at `withLength` (after a raw data length field) rather than at `without`. */
+function bleMaskAt(without: number, withLength: number, lengthFirst: boolean, end: number): boolean {
+  const isMask = (k: number) => k < end && flen(k) === 4 && hexFieldAt(k);
+  if (lengthFirst) return isMask(withLength) || !isMask(without);
+  return !isMask(without) && isMask(withLength);
+}
+
 function readEri(c: Ctx): void {
   const mask = c.eri;
   if (!mask) return;
@@ -775,11 +782,14 @@ function readEri(c: Ctx): void {
       case 'ble': {
         const n = countField(c);
         for (let s = 1; s <= n && !c.desync; s++) {
-          c.i += c.spec.bleRawLength ? 4 : 3; // index, type, model [, raw data length]
-          if (c.i >= c.end) { c.desync = true; return; }
-          if (flen(c.i) !== 0) a[`bleRawData${s}`] = str(c.i);
-          c.i++;
-          const m = c.i < c.end && flen(c.i) <= 8 ? hexAt(c.i) : NaN;
+          // index, type, model [, raw data length], raw data, accessory mask (4 hex). Whether the length field is
+          // there depends on the firmware (GV310LAU 0A.03 captures: no; its 12.03 document and GV600M: yes): the
+          // model's default first, then where the 4-hex accessory mask is.
+          const at = c.i + (bleMaskAt(c.i + 4, c.i + 5, c.spec.bleRawLength, c.end) ? 5 : 4);
+          if (at >= c.end) { c.desync = true; return; }
+          if (flen(at - 1) !== 0) a[`bleRawData${s}`] = str(at - 1);
+          c.i = at;
+          const m = flen(c.i) <= 8 ? hexAt(c.i) : NaN;
           if (m !== m) { c.desync = true; return; }
           c.i++;
           let bleKnown = 0;

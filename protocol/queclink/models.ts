@@ -55,7 +55,7 @@ export interface ModelSpec {
   outTemplate: string[];
   /** GTERI accessory blocks in frame order (ERI mask bits); a set bit not in the table stops the reading there. */
   eriBlocks: EriBlock[];
-  /** BLE accessory: a raw data length field before the raw data (GV600M family). */
+  /** BLE accessory: a raw data length field before the raw data by default (GV600M family); inferred per frame. */
   bleRawLength: boolean;
 }
 

@@ -67,8 +67,8 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
     return c.json(errorBody(413, msg, { file: '', path: '' }), 413);
   };
   const jsonLimit = bodyLimit({ maxSize: limit, onError: tooLarge(`O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`) });
-  // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again).
-  const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
+  // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again); spreadsheets to import, 10 MB.
+  const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/', '/api/importacao/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
   // Firmware files (server/calls/firmware.ts): one .bin of at most 10 MB.
   const firmwareLimit = bodyLimit({ maxSize: FIRMWARE_BODY_LIMIT, onError: tooLarge(MSG_SIZE) });
   // GET and HEAD carry no body here (the adapter drops it): no need to build the full Request to look for one.

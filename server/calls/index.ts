@@ -13,6 +13,7 @@ import parametro from './parametro.ts';
 import upload from './upload.ts';
 import firmware from './firmware.ts';
 import requestTime from './request_time.ts';
+import importacao from './importacao.ts';
 import biblioteca, { providers as bibliotecaProviders } from './biblioteca.ts';
 import { providers as ingestProviders } from '../ingest/calls.ts';
 import { providers as registrosProviders } from './registros.ts';
@@ -36,4 +37,4 @@ export const providers: Record<string, Provider> = {
 
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
-export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, upload, firmware, requestTime, mount];
+export const calls: ((api: Hono<AppEnv>) => void)[] = [usuario, meta, porEmpresa, home, biblioteca, parametro, upload, firmware, requestTime, importacao, mount];

@@ -1,6 +1,7 @@
 // Renders one field of the record in context (list cells and the show panel).
 import { Chip } from '@mui/material';
-import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, useRecordContext } from 'react-admin';
+import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextField, useRecordContext } from 'react-admin';
+import { useReferenceResource } from './params';
 import type { FieldMeta } from '../../../generator/model';
 import { entityByKey } from '../model';
 import { formatDate, formatDateTime } from './format';
@@ -9,9 +10,19 @@ import { thumbOf } from './upload/upload';
 
 export function FieldValue({ field }: { field: FieldMeta }) {
   const record = useRecordContext();
+  const reference = useReferenceResource(field.reference);
   const v = record?.[field.name];
   if (field.type === 'reference' && field.reference) {
     if (v === null || v === undefined) return <span />;
+    // A register with route parameters is read below the current route's values (its own resource name has no
+    // ra definition there: the representation field is named).
+    if (reference !== field.reference) {
+      return (
+        <ReferenceField source={field.name} reference={reference!} link={false} record={record} emptyText="">
+          <TextField source={entityByKey(field.reference)?.recordRepresentation ?? 'descricao'} />
+        </ReferenceField>
+      );
+    }
     return <ReferenceField source={field.name} reference={field.reference} link={false} record={record} emptyText="" />;
   }
   if (field.type === 'referenceList' && field.reference) {

@@ -56,3 +56,14 @@ export function useBound(entity: EntityMeta): Bound | null {
     ...(error ? { error } : {}),
   };
 }
+
+/** The API resource of a reference to `key`: an entity with params is read below the current route's values of the
+ *  same parameter names (atualizacao_firmware at /cfg/fir/atualizar/vdo/vdo_telemetria picks its firmware among
+ *  firmware/vdo/vdo_telemetria); without them, the key itself. */
+export function useReferenceResource(key: string | undefined): string | undefined {
+  const params = useParams();
+  const target = key ? model.entities.find((e) => e.key === key) : undefined;
+  if (!key || !target?.params?.length) return key;
+  const values = target.params.map((p) => params[p.name]);
+  return values.every((v) => v) ? [key, ...values.map((v) => encodeURIComponent(v!))].join('/') : key;
+}

@@ -5,6 +5,7 @@ import { Autocomplete, TextField } from '@mui/material';
 import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import { useReferenceResource } from './params';
 import { entityByKey, model } from '../model';
 import { MultiSelect } from './MultiSelect';
 import { permissionOptions } from './pickOptions';
@@ -37,8 +38,9 @@ function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
 
 type Rec = { id: number | string; [k: string]: unknown };
 
-function useReferenceOptions(reference: string | undefined, input: string, ids: (string | number)[], perPage = 50) {
-  const target = reference ? entityByKey(reference) : undefined;
+function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50) {
+  const target = key ? entityByKey(key) : undefined;
+  const reference = useReferenceResource(key);
   const rep = target?.recordRepresentation ?? 'descricao';
   const q = useDebounced(input, 300);
   const { data = [], isPending } = useGetList<Rec>(

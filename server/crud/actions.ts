@@ -7,6 +7,7 @@ import type { Session } from '../app/env.ts';
 import * as cols from '../generated/columns.ts';
 import type { FieldOf } from '../generated/columns.ts';
 import { guardTarget } from '../auth/grants.ts';
+import { idOf, idsOf } from '../auth/users.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { emitChange, type RowChange } from '../realtime/events.ts';
 import { history, plain } from './history.ts';
@@ -90,11 +91,35 @@ async function linksInForce(ctx: ActionContext, where: Fields<'equipamento_ativo
   return await ctx.tx.find(ormName(ctx.tx, vinculo), { ...cond, $or: inForce } as never, { orderBy: orderBy as never }) as Row[];
 }
 
+/** usuario (the screen /cfg/cfg/configuracao/vincular): links the user to the payload's company or unlinks it — an edit
+ *  of `empresas` through `altera`, so the grants guard refuses a company the caller does not administer and the
+ *  history records the action. Unlinking the active company moves the user to another of theirs; the last one stays. */
+function vinculoEmpresa(op: 'vincula' | 'desvincula'): ActionHandler {
+  return async (ctx) => {
+    const empresa = Number(ctx.payload.empresa);
+    const atuais = idsOf(ctx.row.empresas);
+    const payload: Row = {};
+    if (op === 'vincula') {
+      if (atuais.includes(empresa)) throw new HttpError(422, 'O usuário já está vinculado a esta empresa');
+      payload.empresas = [...atuais, empresa];
+    } else {
+      if (!atuais.includes(empresa)) throw new HttpError(422, 'O usuário não está vinculado a esta empresa');
+      const restantes = atuais.filter((x) => x !== empresa);
+      if (!restantes.length) throw new HttpError(422, 'O usuário deve continuar vinculado a ao menos uma empresa');
+      payload.empresas = restantes;
+      if (idOf(ctx.row.empresaAtiva) === empresa) payload.empresaAtiva = restantes[0];
+    }
+    return altera({ ...ctx, payload });
+  };
+}
+
 /** The registry: metadata names a handler by its key here. */
 export const actionHandlers: Record<string, ActionHandler> = {
   bloqueia_motor: queueForAssetDevices('engineBlock'),
   desbloqueia_motor: queueForAssetDevices('engineUnblock'),
   altera,
+  vincula_empresa: vinculoEmpresa('vincula'),
+  desvincula_empresa: vinculoEmpresa('desvincula'),
   // equipamento: the encoders have no SIM-only command; a device restart re-attaches the SIM card.
   reiniciar_simcard: (ctx) => createdAnswer(ctx, [
     created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: null, status: 'pendente', processing: false, tentativas: 0 }),

@@ -76,6 +76,29 @@ describe('Configuração de empresas (hub)', () => {
     await page.getByRole('link', { name: /Empresas/ }).first().click();
     await page.waitForURL(`${baseUrl}/cfg/cfg/configuracao/empresas`);
   });
+
+  it('Vincular lists the users and links the selected ones to a company (bulk action with the company picker)', async () => {
+    await page.goto(`${baseUrl}/cfg/cfg/configuracao/vincular`);
+    await page.locator('h1', { hasText: 'Vincular usuários às empresas' }).waitFor(T);
+    await page.getByRole('columnheader', { name: 'Login' }).waitFor(T);
+    const empresas = await apiCall(ctx, baseUrl, `/api/empresa?sort=${encodeURIComponent('["id","ASC"]')}`);
+    const [a, b] = empresas.map((e: any) => e);
+    const login = `vinc_e2e_${stamp}`;
+    const u = await apiCall(ctx, baseUrl, '/api/usuario', { nome: `Vínculo E2E ${stamp}`, login, senha: 'senha-e2e-12345', empresas: [a.id], empresaAtiva: a.id });
+    await page.getByLabel('Pesquisar').fill(login);
+    const row = page.locator('tbody tr', { hasText: login });
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    await row.getByRole('button', { name: 'Vincular à empresa' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Deseja vincular o usuário à empresa escolhida? Ele passará a poder entrar nela com os seus cargos.').waitFor(T);
+    await dialog.getByLabel('Empresa').fill(b.fantasia);
+    await page.getByRole('option', { name: b.fantasia }).click(T);
+    await page.screenshot({ path: '/tmp/scoring-vincular.png' });
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').first().waitFor(T);
+    const after = await apiCall(ctx, baseUrl, `/api/usuario/${u.id}`);
+    expect(after.empresas).toEqual([a.id, b.id]);
+  });
 });
 
 describe("a driver's Ranking tab", () => {

@@ -93,7 +93,7 @@ describe('SIGTERM', () => {
     try {
       const port = (mute.address() as net.AddressInfo).port;
       const s = await startMain({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/rastro` }, false);
-      for (let i = 0; i < 200 && !sockets.length; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !sockets.length; i++) await new Promise((r) => setTimeout(r, 50)); // start-up under load can take a while
       expect(sockets.length).toBeGreaterThan(0); // it is waiting on the database
       expect(s.child.exitCode).toBe(null);
       const ms = await term(s);

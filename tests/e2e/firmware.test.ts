@@ -51,6 +51,11 @@ describe('firmware list of vdo/vdo_telemetria', () => {
     const rows = await api(`/api/firmware/vdo/vdo_telemetria?filter=${encodeURIComponent(JSON.stringify({ q: `2.${tag}` }))}`);
     expect(rows.map((r: any) => [r.versao, r.arquivo, r.tamanho])).toEqual([[`2.${tag}`, up.payload.file, 2048]]);
     await page.screenshot({ path: `${SHOTS}/firmware-lista.png` });
+    // The spec's .../vdo/vdo_telemetria/editar: the edit form of the row named by ?id=.
+    await page.goto(`${baseUrl}/cfg/fir/lista/vdo/vdo_telemetria/editar?id=${rows[0].id}`);
+    await page.locator('h1', { hasText: 'Editar Firmware' }).waitFor(T);
+    expect(await page.locator('#root_versao').inputValue()).toBe(`2.${tag}`);
+    await page.getByRole('link', { name: 'Baixar arquivo' }).waitFor(T);
   });
 });
 

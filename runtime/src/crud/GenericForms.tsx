@@ -81,7 +81,9 @@ export function useGenericCreate(entity: EntityMeta, alias?: AliasMeta) {
 /** `given.id`: the record (default the route's :id); `given.saved`: what follows a save (default: back to the list). */
 export function useGenericEdit(entity: EntityMeta, given: { id?: string | number; saved?: () => void } = {}) {
   const params = useParams();
-  const id = String(given.id ?? params.id ?? '');
+  // An edit alias without :id (e.g. /cfg/fir/lista/vdo/vdo_telemetria/editar) reads the row from ?id=, like show.
+  const [search] = useSearchParams();
+  const id = String(given.id ?? params.id ?? search.get('id') ?? '');
   const navigate = useNavigate();
   const notify = useNotify();
   const { can } = useCan();

@@ -136,6 +136,7 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   importable?: boolean;       // offered by the import screens (server/calls/importacao.ts)
+  listTabs?: { group: string; order: number; label: string }; // the list is one tab of a set of sibling registers
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: AliasMeta[];  // more screen routes of a view (below the route, or absolute)
   history: boolean;           // record changes (default true)

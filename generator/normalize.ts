@@ -21,7 +21,7 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; history?: boolean;
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
   owner?: string; aliases?: AliasMeta[];
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
@@ -216,6 +216,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     readOnlyResource, history: raw.history ?? true, recordRepresentation,
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
+  if (raw.listTabs) entity.listTabs = { group: raw.listTabs.group, order: raw.listTabs.order, label: raw.listTabs.label ?? raw.label.plural };
   if (raw.importable) {
     if (raw.scope !== 'empresa') err('/importable', 'importable exige scope: empresa');
     if (readOnlyResource) err('/importable', 'cadastro somente leitura não pode ser importado');

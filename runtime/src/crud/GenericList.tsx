@@ -3,7 +3,7 @@
 // sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
 import { useRef, useState, type ReactNode } from 'react';
 import {
-  Alert, Box, Button, Card, Divider, IconButton, Tooltip, Typography,
+  Alert, Box, Button, Card, Divider, IconButton, Tab, Tabs, Tooltip, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
-import { aliasPath, entityByKey, pathFor, permissionFor, recordPath } from '../model';
+import { aliasPath, entityByKey, model, pathFor, permissionFor, recordPath } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
@@ -172,6 +172,20 @@ export function Empty() {
   );
 }
 
+/** metadata listTabs: the tab bar of the sibling registers of the group (those the user may list), this one selected. */
+function SiblingTabs({ entity }: { entity: EntityMeta }) {
+  const navigate = useNavigate();
+  const { can } = useCan();
+  const group = entity.listTabs!.group;
+  const tabs = model.entities.filter((e) => e.listTabs?.group === group && (e.key === entity.key || can(permissionFor(e, 'list'))))
+    .sort((a, b) => a.listTabs!.order - b.listTabs!.order);
+  return (
+    <Tabs value={entity.route} onChange={(_, v: string) => navigate(v)} aria-label="Abas do cadastro" variant="scrollable" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+      {tabs.map((e) => <Tab key={e.key} value={e.route} label={e.listTabs!.label} />)}
+    </Tabs>
+  );
+}
+
 export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entity'> & { schema?: GenericProps['schema']; nested?: Nested | null; alias?: AliasMeta }) {
   const l = useGenericList(entity, nested, alias);
   const navigate = useNavigate();
@@ -216,6 +230,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             </ListTools>
           </PanelHeader>
           <Divider />
+          {!l.nested && !alias && entity.listTabs && <SiblingTabs entity={entity} />}
           {l.bulk.length > 0 && <BulkToolbar entity={entity} actions={l.bulk} />}
           <Datagrid
             rowClick={(id, _r, record) => l.rowPath(id as string | number, record)}

@@ -243,7 +243,7 @@ export interface RouteEntry {
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
   tab?: string;            // record: the tab shown (absent: the first one the user may see)
   sub?: string;            // record, group tab: the tab of the group entity's record shown for one entry
-  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults)
+  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults); view 'params': the alias list's levels
 }
 
 export interface Model {

@@ -234,6 +234,12 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       if (a.filter && a.view !== 'list') err(`/aliases/${i}/filter`, 'filter só vale para view: list');
       for (const f of Object.keys(a.filter ?? {})) if (!byName.has(f)) err(`/aliases/${i}/filter`, `campo desconhecido: ${f}`);
       if (a.defaults && a.view !== 'create') err(`/aliases/${i}/defaults`, 'defaults só vale para view: create');
+      // Below route parameters an absolute alias carries them too, right after its own base (list) or before :id/… .
+      if (raw.params?.length && a.path.startsWith('/')) {
+        const tail = raw.params.map((p) => `:${p.name}`).join('/');
+        const ok = a.view === 'list' ? a.path.endsWith(`/${tail}`) : a.path.includes(`/${tail}/`) || a.path.endsWith(`/${tail}`);
+        if (!ok) err(`/aliases/${i}/path`, `a rota deve ter os parâmetros ${tail}${a.view === 'list' ? ' no fim' : ''}`);
+      }
       const routeParamNames = [...`${a.path}`.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
       for (const [f, param] of Object.entries(a.defaults ?? {})) {
         if (!byName.has(f)) err(`/aliases/${i}/defaults`, `campo desconhecido: ${f}`);
@@ -464,10 +470,19 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
-    (e.aliases ?? []).forEach((al, alias) => routes.push({
+    (e.aliases ?? []).forEach((al, alias) => {
+      // A list alias below route parameters gets its own navigation levels (choose technology, then model …).
+      if (al.view === 'list' && al.path.startsWith('/') && e.params?.length) {
+        const base = al.path.split('/').slice(0, -e.params.length).join('/');
+        e.params.forEach((_, level) => routes.push({
+          path: [base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level, alias,
+        }));
+      }
+      routes.push({
       path: al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`,
       name: `${e.permission}.${{ list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view]}`, entity: e.key, view: al.view, alias,
-    }));
+      });
+    });
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {

@@ -49,8 +49,11 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
   const bound = useBound(entity);
   const resource = nested?.resource ?? bound?.resource ?? entity.key;
   const ctx = useListController({ resource, sort: entity.sort, perPage: 25, filter: alias?.filter, queryOptions: { enabled: !bound?.error } });
-  // A list alias with a show alias below it (e.g. /adm/cfg/simcard → /adm/cfg/simcard/visualizar) opens its rows there.
-  const aliasShow = alias && entity.aliases?.find((a) => a.view === 'show' && a.path.startsWith(`${alias.path}/`));
+  // A list alias with an edit or show alias below it (/adm/cfg/simcard → /adm/cfg/simcard/visualizar,
+  // /adm/cfg/configurar_equipamentos/:tecnology/:model → …/:id/editar) opens its rows there.
+  const below = (view: string) => alias && entity.aliases?.find((a) => a.view === view && a.path.startsWith(`${alias.path}/`));
+  const aliasEdit = below('edit');
+  const aliasShow = below('show');
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
@@ -81,8 +84,10 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
     // A register with a record page opens it; otherwise its edit form, else its read-only view.
     rowPath: (id: string | number, record?: Record<string, unknown>) =>
-      aliasShow && can(permissionFor(entity, 'show'))
-        ? aliasPath(aliasShow, id)
+      aliasEdit && can(permissionFor(entity, 'edit'))
+        ? aliasPath(aliasEdit, id, bound?.route)
+        : aliasShow && can(permissionFor(entity, 'show'))
+        ? aliasPath(aliasShow, id, bound?.route)
         : entity.record && can(permissionFor(entity, 'show'))
         ? recordPath(entity, record?.[entity.record.by] ?? id)
         : can(permissionFor(entity, 'edit')) && !entity.readOnlyResource

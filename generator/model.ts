@@ -83,6 +83,10 @@ export interface FormSection { title: string; fields: string[]; /** help side pa
 export interface RouteParamMeta { name: string; field: string; label: string; values?: 'tecnologias' | 'modelos' }
 
 /** Cross-field rule: when the row matches `when`, the fields of `then` respect their limits (message otherwise). */
+/** A comparison between two fields of a row (metadata compare): `field` op `other`; null on either side = no check. */
+export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
+export interface CompareMeta { field: string; op: CompareOp; other: string; message: string }
+
 export interface RuleMeta { when: Record<string, string | number | boolean>; then: Record<string, { min?: number; max?: number }>; message: string }
 
 /** A device technology with its models and the catalogues of its libraries (metadata/_tecnologias.yaml). */
@@ -150,6 +154,8 @@ export interface EntityMeta {
   base?: string;           // params: the route before the first parameter (navigation index, menu entry)
   api?: string;            // params: mount below /api, e.g. modelo_de_configuracao/:tecnology/:model
   rules?: RuleMeta[];
+  /** Cross-field comparisons (x-compare in the generated JSON Schema: server and form agree). */
+  compare?: CompareMeta[];
   /** Nested list (metadata parent): also served under the parent's record. */
   parent?: ParentMeta;
   /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */

@@ -7,7 +7,7 @@ import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
   ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
-  AliasMeta,
+  AliasMeta, CompareMeta, CompareOp,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -27,6 +27,7 @@ interface RawEntity {
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
   rules?: RuleMeta[]; hook?: string;
+  compare?: ({ field: string; message: string } & Partial<Record<CompareOp, string>>)[];
   record?: { by?: string; path?: string; tabs: RawTab[] };
 }
 interface RawTab {
@@ -257,6 +258,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   }
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
+  if (raw.compare) entity.compare = compare(raw.compare, byName, err);
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -291,6 +293,29 @@ function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, FieldMet
   e.base = raw.route.slice(0, raw.route.indexOf('/{'));
   e.route = raw.route.replace(/\{([^}]+)\}/g, ':$1');
   e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
+}
+
+const COMPARE_OPS: CompareOp[] = ['gt', 'gte', 'lt', 'lte'];
+// Comparable families: numbers with numbers, dates/datetimes with each other, times with times.
+const family = (t: string) => (t === 'integer' || t === 'number' ? 'n' : t === 'date' || t === 'datetime' ? 'd' : t === 'time' ? 't' : undefined);
+
+function compare(raw: NonNullable<RawEntity['compare']>, byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): CompareMeta[] {
+  return raw.map((c, i) => {
+    const ops = COMPARE_OPS.filter((o) => c[o] !== undefined);
+    if (ops.length !== 1) err(`/compare/${i}`, 'declare exatamente um de gt, gte, lt, lte');
+    const op = ops[0] ?? 'gt';
+    const other = String(c[op] ?? '');
+    for (const [k, name] of [['field', c.field], [op, other]] as const) {
+      const f = byName.get(name);
+      if (!f) err(`/compare/${i}/${k}`, `campo desconhecido: ${name}`);
+      else if (f.system || f.readOnly || f.hidden) err(`/compare/${i}/${k}`, `deve ser um campo editável: ${name}`);
+      else if (!family(f.type)) err(`/compare/${i}/${k}`, `deve ser um campo integer, number, date, datetime ou time: ${name}`);
+    }
+    const a = byName.get(c.field), b = byName.get(other);
+    if (a && b && family(a.type) && family(b.type) && family(a.type) !== family(b.type)) err(`/compare/${i}/${op}`, `tipos não comparáveis: ${a.type} e ${b.type}`);
+    if (c.field === other) err(`/compare/${i}/${op}`, 'compare um campo com outro');
+    return { field: c.field, op, other, message: c.message };
+  });
 }
 
 function rules(raw: RuleMeta[], byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): RuleMeta[] {

@@ -120,7 +120,7 @@ export function makeTransformErrors(entity: EntityMeta, schema: JSONSchema7) {
       const prop = e.name === 'required' ? String(e.params?.missingProperty ?? '') : (e.property ?? '').replace(/^\./, '').split('.')[0];
       const label = labelOf(prop);
       const f = fields.get(prop);
-      const declared = declaredMessage(schema as Record<string, unknown>, prop, e.name ?? '', e.schemaPath ?? '');
+      const declared = declaredMessage(schema as Record<string, unknown>, prop, e.name ?? '', e.schemaPath ?? '', e.params);
       let message = declared ?? e.message ?? '';
       if (declared === undefined) switch (e.name) {
         case 'required':

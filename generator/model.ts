@@ -83,10 +83,6 @@ export interface FormSection { title: string; fields: string[]; /** help side pa
 export interface RouteParamMeta { name: string; field: string; label: string; values?: 'tecnologias' | 'modelos' }
 
 /** Cross-field rule: when the row matches `when`, the fields of `then` respect their limits (message otherwise). */
-/** A comparison between two fields of a row (metadata compare): `field` op `other`; null on either side = no check. */
-export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
-export interface CompareMeta { field: string; op: CompareOp; other: string; message: string }
-
 export interface RuleMeta { when: Record<string, string | number | boolean>; then: Record<string, { min?: number; max?: number }>; message: string }
 
 /** A device technology with its models and the catalogues of its libraries (metadata/_tecnologias.yaml). */
@@ -140,9 +136,9 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   importable?: boolean;       // offered by the import screens (server/calls/importacao.ts)
-  listTabs?: { group: string; order: number; label: string }; // the list is one tab of a set of sibling registers
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: AliasMeta[];  // more screen routes of a view (below the route, or absolute)
+  listScreen?: string;        // the list is this screen's (a provider tab): no list/navigation route of the entity
   history: boolean;           // record changes (default true)
   hook?: string;              // server write hook (server/crud/hooks.ts) run in the create/update transaction
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
@@ -154,8 +150,6 @@ export interface EntityMeta {
   base?: string;           // params: the route before the first parameter (navigation index, menu entry)
   api?: string;            // params: mount below /api, e.g. modelo_de_configuracao/:tecnology/:model
   rules?: RuleMeta[];
-  /** Cross-field comparisons (x-compare in the generated JSON Schema: server and form agree). */
-  compare?: CompareMeta[];
   /** Nested list (metadata parent): also served under the parent's record. */
   parent?: ParentMeta;
   /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */
@@ -186,10 +180,13 @@ export interface ScreenMeta {
   list?: ScreenList;
 }
 
+/** A tab of a provider screen; entity: the register it lists (add/edit routes below the tab), entityId: its id column. */
+export interface ScreenTabOption { value: string; label: string; path: string; entity?: string; entityId?: string }
+
 export interface ScreenList {
   provider: string;
   params: Record<string, string>;   // route parameter (:name) → provider param
-  tabs?: { param: string; options: { value: string; label: string; path: string }[] };
+  tabs?: { param: string; options: ScreenTabOption[] };
 }
 
 /** A read-only resource whose rows come from code (metadata `kind: provider`), served by the core
@@ -235,7 +232,8 @@ export interface AliasMeta {
   view: 'list' | 'create' | 'edit' | 'show';
   label?: string;                             // screen title (default the entity's)
   filter?: Record<string, unknown>;           // list: fixed filter
-  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it, or '$now' (date/datetime)
+  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it
+  back?: string;                              // create/edit: route the form returns to (:parameters from the alias route), or '$now' (date/datetime)
 }
 
 export interface RouteEntry {
@@ -249,7 +247,7 @@ export interface RouteEntry {
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
   tab?: string;            // record: the tab shown (absent: the first one the user may see)
   sub?: string;            // record, group tab: the tab of the group entity's record shown for one entry
-  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults); view 'params': the alias list's levels
+  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults)
 }
 
 export interface Model {

@@ -7,7 +7,7 @@ import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
   ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
-  AliasMeta, CompareMeta, CompareOp,
+  AliasMeta,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -21,13 +21,12 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
-  owner?: string; aliases?: AliasMeta[];
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; history?: boolean;
+  owner?: string; aliases?: AliasMeta[]; listScreen?: string;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
   rules?: RuleMeta[]; hook?: string;
-  compare?: ({ field: string; message: string } & Partial<Record<CompareOp, string>>)[];
   record?: { by?: string; path?: string; tabs: RawTab[] };
 }
 interface RawTab {
@@ -37,7 +36,7 @@ interface RawTab {
 interface RawScreen {
   kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
-  list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string }[] } };
+  list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string; entity?: string; entityId?: string }[] } };
 }
 interface RawProvider {
   kind: 'provider'; key: string; label: string; path?: string; one?: boolean; permission: string[]; scope: 'empresa' | 'global';
@@ -217,7 +216,6 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     readOnlyResource, history: raw.history ?? true, recordRepresentation,
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
-  if (raw.listTabs) entity.listTabs = { group: raw.listTabs.group, order: raw.listTabs.order, label: raw.listTabs.label ?? raw.label.plural };
   if (raw.importable) {
     if (raw.scope !== 'empresa') err('/importable', 'importable exige scope: empresa');
     if (readOnlyResource) err('/importable', 'cadastro somente leitura não pode ser importado');
@@ -235,12 +233,8 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       if (a.filter && a.view !== 'list') err(`/aliases/${i}/filter`, 'filter só vale para view: list');
       for (const f of Object.keys(a.filter ?? {})) if (!byName.has(f)) err(`/aliases/${i}/filter`, `campo desconhecido: ${f}`);
       if (a.defaults && a.view !== 'create') err(`/aliases/${i}/defaults`, 'defaults só vale para view: create');
-      // Below route parameters an absolute alias carries them too, right after its own base (list) or before :id/… .
-      if (raw.params?.length && a.path.startsWith('/')) {
-        const tail = raw.params.map((p) => `:${p.name}`).join('/');
-        const ok = a.view === 'list' ? a.path.endsWith(`/${tail}`) : a.path.includes(`/${tail}/`) || a.path.endsWith(`/${tail}`);
-        if (!ok) err(`/aliases/${i}/path`, `a rota deve ter os parâmetros ${tail}${a.view === 'list' ? ' no fim' : ''}`);
-      }
+      if (a.back && a.view !== 'create' && a.view !== 'edit') err(`/aliases/${i}/back`, 'back só vale para view: create ou edit');
+      for (const m of (a.back ?? '').matchAll(/:([A-Za-z0-9_]+)/g)) if (!a.path.includes(`:${m[1]}`)) err(`/aliases/${i}/back`, `parâmetro :${m[1]} não está na rota ${a.path}`);
       const routeParamNames = [...`${a.path}`.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
       for (const [f, param] of Object.entries(a.defaults ?? {})) {
         if (!byName.has(f)) err(`/aliases/${i}/defaults`, `campo desconhecido: ${f}`);
@@ -251,6 +245,11 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     entity.aliases = raw.aliases;
   }
   if (raw.menu) entity.menu = raw.menu;
+  if (raw.listScreen) {
+    if (raw.params) err('/listScreen', 'listScreen e params não podem ser usados juntos');
+    if (raw.menu) err('/listScreen', 'a lista é da tela: o menu também');
+    entity.listScreen = raw.listScreen;
+  }
   if (raw.calls) entity.calls = raw.calls;
   if (raw.hook) {
     if (readOnlyResource) err('/hook', 'cadastro somente leitura não tem escrita: hook não se aplica');
@@ -258,7 +257,6 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   }
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
-  if (raw.compare) entity.compare = compare(raw.compare, byName, err);
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -293,29 +291,6 @@ function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, FieldMet
   e.base = raw.route.slice(0, raw.route.indexOf('/{'));
   e.route = raw.route.replace(/\{([^}]+)\}/g, ':$1');
   e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
-}
-
-const COMPARE_OPS: CompareOp[] = ['gt', 'gte', 'lt', 'lte'];
-// Comparable families: numbers with numbers, dates/datetimes with each other, times with times.
-const family = (t: string) => (t === 'integer' || t === 'number' ? 'n' : t === 'date' || t === 'datetime' ? 'd' : t === 'time' ? 't' : undefined);
-
-function compare(raw: NonNullable<RawEntity['compare']>, byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): CompareMeta[] {
-  return raw.map((c, i) => {
-    const ops = COMPARE_OPS.filter((o) => c[o] !== undefined);
-    if (ops.length !== 1) err(`/compare/${i}`, 'declare exatamente um de gt, gte, lt, lte');
-    const op = ops[0] ?? 'gt';
-    const other = String(c[op] ?? '');
-    for (const [k, name] of [['field', c.field], [op, other]] as const) {
-      const f = byName.get(name);
-      if (!f) err(`/compare/${i}/${k}`, `campo desconhecido: ${name}`);
-      else if (f.system || f.readOnly || f.hidden) err(`/compare/${i}/${k}`, `deve ser um campo editável: ${name}`);
-      else if (!family(f.type)) err(`/compare/${i}/${k}`, `deve ser um campo integer, number, date, datetime ou time: ${name}`);
-    }
-    const a = byName.get(c.field), b = byName.get(other);
-    if (a && b && family(a.type) && family(b.type) && family(a.type) !== family(b.type)) err(`/compare/${i}/${op}`, `tipos não comparáveis: ${a.type} e ${b.type}`);
-    if (c.field === other) err(`/compare/${i}/${op}`, 'compare um campo com outro');
-    return { field: c.field, op, other, message: c.message };
-  });
 }
 
 function rules(raw: RuleMeta[], byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): RuleMeta[] {
@@ -358,7 +333,7 @@ function normalizeScreen(raw: RawScreen, file: string, area: string, err: (path:
   if (raw.help) screen.help = raw.help;
   if (raw.list) {
     screen.list = { provider: raw.list.provider, params: raw.list.params ?? {} };
-    if (raw.list.tabs) screen.list.tabs = { param: raw.list.tabs.param, options: raw.list.tabs.options.map((o) => ({ value: o.value, label: o.label, path: o.path ?? o.value })) };
+    if (raw.list.tabs) screen.list.tabs = { param: raw.list.tabs.param, options: raw.list.tabs.options.map((o) => ({ value: o.value, label: o.label, path: o.path ?? o.value, ...(o.entity ? { entity: o.entity } : {}), ...(o.entityId ? { entityId: o.entityId } : {}) })) };
   }
   return screen;
 }
@@ -417,7 +392,7 @@ function normalizeProvider(raw: RawProvider, file: string, area: string, err: (p
 
 /** Screens that are a provider's list: the provider has a path; params map route params (of subroutes) to its params;
  *  the tabs' param is an enum param and each option one of its values; every path param is covered. */
-function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], problems: string[]): void {
+function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], problems: string[], entities: EntityMeta[] = []): void {
   for (const t of screens) {
     if (!t.list) continue;
     const bad = (path: string, msg: string) => problems.push(problem(t.file, `/list${path}`, msg));
@@ -436,8 +411,21 @@ function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], problems:
       if (!tp) bad('/tabs/param', `parâmetro desconhecido em ${p.key}: ${tabs.param}`);
       else if (tp.enum) tabs.options.forEach((o, i) => { if (!tp.enum!.includes(o.value)) bad(`/tabs/options/${i}/value`, `deve ser um de: ${tp.enum!.join(', ')}`); });
       covered.add(tabs.param);
+      tabs.options.forEach((o, i) => {
+        if (o.entity && !entities.some((e) => e.key === o.entity)) bad(`/tabs/options/${i}/entity`, `entidade desconhecida: ${o.entity}`);
+        if (o.entityId && !o.entity) bad(`/tabs/options/${i}/entityId`, 'entityId exige entity');
+        if (o.entity && !p.columns.some((c) => c.name === (o.entityId ?? 'id'))) bad(`/tabs/options/${i}/entityId`, `coluna desconhecida em ${p.key}: ${o.entityId ?? 'id'}`);
+      });
     }
     p.params.filter((x) => !covered.has(x.name) && p.path!.includes(`{${x.name}}`)).forEach((x) => bad('/params', `parâmetro de ${p.key} sem valor: ${x.name}`));
+  }
+  // An entity whose list is a screen's: the screen lists a provider and opens at the entity route.
+  for (const e of entities) {
+    if (!e.listScreen) continue;
+    const t = screens.find((x) => x.key === e.listScreen);
+    const routes = t ? [t.route, ...(t.subroutes ?? []).map((x) => `${t.route}/${x}`)] : [];
+    if (!t?.list) problems.push(problem(e.file, '/listScreen', t ? `a tela ${t.key} não tem list` : `tela desconhecida: ${e.listScreen}`));
+    else if (!routes.includes(e.route)) problems.push(problem(e.file, '/listScreen', `a rota ${e.route} não é uma rota da tela ${t.key}`));
   }
 }
 
@@ -491,23 +479,14 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     (e.params ?? []).forEach((_, level) => routes.push({
       path: [e.base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level,
     }));
-    add(e.route, 'lista', 'list');
+    if (!e.listScreen) add(e.route, 'lista', 'list');
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
-    (e.aliases ?? []).forEach((al, alias) => {
-      // A list alias below route parameters gets its own navigation levels (choose technology, then model …).
-      if (al.view === 'list' && al.path.startsWith('/') && e.params?.length) {
-        const base = al.path.split('/').slice(0, -e.params.length).join('/');
-        e.params.forEach((_, level) => routes.push({
-          path: [base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level, alias,
-        }));
-      }
-      routes.push({
+    (e.aliases ?? []).forEach((al, alias) => routes.push({
       path: al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`,
       name: `${e.permission}.${{ list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view]}`, entity: e.key, view: al.view, alias,
-      });
-    });
+    }));
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {
@@ -690,7 +669,8 @@ export function normalize(meta: LoadedMetadata): Model {
   const taken = new Map<string, string>();
   for (const e of entities) {
     taken.set(`key:${e.key}`, e.file);
-    taken.set(`route:${e.route}`, e.file);
+    if (!e.listScreen) taken.set(`route:${e.route}`, e.file);   // else the screen's own route (checked in screenLists)
+    for (const al of e.aliases ?? []) if (al.path.startsWith('/')) taken.set(`route:${al.path}`, e.file);
     if (e.base) taken.set(`route:${e.base}`, e.file);
     taken.set(`route:${e.route}/adicionar`, e.file);
     for (const p of e.permissions) taken.set(`perm:${p.key}`, e.file);
@@ -833,7 +813,7 @@ export function normalize(meta: LoadedMetadata): Model {
     problems.push(...pp);
   }
   const tecnologias = normalizeTecnologias(meta, entities, problems);
-  screenLists(screens, providers, problems);
+  screenLists(screens, providers, problems, entities);
   normalizeRecords(meta, byKey, screens, providers, catalogue, problems);
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.

@@ -108,7 +108,7 @@ describe('screens that are a provider list (list)', () => {
     const m = await buildModel(join(import.meta.dirname, '../metadata'));
     expect(m.screens.find((s) => s.key === 'biblioteca_de_eventos')?.list).toEqual({
       provider: 'biblioteca_lista', params: { tecnology: 'tecnologia', model: 'modelo' },
-      tabs: { param: 'lista', options: [{ value: 'eventos', label: 'Eventos', path: 'eventos' }, { value: 'parametros', label: 'Parâmetros', path: 'parametros' }] },
+      tabs: { param: 'lista', options: [{ value: 'eventos', label: 'Eventos', path: 'eventos', entity: 'biblioteca_evento', entityId: 'registro' }, { value: 'parametros', label: 'Parâmetros', path: 'parametros' }] },
     });
     expect(m.screens.find((s) => s.key === 'biblioteca')?.list?.tabs?.options.map((o) => [o.value, o.path])).toEqual([
       ['eventos', 'biblioteca_do_evento'], ['perifericos', 'biblioteca_de_periferico'], ['parametros', 'biblioteca_de_parametros'],

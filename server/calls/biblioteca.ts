@@ -1,4 +1,5 @@
-// Event and parameter libraries (metadata/catalogos/*.yaml through protocol/catalog.ts, issue 3 §1), read-only.
+// Event and parameter libraries: the registers biblioteca_evento, biblioteca_periferico and biblioteca_parametro
+// (editable, seeded from metadata/catalogos by server/seed/biblioteca.ts; issue 9), listed catalogue by catalogue.
 // Providers (server/crud/provider.ts): their columns, filters, sorts, paths and permission keys are declared in
 // metadata/adm/biblioteca_lista.yaml, biblioteca_tecnologias.yaml, metadata/tlm/biblioteca_familia.yaml and
 // biblioteca_familias.yaml; the core serves them (session, permission, ra-data-simple-rest protocol):
@@ -8,13 +9,16 @@
 //   GET /api/biblioteca/familias                              the families of /tlm/cfg/biblioteca (tlm.cfg.biblioteca.lista)
 //   GET /api/biblioteca/familia/{familia}                    eventos | perifericos | parametros | viagem | alarmes
 // filter q searches (case and accent insensitive) event key, description, subtitle, code and @Track message.
-// sort id = catalogue order (the default); empty values sort last.
-// The catalogues are loaded and validated once, on the first request (an invalid file answers 500 and is logged)
-// or at start through buildLibraries().
+// sort id = catalogue order (the default; entries added later come after); empty values sort last.
+// A row's id is {catalogo}:{event}; registro is the register row's id (its edit form).
+// The catalogues (which catalogue each list shows, its title) are loaded and validated once, at start through the
+// default export or on the first request (an invalid file answers 500 and is logged); the rows are read per request.
 import { HttpError } from '../http/envelope.ts';
 import { memoryPage, type Provider } from '../crud/provider.ts';
 import { knownTecnologia, tecnologias } from '../crud/params.ts';
-import { getCatalog, type CatalogEntry, type CatalogFile } from '../../protocol/catalog.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getCatalog, type CatalogFile } from '../../protocol/catalog.ts';
+import { registerOf } from '../seed/biblioteca.ts';
 
 /** Technologies, their models and the catalogues of their libraries (metadata/_tecnologias.yaml); models share
  *  their technology's catalogues. */
@@ -48,6 +52,8 @@ export interface LibraryRow {
   catalogo: string;
   origem: string;
   origemLabel: string;
+  /** Id of the register row (biblioteca_evento, _periferico or _parametro). */
+  registro: number;
 }
 
 export interface ListInfo {
@@ -60,24 +66,43 @@ export interface ListInfo {
   colunas: string[];
 }
 
-function rowsOf(files: CatalogFile[]): LibraryRow[] {
-  let ordem = 0;
-  return files.flatMap((f) => f.entries.map((e: CatalogEntry) => ({
-    id: `${f.name}:${e.event}`, ordem: ordem++, event: e.event, description: e.description, subtitle: e.subtitle, type: e.type,
-    unit: { value: e.unit.value, full: e.unit.full, short: e.unit.short },
-    code: e.code ?? null, message: e.message ?? null, group: e.group ?? null, risk: e.risk ?? null, undescribed: e.undescribed === true,
-    catalogo: f.name, origem: f.family, origemLabel: ORIGENS[f.family] ?? f.family,
-  })));
+type DbRow = Record<string, any>;
+
+/** The rows of the catalogues, register by register, each catalogue in its order (ordem, then the later additions). */
+async function rowsOf(em: EntityManager, files: CatalogFile[]): Promise<LibraryRow[]> {
+  const conn = em.getConnection();
+  const out: LibraryRow[] = [];
+  for (const f of files) {
+    const at = registerOf(f.name);
+    if (!at) continue;
+    const c = at.register.cols as Record<string, string>;
+    const evento = at.register.entity === 'biblioteca_evento';
+    const cols = ['id', 'event', 'description', 'subtitle', 'type', 'unitValue', 'unitFull', 'unitShort', ...(evento ? ['code', 'message', 'grupo', 'risk'] : [])];
+    const rows = (await conn.execute(
+      `select ${cols.map((k) => `${c[k]} AS "${k}"`).join(', ')} from ${c.table} where ${c[at.register.field]} = ? order by ${c.ordem} asc nulls last, ${c.id} asc`,
+      [at.value],
+    )) as DbRow[];
+    for (const r of rows) {
+      out.push({
+        id: `${f.name}:${r.event}`, ordem: out.length, event: r.event, description: r.description ?? '', subtitle: r.subtitle ?? '', type: r.type,
+        unit: { value: r.unitValue ?? '', full: r.unitFull ?? '', short: r.unitShort ?? '' },
+        code: r.code ?? null, message: r.message ?? null, group: r.grupo ?? null, risk: r.risk ?? null, undescribed: !r.description,
+        catalogo: f.name, origem: f.family, origemLabel: ORIGENS[f.family] ?? f.family, registro: Number(r.id),
+      });
+    }
+  }
+  return out;
 }
 
 function infoOf(files: CatalogFile[], rows: LibraryRow[]): ListInfo {
+  const count = (name: string) => rows.filter((r) => r.catalogo === name).length;
   const origens = [...new Set(files.map((f) => f.family))].map((id) => ({ id, label: ORIGENS[id] ?? id }));
   const colunas: string[] = [];
   if (rows.some((r) => r.code !== null || r.message !== null)) colunas.push('codigo');
   if (rows.some((r) => r.risk !== null)) colunas.push('risco');
   if (origens.length > 1) colunas.push('origem');
   return {
-    catalogos: files.map((f) => ({ id: f.name, title: f.title, source: f.source ?? null, total: f.entries.length })),
+    catalogos: files.map((f) => ({ id: f.name, title: f.title, source: f.source ?? null, total: count(f.name) })),
     total: rows.length,
     semDescricao: rows.filter((r) => r.undescribed).length,
     tipos: [...new Set(rows.map((r) => r.type))].sort(),
@@ -86,16 +111,18 @@ function infoOf(files: CatalogFile[], rows: LibraryRow[]): ListInfo {
   };
 }
 
-interface Library { rows: LibraryRow[]; info: ListInfo }
-
-function library(names: string[]): Library | undefined {
+/** The catalogue files of a list (validated by protocol/catalog.ts); undefined when none exists. */
+function library(names: string[]): CatalogFile[] | undefined {
   const files = names.map((n) => getCatalog(n)).filter((f): f is CatalogFile => !!f);
-  if (!files.length) return undefined;
-  const rows = rowsOf(files);
+  return files.length ? files : undefined;
+}
+
+async function read(em: EntityManager, files: CatalogFile[]): Promise<{ rows: LibraryRow[]; info: ListInfo }> {
+  const rows = await rowsOf(em, files);
   return { rows, info: infoOf(files, rows) };
 }
 
-/** Loads (and validates: protocol/catalog.ts throws CatalogError on an invalid file) every library once. */
+/** Loads (and validates: protocol/catalog.ts throws CatalogError on an invalid file) every library's catalogues once. */
 export function buildLibraries() {
   const tecnologias = TECNOLOGIAS().flatMap((t) => {
     const eventos = t.eventos ? library([t.eventos]) : undefined;
@@ -131,35 +158,38 @@ const ordemKey = { id: (r: { ordem: number }) => r.ordem };
 
 export const providers: Record<string, Provider> = {
   biblioteca_tecnologias: {
-    list: (q, { meta }) => {
-      const rows = byOrder(loaded().tecnologias.map((t) => ({
+    list: async (q, { meta, em }) => {
+      const rows = byOrder(await Promise.all(loaded().tecnologias.map(async (t) => ({
         id: t.id, label: t.label, modelos: t.modelos,
-        listas: { eventos: t.listas.eventos?.info ?? null, parametros: t.listas.parametros?.info ?? null },
-      })));
+        listas: {
+          eventos: t.listas.eventos ? (await read(em, t.listas.eventos)).info : null,
+          parametros: t.listas.parametros ? (await read(em, t.listas.parametros)).info : null,
+        },
+      }))));
       const page = memoryPage(rows, q, meta, { sortKeys: ordemKey });
       return { rows: page.rows.map(({ ordem: _, ...r }) => r), total: page.total };
     },
   },
   biblioteca_familias: {
-    list: (q, { meta }) => {
-      const rows = byOrder(loaded().familias.map((f) => ({ id: f.id, label: f.label, ...f.lib.info })));
+    list: async (q, { meta, em }) => {
+      const rows = byOrder(await Promise.all(loaded().familias.map(async (f) => ({ id: f.id, label: f.label, ...(await read(em, f.lib)).info }))));
       const page = memoryPage(rows, q, meta, { sortKeys: ordemKey });
       return { rows: page.rows.map(({ ordem: _, ...r }) => r), total: page.total };
     },
   },
   biblioteca_familia: {
     cell: CELL,
-    list: (q, { meta }) => {
+    list: async (q, { meta, em }) => {
       const { familias } = loaded();
       const id = String(q.params.familia);
       const f = familias.find((x) => x.id === id);
       if (!f) throw new HttpError(404, `Família de biblioteca desconhecida: ${id}. Use ${familias.map((x) => x.id).join(', ')}.`);
-      return memoryPage(f.lib.rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
+      return memoryPage((await read(em, f.lib)).rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
     },
   },
   biblioteca_lista: {
     cell: CELL,
-    list: (q, { meta }) => {
+    list: async (q, { meta, em }) => {
       const { tecnologias } = loaded();
       const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';
       // The core checked both against metadata/_tecnologias.yaml (params values); a technology without libraries is 404 too.
@@ -168,7 +198,7 @@ export const providers: Record<string, Provider> = {
       if (!t) throw new HttpError(404, `A tecnologia ${tid} não tem biblioteca.`);
       const lib = t.listas[tipo];
       if (!lib) throw new HttpError(404, `A tecnologia ${t.label} não tem biblioteca de ${tipo === 'eventos' ? 'eventos' : 'parâmetros'}.`);
-      return memoryPage(lib.rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
+      return memoryPage((await read(em, lib)).rows, q, meta, { search: SEARCH, sortKeys: SORT_KEYS });
     },
   },
 };

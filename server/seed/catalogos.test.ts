@@ -1,5 +1,6 @@
 // Catalogue seed: Brasil and its 27 UFs; the hardware registers (protocolos and modelos from
-// metadata/_tecnologias.yaml and the equipamento enums). Idempotent (adds only what is missing).
+// metadata/_tecnologias.yaml and the equipamento enums); the libraries' registers from metadata/catalogos. Idempotent
+// (adds only what is missing; an edited entry is kept).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadBundle, type Bundle } from '../app/bundle.ts';
@@ -9,6 +10,8 @@ import { setRuntime } from '../crud/registry.ts';
 import { createDatabase } from '../test/harness.ts';
 import { seedPlaces } from './catalogos.ts';
 import { hardwareCatalogue, seedHardware } from './hardware.ts';
+import { LIBRARY_REGISTERS, seedBibliotecas } from './biblioteca.ts';
+import { getCatalog } from '../../protocol/catalog.ts';
 
 let bundle: Bundle;
 let orm: MikroORM;
@@ -22,6 +25,7 @@ afterAll(async () => { await orm?.close(true); });
 
 const run = () => orm.em.fork().transactional((tx) => seedPlaces(tx, bundle.model));
 const hw = () => orm.em.fork().transactional((tx) => seedHardware(tx, bundle.model));
+const libs = () => orm.em.fork().transactional((tx) => seedBibliotecas(tx, bundle.model));
 const sql = (q: string) => orm.em.getConnection().execute(q);
 
 describe('seedPlaces', () => {
@@ -60,5 +64,38 @@ describe('seedHardware', () => {
     expect(await hw()).toBe(0);
     await sql(`delete from modelo where codigo = 'mix'`);
     expect(await hw()).toBe(1);
+  });
+});
+
+describe('seedBibliotecas', () => {
+  const entries = (name: string) => getCatalog(name)!.entries;
+  it('holds every catalogue of metadata/catalogos in exactly one register', () => {
+    const names = LIBRARY_REGISTERS.flatMap((r) => r.sources.map((s) => s.catalogo)).sort();
+    expect(names).toEqual(['camera-alarmes', 'camera-parametros', 'can-parametros', 'legacy-eventos', 'legacy-parametros', 'queclink-eventos', 'queclink-parametros', 'viagem-parametros']);
+  });
+
+  it('adds every entry once in catalogue order, keeps edits, and adds back only what is missing', async () => {
+    const total = LIBRARY_REGISTERS.flatMap((r) => r.sources).reduce((n, s) => n + entries(s.catalogo).length, 0);
+    expect(await libs()).toBe(total);
+    const count = async (t: string) => Number((await sql(`select count(*) as n from ${t}`))[0].n);
+    expect(await count('biblioteca_evento')).toBe(entries('queclink-eventos').length + entries('legacy-eventos').length + entries('camera-alarmes').length);
+    expect(await count('biblioteca_periferico')).toBe(entries('can-parametros').length + entries('camera-parametros').length);
+    expect(await count('biblioteca_parametro')).toBe(entries('queclink-parametros').length + entries('legacy-parametros').length + entries('viagem-parametros').length);
+    const gtign = entries('queclink-eventos').find((e) => e.message === 'GTIGN')!;
+    expect((await sql(`select tecnologia, event, description, type, message, grupo, code, ordem from biblioteca_evento where message = 'GTIGN'`))[0])
+      .toEqual({ tecnologia: 'queclink', event: gtign.event, description: gtign.description, type: 'primary', message: 'GTIGN', grupo: gtign.group ?? null, code: null, ordem: entries('queclink-eventos').indexOf(gtign) });
+    expect((await sql(`select tecnologia, code, risk, unit_short from biblioteca_evento where event = 'frontal_collision_l1'`))[0])
+      .toEqual({ tecnologia: 'vdo', code: 600, risk: 'baixo', unit_short: null });
+    expect((await sql(`select origem, type, unit_short, unit_full from biblioteca_periferico where event = 'fuelLevel'`))[0])
+      .toEqual({ origem: 'can', type: 'percentage', unit_short: '%', unit_full: 'Porcentagem' });
+    // an undescribed entry has no description
+    expect((await sql(`select description from biblioteca_evento where event = 'primary_1'`))[0]).toEqual({ description: null });
+
+    expect(await libs()).toBe(0);
+    await sql(`update biblioteca_evento set description = 'Ignição (editada)' where message = 'GTIGN'`);
+    await sql(`delete from biblioteca_parametro where event = 'trip_distance'`);
+    expect(await libs()).toBe(1);
+    expect((await sql(`select description from biblioteca_evento where message = 'GTIGN'`))[0]).toEqual({ description: 'Ignição (editada)' });
+    expect((await sql(`select origem from biblioteca_parametro where event = 'trip_distance'`))[0]).toEqual({ origem: 'viagem' });
   });
 });

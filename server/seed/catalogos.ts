@@ -5,6 +5,7 @@ import type { Model } from '../../generator/model.ts';
 import { estado, pais as paisCols } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 import { seedHardware } from './hardware.ts';
+import { seedBibliotecas } from './biblioteca.ts';
 
 export const BRASIL = { nome: 'Brasil', sigla: 'BR', codigoBacen: 1058 };
 
@@ -18,10 +19,11 @@ export const UFS: [string, string, number][] = [
   ['MT', 'Mato Grosso', 51], ['GO', 'Goiás', 52], ['DF', 'Distrito Federal', 53],
 ];
 
-/** Adds Brasil, the UFs (matched by sigla and código IBGE) and the hardware registers that are missing; answers
+/** Adds Brasil, the UFs (matched by sigla and código IBGE), the hardware registers and the libraries' entries
+ * (metadata/catalogos) that are missing; answers
  * how many rows were added. */
 export async function seedCatalogues(em: EntityManager, model: Model): Promise<number> {
-  return (await seedPlaces(em, model)) + (await seedHardware(em, model));
+  return (await seedPlaces(em, model)) + (await seedHardware(em, model)) + (await seedBibliotecas(em, model));
 }
 
 export async function seedPlaces(em: EntityManager, model: Model): Promise<number> {

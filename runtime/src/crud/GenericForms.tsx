@@ -18,6 +18,7 @@ import { FieldValue } from './FieldValue';
 import { fieldErrorsOf } from './errors';
 import { Loading } from './Loading';
 import { useBound } from './params';
+import { aliasBack } from './alias';
 import { UnknownParams } from './GenericList';
 import { SecretDialog } from './SecretDialog';
 
@@ -54,7 +55,7 @@ export function useGenericCreate(entity: EntityMeta, alias?: AliasMeta) {
     return Object.keys(fromRoute).length ? { ...given, defaults: { ...given.defaults, ...fromRoute } } : given;
   }, [located, fromRoute]);
   const bound = useBound(entity);
-  const back = state.back ?? pathFor(entity.key, 'list', undefined, bound?.route);
+  const back = state.back ?? aliasBack(alias, routeParams) ?? pathFor(entity.key, 'list', undefined, bound?.route);
   const notify = useNotify();
   const [create, { isPending }] = useCreate();
   const [secret, setSecret] = useState<{ label: string; value: string }>();
@@ -78,8 +79,9 @@ export function useGenericCreate(entity: EntityMeta, alias?: AliasMeta) {
   return { save, saving: isPending, cancel: () => navigate(back), defaults, bound, secret, closeSecret: () => navigate(back) };
 }
 
-/** `given.id`: the record (default the route's :id); `given.saved`: what follows a save (default: back to the list). */
-export function useGenericEdit(entity: EntityMeta, given: { id?: string | number; saved?: () => void } = {}) {
+/** `given.id`: the record (default the route's :id); `given.saved`: what follows a save (default: back to the list, or
+ *  to the alias's back route). */
+export function useGenericEdit(entity: EntityMeta, given: { id?: string | number; saved?: () => void; alias?: AliasMeta } = {}) {
   const params = useParams();
   // An edit alias without :id (e.g. /cfg/fir/lista/vdo/vdo_telemetria/editar) reads the row from ?id=, like show.
   const [search] = useSearchParams();
@@ -92,7 +94,7 @@ export function useGenericEdit(entity: EntityMeta, given: { id?: string | number
   const { data: record, isPending: loading, error } = useGetOne(resource, { id }, { enabled: !bound?.error });
   const [update, { isPending: saving }] = useUpdate();
   const [remove] = useDelete();
-  const toList = () => navigate(pathFor(entity.key, 'list', undefined, bound?.route));
+  const toList = () => navigate(aliasBack(given.alias, params) ?? pathFor(entity.key, 'list', undefined, bound?.route));
   const save = async (data: Record<string, unknown>) => {
     try {
       await update(resource, { id, data, previousData: record }, { mutationMode: 'pessimistic', returnPromise: true });
@@ -154,8 +156,7 @@ export function GenericCreate({ entity, schema, alias }: GenericProps) {
 
 /** The edit form; in a record page tab: `id` given, only `sections`, staying on the tab after saving. */
 export function GenericEdit({ entity, schema, id, sections, title, saved, alias }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
-  const navigate = useNavigate();
-  const e = useGenericEdit(entity, { id, saved: saved ?? (alias ? () => navigate(-1) : undefined) });
+  const e = useGenericEdit(entity, { id, saved, alias });
   const [history, setHistory] = useState(false);
   if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
   if (e.loading) return <Loading />;
@@ -170,7 +171,7 @@ export function GenericEdit({ entity, schema, id, sections, title, saved, alias 
         record={e.record}
         saving={e.saving}
         onSubmit={e.save}
-        onCancel={alias ? () => navigate(-1) : e.cancel}
+        onCancel={e.cancel}
         onDelete={e.remove}
         onHistory={entity.history ? () => setHistory(true) : undefined}
       />

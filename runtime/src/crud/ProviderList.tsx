@@ -3,13 +3,16 @@
 // the whole filtered result (GET {path}/export), sorting on the sortable columns, pagination. Used by screens
 // (kind: tela) whose rows come from code, e.g. /tlm/ras/registros, and the event/parameter libraries (path parameters
 // filled from `params`). Boolean filters are switches labelled with the filter's label; a json column with `show`
-// shows that property of its value (with `tooltip` as the tooltip).
+// shows that property of its value (with `tooltip` as the tooltip). A list of a register's rows (`register`, a screen tab's
+// entity) offers its Adicionar button and opens a row's edit form, at the register's routes below the list's URL.
 import type { ReactNode } from 'react';
-import { Box, Card, Divider, FormControlLabel, Switch, Tooltip } from '@mui/material';
+import { Box, Button, Card, Divider, FormControlLabel, Switch, Tooltip } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
 import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, Title, useListController, useNotify, useRecordContext } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { matchPath, useLocation, useNavigate } from 'react-router-dom';
 import type { EntityMeta, FieldMeta, ProviderColumn, ProviderMeta } from '../../../generator/model';
-import { model } from '../model';
+import { model, pathFor, permissionFor, routeTable } from '../model';
+import { useCan } from './useCan';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import { Empty, PAGE_SIZES } from './GenericList';
@@ -53,17 +56,32 @@ function Cell({ field, column }: { field: FieldMeta; column: ProviderColumn; sou
 export const providerResource = (provider: ProviderMeta, params: Record<string, string> = {}) =>
   provider.path!.replace(/^\//, '').replace(/\{([^}]+)\}/g, (m, n: string) => (params[n] !== undefined ? encodeURIComponent(params[n]) : m));
 
+/** The register's route of a view that opens one of `paths` (below the list's URL), else its own route. */
+export function registerPath(entity: EntityMeta, view: 'create' | 'edit', paths: string[], id?: string | number): string {
+  const routes = routeTable().filter((r) => r.entity === entity.key && r.view === view);
+  return paths.find((p) => routes.some((r) => matchPath(r.path, p))) ?? pathFor(entity.key, view, id);
+}
+
+export interface ProviderRegister { entity: EntityMeta; idColumn: string }
+
 /** params: values of the path's {name} parameters; toolbar: shown under the title row (e.g. tabs). inTab: the list is a
  *  record page's tab (its filters, sort and page stay out of the address, which holds the page's own query; no back
- *  button: the tab bar has Voltar). */
-export function ProviderList({ provider, title, route, params, toolbar, inTab = false }: {
-  provider: ProviderMeta; title: string; route: string; params?: Record<string, string>; toolbar?: ReactNode; inTab?: boolean;
+ *  button: the tab bar has Voltar). register: the register whose rows the list shows (idColumn: the provider column with
+ *  the row's id): its Adicionar button and row click open its forms below the list's URL. */
+export function ProviderList({ provider, title, route, params, toolbar, inTab = false, register }: {
+  provider: ProviderMeta; title: string; route: string; params?: Record<string, string>; toolbar?: ReactNode; inTab?: boolean; register?: ProviderRegister;
 }) {
   const resource = providerResource(provider, params);
   const ctx = useListController({ resource, sort: provider.sort, perPage: 25, disableSyncWithLocation: inTab });
   const columns = useColumnChoices(choiceEntity(provider, route));
   const notify = useNotify();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { can } = useCan();
+  const here = pathname.replace(/\/+$/, '');
+  const canAdd = !!register && !register.entity.readOnlyResource && can(permissionFor(register.entity, 'create'));
+  const canEdit = !!register && !register.entity.readOnlyResource && can(permissionFor(register.entity, 'edit'));
+  const editPath = (id: unknown) => registerPath(register!.entity, 'edit', [`${here}/${id}/editar`, `${here}/${id}`], String(id));
   const byName = new Map(provider.columns.map((c) => [c.name, c]));
   const ranged = dateRangeOf(provider);
   const filters = (ctx.filterValues ?? {}) as Record<string, unknown>;
@@ -87,12 +105,17 @@ export function ProviderList({ provider, title, route, params, toolbar, inTab = 
                 control={<Switch size="small" checked={filters[f.name] === true} onChange={(e) => setFilters({ [f.name]: e.target.checked || undefined })} />} />
             ))}
             {provider.filters.some((f) => f.type === 'search') && <SearchBox value={String(filters.q ?? '')} onChange={(q) => setFilters({ q })} />}
+            {canAdd && (
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(registerPath(register!.entity, 'create', [`${here}/adicionar`]))}>
+                Adicionar
+              </Button>
+            )}
             <ListTools choices={columns.choices} onToggle={columns.toggle} onExport={(f) => void exportAs(f)} />
           </PanelHeader>
           <Divider />
           {toolbar}
           <Datagrid
-            rowClick={false}
+            rowClick={canEdit ? (_id, _r, record) => editPath(record[register!.idColumn]) : false}
             bulkActionButtons={false}
             empty={<Empty />}
             header={<ListHeader onMove={columns.move} />}

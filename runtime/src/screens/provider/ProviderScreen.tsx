@@ -1,12 +1,13 @@
 // A screen that is a provider's list (metadata kind: tela with `list`, e.g. /adm/bib/biblioteca_de_eventos and
 // /tlm/cfg/biblioteca): the route parameters with known values (provider params `values`) get the generated
 // navigation levels (ParamLevels), then the generic provider list (its columns and filters from its metadata), in
-// tabs over one enum param when `list.tabs` says so; the URL follows every choice.
+// tabs over one enum param when `list.tabs` says so; the URL follows every choice. A tab listing a register (its
+// entity) opens the register's add and edit forms.
 import { useEffect } from 'react';
 import { Tab, Tabs } from '@mui/material';
 import { matchPath, useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { RouteParamMeta, ScreenMeta } from '../../../../generator/model';
-import { model } from '../../model';
+import { entityByKey, model } from '../../model';
 import { ParamLevels } from '../../crud/ParamIndex';
 import { ProviderList, providerByKey } from '../../crud/ProviderList';
 import { checkParams } from '../../crud/params';
@@ -56,6 +57,7 @@ function ProviderScreenOf({ screen }: { screen: ScreenMeta }) {
       title={[screen.label, ...labels].join(': ')}
       route={tab ? `${screen.route}/${tab.path}` : screen.route}
       params={params}
+      register={tab?.entity && entityByKey(tab.entity) ? { entity: entityByKey(tab.entity)!, idColumn: tab.entityId ?? 'id' } : undefined}
       toolbar={list.tabs && (
         <Tabs value={tab!.path} onChange={(_, v: string) => navigate(`${here}/${v}`)} sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }} aria-label={screen.label}>
           {list.tabs.options.map((o) => <Tab key={o.path} value={o.path} label={o.label} />)}

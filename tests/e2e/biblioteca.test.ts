@@ -157,12 +157,17 @@ describe('/tlm/cfg/biblioteca', () => {
 
     await page.getByRole('tab', { name: /Biblioteca de periférico/ }).click();
     await page.waitForURL(`${TLM}/biblioteca_de_periferico`);
+    // the tab's own list is shown (its first page and count) before typing, as a user would see it
+    await page.getByText(`1-25 de ${yaml('can-parametros').length + yaml('camera-parametros').length}`).waitFor(T);
+    await page.waitForLoadState('networkidle');
     await page.getByRole('textbox', { name: 'Pesquisar' }).fill('combustível');
+    // the search is applied (it is debounced, then kept in the address) before leaving the tab
+    await page.waitForURL(/biblioteca_de_periferico\?filter=.*combust/);
     await rows().filter({ hasText: 'Nível de combustível' }).first().waitFor(T);
 
     await page.getByRole('tab', { name: /Biblioteca de parâmetros/ }).click();
     await page.waitForURL(`${TLM}/biblioteca_de_parametros`);
-    await rows().first().waitFor(T);
+    await page.getByText(`1-25 de ${yaml('queclink-parametros').length + yaml('legacy-parametros').length + yaml('viagem-parametros').length}`).waitFor(T);
     // the tab's list settles (its first page and counts) before typing, as a user would see it
     await page.waitForLoadState('networkidle');
     const viagem = yaml('viagem-parametros')[0]!;

@@ -8,6 +8,7 @@ export const schemaKeywords = [
   'x-reference',      // entity key of a reference / referenceList
   'x-enumNames',      // pt-BR labels of enum values (same order as enum)
   'x-optionsFrom',    // catalogue the choices come from ('permissions')
+  'x-widget',         // json: core widget (questionnaire, answers)
   'x-label',          // pt-BR label (also in title)
   'x-rangeMessage',   // pt-BR message when a number is out of its limits (minimum, maximum, the zeroDisables gap)
   'x-message',        // pt-BR message of a cross-field rule (allOf item: if/then)

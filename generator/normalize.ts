@@ -70,7 +70,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -120,6 +120,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       if (f.type === 'json' && !f.items) err(`/fields/${i}`, 'options em campo json exige items: string');
     }
     if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
+    if (f.widget && (f.type !== 'json' || f.items || f.options)) err(`/fields/${i}/widget`, 'widget vale só para campos json sem items/options');
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
     if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
     byName.set(f.name, declared[i]);

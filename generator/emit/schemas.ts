@@ -56,6 +56,7 @@ function valueSchema(f: FieldMeta, model: Model): Schema {
         properties: { type: { type: 'string', enum: GEOJSON_TYPES }, coordinates: { type: 'array' }, geometries: { type: 'array' } },
       };
     case 'json': {
+      if (f.widget) return { type: 'array', ...(f.required ? { minItems: 1 } : {}), maxItems: 200, items: { type: 'object' }, 'x-widget': f.widget };
       if (!f.items) return {};
       const items: Schema = { type: f.items };
       const options = f.optionsFrom === 'permissions'

@@ -9,6 +9,7 @@ import type { FieldOf } from '../generated/columns.ts';
 import * as cols from '../generated/columns.ts';
 import { idOf } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
+import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
 import type { Storage } from '../uploads/storage.ts';
 import { plain } from './history.ts';
@@ -100,10 +101,47 @@ const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) =
   return [{ entity: fila.key, id: Number(row.id), op: 'create', before: null, after: plain(fila, row) }];
 };
 
+/** formulario: the author (criadoPor) is the user who created it, never the client's choice; the period is ordered. */
+const formulario: WriteHook = async ({ data, existing, session }) => {
+  if (!existing) data.criadoPor = session.apiKey ? null : session.usuarioId;
+  const ini = 'dataInicio' in data ? data.dataInicio : existing?.dataInicio;
+  const fim = 'dataFim' in data ? data.dataFim : existing?.dataFim;
+  if (ini && fim && String(fim).slice(0, 10) < String(ini).slice(0, 10)) throw invalid('dataFim', 'Data fim', 'A data fim deve ser igual ou posterior à data início');
+};
+
+/** resposta_formulario: the answers are checked against the questions of their questionnaire (visible to the caller); who answered is the caller (usuario) or the driver named (motorista); dataResposta is now. */
+const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) => {
+  const id = 'formulario' in data ? data.formulario : existing?.formulario;
+  const form = await byId(tx, 'formulario', id);
+  if (!form) throw invalid('formulario', 'Formulário', 'Formulário não encontrado');
+  if (!existing) {
+    data.usuario = session.apiKey ? null : session.usuarioId;
+    data.dataResposta = new Date();
+  }
+  if (!('respostas' in data) && existing) return;
+  const problems = checkAnswers((form.questoes ?? []) as Question[], data.respostas ?? []);
+  if (problems.length) {
+    const message = problems.map((p) => p.message).join('; ');
+    throw new HttpError(400, message, [{ field: 'respostas', label: 'Respostas', message }], 'Erro de validação');
+  }
+  // a photo or signature must be a file uploaded to this company (POST /api/upload/*), never another company's
+  const questions = new Map(((form.questoes ?? []) as Question[]).map((q) => [q.id, q]));
+  const files = ((data.respostas ?? []) as { questao: string; valor: unknown }[])
+    .filter((a) => ['PICTURE', 'SIGNATURE'].includes(questions.get(a.questao)?.tipo ?? '') && typeof a.valor === 'string')
+    .map((a) => String(a.valor).split('/').pop()!);
+  if (files.length) {
+    const found = (await tx.find(ormName(tx, entityByKey('arquivo')!), { chave: { $in: files } } as never, { fields: ['chave'] as never })) as Row[];
+    const missing = files.find((k) => !found.some((r) => r.chave === k));
+    if (missing) throw invalid('respostas', 'Respostas', 'Imagem não encontrada: envie a foto ou a assinatura novamente');
+  }
+};
+
 /** The registry: metadata names a hook by its key here. */
 export const writeHooks: Record<string, WriteHook> = {
   firmware,
   atualizacao_firmware: atualizacaoFirmware,
+  formulario,
+  resposta_formulario: respostaFormulario,
 };
 
 /** Runs the entity's hook, if any; the changes to emit after commit. */

@@ -11,6 +11,7 @@ import { guardGrants } from '../auth/grants.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
+import { checkQuestions } from '../../generator/questionnaire.ts';
 import { SYSTEM, escapeLike, fieldOf, fmt, scopeWhere, tenantOnly, type Row, type Where } from './query.ts';
 
 /** Hash for password fields (argon2id is @node-rs/argon2's default algorithm). */
@@ -68,6 +69,12 @@ export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body
   const reqForUpdate = existing ? [...required].filter((k) => { const f = fieldOf(e, k); return !(f && (f.type === 'password' || f.writeOnly)); }) : [...required];
   const validate = compile(`${e.key}:${existing ? 'u' : 'c'}`, existing ? { ...schema, required: reqForUpdate } : schema);
   if (!validate(candidate)) errors.push(...messages(validate.errors ?? [], schema, e).filter((x) => !errors.some((y) => y.field === x.field)));
+  // questionnaire fields: each question checked for its type (generator/questionnaire.ts)
+  for (const f of e.fields) {
+    if (f.widget !== 'questionnaire' || !Array.isArray(candidate[f.name]) || errors.some((x) => x.field === f.name)) continue;
+    const problems = checkQuestions(candidate[f.name], f.label);
+    if (problems.length) errors.push({ field: f.name, label: f.label, message: problems.join('; ') });
+  }
   if (errors.length) failValidation(errors);
   if (existing) await keepHiddenReferences(em, e, s, input, existing);
   await guardGrants(em, e, s, input, existing);

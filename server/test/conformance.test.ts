@@ -63,7 +63,10 @@ function sample(f: FieldMeta): unknown {
     case 'time': return `${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
     case 'enum': return f.options?.[0]?.value;
     case 'referenceList': return [];
-    case 'json': return f.items ? [] : {};
+    case 'json':
+      if (f.widget === 'questionnaire') return [{ id: 'q1', tipo: 'TEXT', pergunta: `Pergunta ${tok}` }];
+      if (f.widget === 'answers') return [];
+      return f.items ? [] : {};
     default: return null;
   }
 }

@@ -2,16 +2,20 @@
 import { Chip } from '@mui/material';
 import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextField, useRecordContext } from 'react-admin';
 import { useReferenceResource } from './params';
-import type { FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import { AnswersValue, QuestionnaireView } from './questionnaire';
 import { entityByKey } from '../model';
 import { formatDate, formatDateTime } from './format';
 import { ImagePreview } from './upload/ImageUploader';
 import { thumbOf } from './upload/upload';
 
-export function FieldValue({ field }: { field: FieldMeta }) {
+export function FieldValue({ field, entity }: { field: FieldMeta; entity?: EntityMeta }) {
   const record = useRecordContext();
   const reference = useReferenceResource(field.reference);
   const v = record?.[field.name];
+  // core widgets: the questionnaire as its respondents see it (show) / its size (list); answers beside their questions
+  if (field.widget === 'questionnaire') return entity ? <QuestionnaireView entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} questões` : ''}</span>;
+  if (field.widget === 'answers') return entity ? <AnswersValue entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} respostas` : ''}</span>;
   if (field.type === 'reference' && field.reference) {
     if (v === null || v === undefined) return <span />;
     // A register with route parameters is read below the current route's values (its own resource name has no

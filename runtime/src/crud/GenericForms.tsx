@@ -223,9 +223,9 @@ export function GenericShow({ entity, alias }: GenericProps) {
                   <Typography variant="subtitle1" color="primary" sx={{ fontWeight: 600, mb: 1 }}>{s.title}</Typography>
                   <Grid container spacing={2}>
                     {s.fields.map((f) => (
-                      <Grid key={f!.name} size={{ xs: 12, sm: 6, md: 4 }}>
+                      <Grid key={f!.name} size={f!.widget ? 12 : { xs: 12, sm: 6, md: 4 }}>
                         <Typography variant="caption" color="text.secondary">{f!.label}</Typography>
-                        <Box sx={{ minHeight: 24, fontSize: '0.95rem', '& .MuiTypography-root': { fontSize: 'inherit' } }}><FieldValue field={f!} /></Box>
+                        <Box sx={{ minHeight: 24, fontSize: '0.95rem', '& .MuiTypography-root': { fontSize: 'inherit' } }}><FieldValue field={f!} entity={entity} /></Box>
                       </Grid>
                     ))}
                   </Grid>

@@ -29,6 +29,13 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       ui[f.name] = u;
       continue;
     }
+    if (f.type === 'json' && f.widget) {
+      // core widgets (generator/questionnaire.ts): the question editor; answers are written by the questionnaire's view
+      u['ui:field'] = f.widget;
+      if (f.readOnly) u['ui:readonly'] = true;
+      ui[f.name] = u;
+      continue;
+    }
     if (f.type === 'json' && items?.type === 'string') {
       // free list of codes (badges, passenger tags): chips typed in
       u['ui:widget'] = 'tags';

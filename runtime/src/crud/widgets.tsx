@@ -13,6 +13,7 @@ import type { FieldMeta } from '../../../generator/model';
 import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 import { ImageUploader } from './upload/ImageUploader';
 import { FileUploader } from './upload/FileUploader';
+import { QuestionnaireField } from './questionnaire';
 
 const NO_OPTIONS = 'Nenhum resultado';
 
@@ -251,4 +252,4 @@ export const widgets: RegistryWidgetsType = {
   date: DateWidget,
   datetime: DateTimeWidget,
 };
-export const fields = { json: JsonField };
+export const fields = { json: JsonField, questionnaire: QuestionnaireField, answers: JsonField };

@@ -19,6 +19,13 @@ describe('aliases', () => {
     expect(at('/adm/cfg/equipamentos/:id/adicionar_equipamento')).toEqual([['equipamento_ativo', 'create', 'adm.cfg.equipamentos.vinculo.adicionar', 0]]);
     // Relative aliases keep working below the route.
     expect(at('/adm/sis/integracao/conexoes/mix')).toEqual([['conexao_integracao', 'create', 'adm.sis.integracao.conexoes.adicionar', 0]]);
+    // Below route parameters: the alias list gets its own navigation levels; the edit alias offers the apply action.
+    expect(m.routes.filter((r) => r.entity === 'modelo_de_configuracao' && r.alias !== undefined).map((r) => [r.path, r.view, r.level, r.alias])).toEqual([
+      ['/adm/cfg/configurar_equipamentos', 'params', 0, 0],
+      ['/adm/cfg/configurar_equipamentos/:tecnology', 'params', 1, 0],
+      ['/adm/cfg/configurar_equipamentos/:tecnology/:model', 'list', undefined, 0],
+      ['/adm/cfg/configurar_equipamentos/:tecnology/:model/:id/editar', 'edit', undefined, 1],
+    ]);
     const fila = m.entities.find((e) => e.key === 'fila_processamento')!;
     expect(fila.aliases?.[1]).toEqual({ path: '/adm/cfg/sincronizacao', view: 'list', label: 'Sincronização de configurações', filter: { event: ['sync', 'readConfig', 'writeConfig'] } });
     expect(m.entities.find((e) => e.key === 'equipamento_ativo')!.aliases?.[0].defaults).toEqual({ ativoId: 'id', dataInicio: '$now' });
@@ -37,6 +44,12 @@ describe('aliases', () => {
       d.aliases = [{ path: '/adm/cfg/equipamentos/:id/adicionar_equipamento', view: 'create', defaults: { ativoId: 'ativo', nada: 'id', serial: '$now' } }];
     });
     editYaml(p, 'adm/historico_de_login.yaml', (d) => { d.aliases = [{ path: '/adm/x/login', view: 'create' }]; });
+    editYaml(p, 'adm/modelo_de_configuracao.yaml', (d) => {
+      d.aliases = [
+        { path: '/adm/cfg/configurar_equipamentos/:model/:tecnology', view: 'list' },
+        { path: '/adm/cfg/configurar/:id/editar', view: 'edit' },
+      ];
+    });
     const out = await problems(p);
     expect(out).toEqual(expect.arrayContaining([
       'metadata/hdw/fila_processamento.yaml: /aliases/0/filter: campo desconhecido: inexistente',
@@ -45,8 +58,10 @@ describe('aliases', () => {
       'metadata/hdw/equipamento_ativo.yaml: /aliases/0/defaults: campo desconhecido: nada',
       'metadata/hdw/equipamento_ativo.yaml: /aliases/0/defaults: $now só vale para campo date ou datetime: serial',
       'metadata/adm/historico_de_login.yaml: /aliases/0/view: cadastro somente leitura: só a lista e a visualização',
+      'metadata/adm/modelo_de_configuracao.yaml: /aliases/0/path: a rota deve ter os parâmetros :tecnology/:model no fim',
+      'metadata/adm/modelo_de_configuracao.yaml: /aliases/1/path: a rota deve ter os parâmetros :tecnology/:model',
     ]));
-    expect(out.length).toBe(6);
+    expect(out.length).toBe(8);
     // Once the others are right, a route taken by another screen is refused.
     const q = project();
     editYaml(q, 'hdw/fila_processamento.yaml', (d) => { d.aliases = [{ path: '/adm/cfg/equipamentos', view: 'list' }]; });

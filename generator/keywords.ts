@@ -12,4 +12,5 @@ export const schemaKeywords = [
   'x-label',          // pt-BR label (also in title)
   'x-rangeMessage',   // pt-BR message when a number is out of its limits (minimum, maximum, the zeroDisables gap)
   'x-message',        // pt-BR message of a cross-field rule (allOf item: if/then)
+  'x-compare',        // cross-field comparisons [{ field, op, other, message }]; validated by compareKeyword (messages.ts)
 ] as const;

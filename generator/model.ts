@@ -84,6 +84,10 @@ export interface FormSection { title: string; fields: string[]; /** help side pa
 export interface RouteParamMeta { name: string; field: string; label: string; values?: 'tecnologias' | 'modelos' }
 
 /** Cross-field rule: when the row matches `when`, the fields of `then` respect their limits (message otherwise). */
+/** A comparison between two fields of a row (metadata compare): `field` op `other`; null on either side = no check. */
+export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
+export interface CompareMeta { field: string; op: CompareOp; other: string; message: string }
+
 export interface RuleMeta { when: Record<string, string | number | boolean>; then: Record<string, { min?: number; max?: number }>; message: string }
 
 /** A device technology with its models and the catalogues of its libraries (metadata/_tecnologias.yaml). */
@@ -137,6 +141,7 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   importable?: boolean;       // offered by the import screens (server/calls/importacao.ts)
+  listTabs?: { group: string; order: number; label: string }; // the list is one tab of a set of sibling registers
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: AliasMeta[];  // more screen routes of a view (below the route, or absolute)
   listScreen?: string;        // the list is this screen's (a provider tab): no list/navigation route of the entity
@@ -151,6 +156,8 @@ export interface EntityMeta {
   base?: string;           // params: the route before the first parameter (navigation index, menu entry)
   api?: string;            // params: mount below /api, e.g. modelo_de_configuracao/:tecnology/:model
   rules?: RuleMeta[];
+  /** Cross-field comparisons (x-compare in the generated JSON Schema: server and form agree). */
+  compare?: CompareMeta[];
   /** Nested list (metadata parent): also served under the parent's record. */
   parent?: ParentMeta;
   /** Named-call base (spec section 7, e.g. /adm/cad/pais): the entity's routes again below /api{calls}, answering the envelope. */
@@ -248,7 +255,7 @@ export interface RouteEntry {
   parent?: string;         // nested list: the parent entity key (route parameter = parent.by)
   tab?: string;            // record: the tab shown (absent: the first one the user may see)
   sub?: string;            // record, group tab: the tab of the group entity's record shown for one entry
-  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults)
+  alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults); view 'params': the alias list's levels
 }
 
 export interface Model {

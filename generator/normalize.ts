@@ -7,7 +7,7 @@ import type { LoadedMetadata } from './load.ts';
 import type {
   ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
   ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
-  AliasMeta,
+  AliasMeta, CompareMeta, CompareOp,
 } from './model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
@@ -21,12 +21,13 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; history?: boolean;
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
   owner?: string; aliases?: AliasMeta[]; listScreen?: string;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
   params?: { name: string; field: string; values?: 'tecnologias' | 'modelos' }[];
   rules?: RuleMeta[]; hook?: string;
+  compare?: ({ field: string; message: string } & Partial<Record<CompareOp, string>>)[];
   record?: { by?: string; path?: string; tabs: RawTab[] };
 }
 interface RawTab {
@@ -217,6 +218,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     readOnlyResource, history: raw.history ?? true, recordRepresentation,
   };
   if (raw.dateRange) entity.dateRange = raw.dateRange;
+  if (raw.listTabs) entity.listTabs = { group: raw.listTabs.group, order: raw.listTabs.order, label: raw.listTabs.label ?? raw.label.plural };
   if (raw.importable) {
     if (raw.scope !== 'empresa') err('/importable', 'importable exige scope: empresa');
     if (readOnlyResource) err('/importable', 'cadastro somente leitura não pode ser importado');
@@ -234,6 +236,12 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       if (a.filter && a.view !== 'list') err(`/aliases/${i}/filter`, 'filter só vale para view: list');
       for (const f of Object.keys(a.filter ?? {})) if (!byName.has(f)) err(`/aliases/${i}/filter`, `campo desconhecido: ${f}`);
       if (a.defaults && a.view !== 'create') err(`/aliases/${i}/defaults`, 'defaults só vale para view: create');
+      // Below route parameters an absolute alias carries them too, right after its own base (list) or before :id/… .
+      if (raw.params?.length && a.path.startsWith('/')) {
+        const tail = raw.params.map((p) => `:${p.name}`).join('/');
+        const ok = a.view === 'list' ? a.path.endsWith(`/${tail}`) : a.path.includes(`/${tail}/`) || a.path.endsWith(`/${tail}`);
+        if (!ok) err(`/aliases/${i}/path`, `a rota deve ter os parâmetros ${tail}${a.view === 'list' ? ' no fim' : ''}`);
+      }
       if (a.back && a.view !== 'create' && a.view !== 'edit') err(`/aliases/${i}/back`, 'back só vale para view: create ou edit');
       for (const m of (a.back ?? '').matchAll(/:([A-Za-z0-9_]+)/g)) if (!a.path.includes(`:${m[1]}`)) err(`/aliases/${i}/back`, `parâmetro :${m[1]} não está na rota ${a.path}`);
       const routeParamNames = [...`${a.path}`.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
@@ -258,6 +266,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   }
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
+  if (raw.compare) entity.compare = compare(raw.compare, byName, err);
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -292,6 +301,29 @@ function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, FieldMet
   e.base = raw.route.slice(0, raw.route.indexOf('/{'));
   e.route = raw.route.replace(/\{([^}]+)\}/g, ':$1');
   e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
+}
+
+const COMPARE_OPS: CompareOp[] = ['gt', 'gte', 'lt', 'lte'];
+// Comparable families: numbers with numbers, dates/datetimes with each other, times with times.
+const family = (t: string) => (t === 'integer' || t === 'number' ? 'n' : t === 'date' || t === 'datetime' ? 'd' : t === 'time' ? 't' : undefined);
+
+function compare(raw: NonNullable<RawEntity['compare']>, byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): CompareMeta[] {
+  return raw.map((c, i) => {
+    const ops = COMPARE_OPS.filter((o) => c[o] !== undefined);
+    if (ops.length !== 1) err(`/compare/${i}`, 'declare exatamente um de gt, gte, lt, lte');
+    const op = ops[0] ?? 'gt';
+    const other = String(c[op] ?? '');
+    for (const [k, name] of [['field', c.field], [op, other]] as const) {
+      const f = byName.get(name);
+      if (!f) err(`/compare/${i}/${k}`, `campo desconhecido: ${name}`);
+      else if (f.system || f.readOnly || f.hidden) err(`/compare/${i}/${k}`, `deve ser um campo editável: ${name}`);
+      else if (!family(f.type)) err(`/compare/${i}/${k}`, `deve ser um campo integer, number, date, datetime ou time: ${name}`);
+    }
+    const a = byName.get(c.field), b = byName.get(other);
+    if (a && b && family(a.type) && family(b.type) && family(a.type) !== family(b.type)) err(`/compare/${i}/${op}`, `tipos não comparáveis: ${a.type} e ${b.type}`);
+    if (c.field === other) err(`/compare/${i}/${op}`, 'compare um campo com outro');
+    return { field: c.field, op, other, message: c.message };
+  });
 }
 
 function rules(raw: RuleMeta[], byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): RuleMeta[] {
@@ -484,10 +516,19 @@ function buildRoutes(entities: EntityMeta[], screens: ScreenMeta[], hubs: HubMet
     if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
     if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
     add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
-    (e.aliases ?? []).forEach((al, alias) => routes.push({
+    (e.aliases ?? []).forEach((al, alias) => {
+      // A list alias below route parameters gets its own navigation levels (choose technology, then model …).
+      if (al.view === 'list' && al.path.startsWith('/') && e.params?.length) {
+        const base = al.path.split('/').slice(0, -e.params.length).join('/');
+        e.params.forEach((_, level) => routes.push({
+          path: [base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level, alias,
+        }));
+      }
+      routes.push({
       path: al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`,
       name: `${e.permission}.${{ list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view]}`, entity: e.key, view: al.view, alias,
-    }));
+      });
+    });
     if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
   }
   for (const t of screens) {

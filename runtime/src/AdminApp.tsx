@@ -10,7 +10,7 @@ import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
 import { entityByKey, model, routeTable, schemas, screens as screenModules, type RouteEntry, type View } from './model';
 import { loadRecord, loadView } from './crud/views';
-import { ParamIndex } from './crud/ParamIndex';
+import { ParamIndex, ParamLevels } from './crud/ParamIndex';
 import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
@@ -38,6 +38,12 @@ const screens = routeTable().flatMap((rt): (RouteEntry & { Screen: ComponentType
   if (rt.view === 'params') {
     // Levels above a list with route parameters: generated navigation (choose technology, then model ...).
     const entity = rt.entity ? entityByKey(rt.entity) : undefined;
+    const alias = rt.alias !== undefined ? entity?.aliases?.[rt.alias] : undefined;
+    // a list alias below the parameters (e.g. /adm/cfg/configurar_equipamentos/:tecnology/:model) has its own levels
+    if (entity && alias) {
+      const base = alias.path.split('/').slice(0, -(entity.params?.length ?? 0)).join('/');
+      return [{ ...rt, Screen: () => <ParamLevels title={alias.label ?? entity.label.plural} base={base} params={entity.params ?? []} level={rt.level ?? 0} /> }];
+    }
     return entity ? [{ ...rt, Screen: () => <ParamIndex entity={entity} level={rt.level ?? 0} /> }] : [];
   }
   if (rt.view === 'screen') {

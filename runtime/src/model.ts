@@ -32,9 +32,10 @@ export function pathFor(key: string, view: View, id?: string | number, params?: 
 
 /** Path of an absolute alias route for one row: its :id filled, or ?id= when it has none (a show alias like
  *  /adm/cfg/simcard/visualizar). */
-export function aliasPath(alias: AliasMeta, id: string | number): string {
+export function aliasPath(alias: AliasMeta, id: string | number, params?: Record<string, string>): string {
   const enc = encodeURIComponent(String(id));
-  return alias.path.includes(':id') ? alias.path.replace(':id', enc) : `${alias.path}?id=${enc}`;
+  const path = alias.path.replace(/:([A-Za-z0-9_]+)/g, (m, n: string) => (n === 'id' ? enc : params?.[n] !== undefined ? encodeURIComponent(params[n]) : m));
+  return alias.path.includes(':id') ? path : `${path}?id=${enc}`;
 }
 
 /** Record page of a row (metadata record): {record route}/{value of record.by}[/{tab}]. */

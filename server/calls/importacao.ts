@@ -20,6 +20,8 @@ import { route } from '../crud/pipeline.ts';
 import { entityByKey, getModel, ormName } from '../crud/registry.ts';
 import { mapDbError, prepare } from '../crud/write.ts';
 import { history, plain } from '../crud/history.ts';
+import { runHook } from '../crud/hooks.ts';
+import type { RowChange } from '../realtime/events.ts';
 import { tenantOnly, scopeWhere, type Row } from '../crud/query.ts';
 import { emitChange } from '../realtime/events.ts';
 import type { FieldError } from '../crud/validation.ts';
@@ -217,14 +219,19 @@ class Rollback extends Error {}
 
 /** Writes the rows in one transaction as POST /api/{key} would; rolls back when any row fails or when `commit` is
  *  false (the preview). Each row's errors are kept in its `erros`. */
-async function run(em: EntityManager, s: Session, e: EntityMeta, rows: Linha[], commit: boolean): Promise<Row[]> {
-  const created: Row[] = [];
+async function run(c: Context<AppEnv>, e: EntityMeta, rows: Linha[], commit: boolean): Promise<{ created: Row[]; related: RowChange[] }> {
+  const em = c.get('em'), s = c.get('session');
+  const created: Row[] = [], related: RowChange[] = [];
   try {
     await em.transactional(async (tx) => {
       for (const r of rows) {
         if (r.erros.length) continue;
         let data: Row;
-        try { data = await prepare(tx, e, s, r.dados, null); } catch (err) { r.erros.push(...messagesOf(err)); continue; }
+        try {
+          data = await prepare(tx, e, s, r.dados, null);
+          // The register's write hook (metadata hook), as on POST /api/{key}.
+          related.push(...await runHook({ tx, session: s, entity: e, data, existing: null, storage: c.get('storage') }));
+        } catch (err) { r.erros.push(...messagesOf(err)); continue; }
         try {
           const row = tx.create(ormName(tx, e), { ...data, ...tenantOnly(e, s) } as never) as Row;
           await tx.flush();
@@ -241,9 +248,9 @@ async function run(em: EntityManager, s: Session, e: EntityMeta, rows: Linha[], 
     });
   } catch (err) {
     if (!(err instanceof Rollback)) throw err;
-    return [];
+    return { created: [], related: [] };
   }
-  return created;
+  return { created, related };
 }
 
 function summary(rows: Linha[]) {
@@ -280,18 +287,19 @@ export default function importacao(api: Hono<AppEnv>): void {
     const s = c.get('session');
     const e = importable(s, c.req.param('key') ?? '');
     const rows = await bodiesOf(c.get('em'), s, e, await readSheet(c));
-    await run(c.get('em'), s, e, rows, false);
+    await run(c, e, rows, false);
     return c.json(summary(rows));
   });
   route(api, 'post', '/importacao/:key', spec, async (c) => {
     const s = c.get('session');
     const e = importable(s, c.req.param('key') ?? '');
     const rows = await bodiesOf(c.get('em'), s, e, await readSheet(c));
-    const created = await run(c.get('em'), s, e, rows, true);
+    const { created, related } = await run(c, e, rows, true);
     const sum = summary(rows);
     if (sum.invalidas || created.length !== rows.length) {
       throw new HttpError(400, `A planilha tem ${sum.invalidas} linha(s) com erro; nenhuma linha foi importada`, sum, 'Erro de validação');
     }
+    for (const ch of related) emitChange(ch);
     for (const row of created) emitChange({ entity: e.key, id: Number(row.id), op: 'create', before: null, after: plain(e, row) });
     return c.json({ importados: created.length, total: rows.length }, 201);
   });

@@ -145,6 +145,27 @@ export const actionHandlers: Record<string, ActionHandler> = {
       created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'sync', value: { can: true }, status: 'pendente', processing: false, tentativas: 0 }),
     ]);
   },
+  // modelo_de_configuracao: writeConfig with the model's parameters for each chosen device of the company; every one
+  // must be of the model's technology and model (a configuration is made for one device model), else nothing is queued.
+  aplicar_configuracao: async (ctx) => {
+    const ids = (ctx.payload.equipamentos as number[]).map(Number);
+    const equipamento = entityByKey('equipamento')!;
+    const where: Fields<'equipamento'> = { id: { $in: ids }, empresaId: ctx.session.empresaAtiva };
+    const found = await ctx.tx.find(ormName(ctx.tx, equipamento), where as never) as Row[];
+    const byId = new Map(found.map((r) => [Number(r.id), r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) throw new HttpError(422, `Equipamento não encontrado na empresa: ${missing.join(', ')}`);
+    const other = ids.map((id) => byId.get(id)!).filter((r) => r.tecnologia !== ctx.row.tecnologia || r.modelo !== ctx.row.modelo);
+    if (other.length) {
+      throw new HttpError(422, `A configuração é para ${ctx.row.tecnologia}/${ctx.row.modelo}; não serve para: ${other.map((r) => `${r.serial} (${r.tecnologia}/${r.modelo})`).join(', ')}`);
+    }
+    const skip = new Set(['descricao', 'tecnologia', 'modelo']);
+    const parametros = Object.fromEntries(ctx.entity.fields.filter((f) => !f.system && !skip.has(f.name)).map((f) => [f.name, ctx.row[f.name] ?? null]));
+    const value = { modeloDeConfiguracao: Number(ctx.row.id), descricao: ctx.row.descricao, parametros };
+    return createdAnswer(ctx, ids.map((id) => created(ctx, 'fila_processamento', {
+      serial: byId.get(id)!.serial, event: 'writeConfig', value, status: 'pendente', processing: false, tentativas: 0,
+    })));
+  },
   // equipamento: factory reset (reboot with reset: the Queclink encoder sends AT+GTRTO sub-command 4).
   redefinir: (ctx) => createdAnswer(ctx, [
     created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: { reset: true }, status: 'pendente', processing: false, tentativas: 0 }),

@@ -144,10 +144,16 @@ export const writeHooks: Record<string, WriteHook> = {
   resposta_formulario: respostaFormulario,
 };
 
+/** The entity's hook (undefined without one); an unknown name throws, naming the file (crudRoutes: at start-up). */
+export function hookOf(entity: EntityMeta): WriteHook | undefined {
+  if (!entity.hook) return undefined;
+  const hook = writeHooks[entity.hook];
+  if (!hook) throw new Error(`${entity.file}: hook desconhecido: ${entity.hook}`);
+  return hook;
+}
+
 /** Runs the entity's hook, if any; the changes to emit after commit. */
 export async function runHook(ctx: HookContext): Promise<RowChange[]> {
-  if (!ctx.entity.hook) return [];
-  const hook = writeHooks[ctx.entity.hook];
-  if (!hook) throw new Error(`${ctx.entity.file}: hook desconhecido: ${ctx.entity.hook}`);
-  return (await hook(ctx)) ?? [];
+  const hook = hookOf(ctx.entity);
+  return hook ? ((await hook(ctx)) ?? []) : [];
 }

@@ -15,7 +15,7 @@ import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts
 import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
-import { runHook } from './hooks.ts';
+import { hookOf, runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
 import { sessionSettled } from '../auth/middleware.ts';
@@ -116,6 +116,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   // nested route's parent (unknown values 404, server/crud/params.ts).
   const narrow: Narrow | undefined = entity.params?.length ? async (c) => boundParams(c, e())! : undefined;
 
+  hookOf(entity); // an unknown write hook fails at start-up, not at the first save
   app.use('*', sessionStep());
 
   // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.

@@ -1,8 +1,8 @@
 // ajv validation of request bodies against the generated JSON Schema, with pt-BR messages.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type KeywordDefinition, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { EntityMeta } from '../../generator/model.ts';
-import { declaredMessage, isWrapperError } from '../../generator/messages.ts';
+import { compareKeyword, declaredMessage, isWrapperError } from '../../generator/messages.ts';
 
 const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
 
@@ -13,6 +13,7 @@ addFormats(ajv);
 ajv.addKeyword({ keyword: 'x-patternMessage', schemaType: 'string' });
 ajv.addKeyword({ keyword: 'x-rangeMessage', schemaType: 'string' });
 ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+ajv.addKeyword(compareKeyword as unknown as KeywordDefinition);
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -49,7 +50,7 @@ export function messages(errors: ErrorObject[], schema: Record<string, unknown>,
     const label = labelOf(schema, entity, field);
     const p = e.params as Record<string, unknown>;
     const sub = ((schema.properties ?? {}) as Record<string, Record<string, unknown>>)[field] ?? {};
-    let message = declaredMessage(schema, field, e.keyword, e.schemaPath);
+    let message = declaredMessage(schema, field, e.keyword, e.schemaPath, e.params as Record<string, unknown>);
     if (message === undefined) switch (e.keyword) {
       case 'required': message = `O campo ${label} é obrigatório`; break;
       case 'additionalProperties': message = `Campo desconhecido: ${field}`; break;

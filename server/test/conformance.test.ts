@@ -9,7 +9,7 @@ import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { loadBundle } from '../app/bundle.ts';
 import { isWritable } from '../../generator/emit/schemas.ts';
 import { LEITOR, json, startTestServer, type Api, type TestServer } from './harness.ts';
-import { fromPattern } from './sample.ts';
+import { fromPattern, satisfyCompare } from './sample.ts';
 
 const bundle = await loadBundle();
 const entities = bundle.model.entities;
@@ -95,6 +95,7 @@ async function make(key: string, t: Tenant, depth = 0): Promise<number> {
     if (!f.required && f.default === undefined && f.type !== 'boolean') continue;
     data[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
   }
+  satisfyCompare(e.compare, data);
   const row = await ts.insert(key, { ...data, ...paramValues(e) });
   return Number(row.id);
 }
@@ -112,6 +113,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
     if (!f.required && f.default === undefined) continue;
     body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
   }
+  satisfyCompare(e.compare, body);
   return { ...body, ...paramValues(e) };
 }
 

@@ -62,3 +62,19 @@ export function fromPattern(pattern: string, n: number, open = 1): string {
   };
   return gen(parse(pattern));
 }
+
+/** Makes a sample row satisfy its entity's cross-field comparisons (metadata compare): where one fails, the greater
+ *  side becomes the lesser one moved up (a number +1, a date +1 day, a date-time +1 hour, a time '08:00' → '18:00'). */
+export function satisfyCompare(compare: { field: string; op: 'gt' | 'gte' | 'lt' | 'lte'; other: string }[] | undefined, row: Record<string, unknown>): void {
+  for (const c of compare ?? []) {
+    const [hi, lo] = c.op === 'gt' || c.op === 'gte' ? [c.field, c.other] : [c.other, c.field];
+    const a = row[hi], b = row[lo];
+    if (a === undefined || a === null || b === undefined || b === null) continue;
+    const key = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'number' ? v : /^\d{4}-\d{2}-\d{2}/.test(String(v)) ? Date.parse(String(v)) : String(v));
+    if (key(a) > key(b)) continue;
+    if (typeof b === 'number') row[hi] = b + 1;
+    else if (b instanceof Date || /T/.test(String(b))) row[hi] = new Date(new Date(b as string | Date).getTime() + 3_600_000);
+    else if (/^\d{4}-\d{2}-\d{2}$/.test(String(b))) row[hi] = new Date(Date.parse(String(b)) + 86_400_000).toISOString().slice(0, 10);
+    else { row[lo] = '08:00'; row[hi] = '18:00'; }
+  }
+}

@@ -6,7 +6,7 @@ import { apiCall, openSession, randomPlate, type AdminSession } from './browser'
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 20_000 };   // a shared, loaded machine: the first screens load slowly
 
 let s: AdminSession;
 const api = (path: string, body?: unknown) => apiCall(s.ctx, baseUrl, path, body);
@@ -126,6 +126,65 @@ describe('SIM cards under Configuração', () => {
     await h1('Visualizar SIM card');
     await page.getByText('Operadora E2E').waitFor(T);
     await page.screenshot({ path: '/tmp/hw-simcard.png' });
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('configurar_equipamentos: a configuration model applied to equipment', () => {
+  it('navigates technology → model → the models, and {idConfig}/editar applies one to a chosen device', async () => {
+    const { page } = s;
+    const descricao = `Config E2E ${tag}`;
+    const config = (await api('/api/modelo_de_configuracao/queclink/gv350ceu', { descricao, tempoAntifurto: 40 })).id;
+    await page.goto(`${baseUrl}/adm/cfg/configurar_equipamentos`);
+    await h1('Configurar equipamentos');
+    await page.getByRole('button', { name: /Queclink @Track/ }).click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/configurar_equipamentos/queclink`);
+    await page.getByRole('button', { name: /GV350CEU/ }).click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/configurar_equipamentos/queclink/gv350ceu`);
+    await h1('Configurar equipamentos');
+    await page.locator('tbody tr', { hasText: descricao }).click(T);
+    await page.waitForURL(`${baseUrl}/adm/cfg/configurar_equipamentos/queclink/gv350ceu/${config}/editar`);
+    await h1('Configurar equipamentos');
+    expect(await page.locator('#root_descricao').inputValue()).toBe(descricao);
+    await page.getByRole('button', { name: 'Aplicar aos equipamentos' }).click(T);
+    const dialog = page.getByRole('dialog', { name: 'ATENÇÃO' });
+    await dialog.getByText('Deseja aplicar esta configuração aos equipamentos escolhidos? Ela será gravada em cada um.').waitFor(T);
+    await dialog.getByRole('button', { name: /Selecionar Equipamentos/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Equipamentos' });
+    await picker.getByLabel('Filtrar').fill(serialCan);
+    await picker.getByRole('checkbox', { name: serialCan }).check();
+    await picker.getByRole('button', { name: 'Confirmar' }).click();
+    await page.screenshot({ path: '/tmp/hw-aplicar.png' });
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Ação executada').waitFor(T);
+    const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['writeConfig'] })}`);
+    expect(fila.map((r: any) => [r.event, r.value.modeloDeConfiguracao, r.value.parametros.tempoAntifurto])).toEqual([['writeConfig', config, 40]]);
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('/adm/cfg/rastreamento: tracking options', () => {
+  it('the hub lists Opções de rastreamento, whose form adds one', async () => {
+    const { page } = s;
+    const descricao = `Opção E2E ${tag}`;
+    await page.goto(`${baseUrl}/adm/cfg/rastreamento`);
+    await h1('Configuração do rastreamento');
+    await page.getByText('Opções de rastreamento').first().click(T);
+    await page.waitForURL(`${baseUrl}/adm/cfg/rastreamento/opcao_rastreamento`);
+    await h1('Opções de rastreamento');
+    await page.getByRole('button', { name: 'Adicionar' }).click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/rastreamento/opcao_rastreamento/adicionar`);
+    await page.locator('#root_descricao').fill(descricao);
+    await page.locator('#root_intervaloAtualizacao').fill('2');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('O intervalo de atualização do mapa deve ser de 5 a 300 segundos').first().waitFor(T);
+    await page.locator('#root_intervaloAtualizacao').fill('15');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(`${baseUrl}/adm/cfg/rastreamento/opcao_rastreamento`);
+    await page.locator('tbody tr', { hasText: descricao }).waitFor(T);
+    await page.screenshot({ path: '/tmp/hw-opcao.png' });
+    const rows = await api(`/api/opcao_rastreamento?${filter({ q: descricao })}`);
+    expect(rows.map((r: any) => [r.descricao, r.intervaloAtualizacao, r.tempoSemComunicacao, r.exibirRastro])).toEqual([[descricao, 15, 60, true]]);
     expect(s.errors).toEqual([]);
   });
 });

@@ -62,8 +62,14 @@ describe('Pontuação de eventos', () => {
     });
   }
 
-  it('the RAG list shows the pattern created', async () => {
-    await page.goto(`${baseUrl}/adm/bib/pontuacao_de_eventos/rag`);
+  it('the four registers are tabs of one screen; the RAG list shows the pattern created', async () => {
+    await page.goto(`${baseUrl}/adm/bib/pontuacao_de_eventos`);
+    const bar = page.getByRole('tablist', { name: 'Abas do cadastro' });
+    await bar.waitFor(T);
+    expect(await bar.getByRole('tab').allInnerTexts()).toEqual(['PONTUAÇÃO DE EVENTOS', 'PONTUAÇÃO AVANÇADA', 'RAG', 'ANÁLISE DE RISCO'].map((x) => expect.stringMatching(new RegExp(`^${x}$`, 'i'))) as never);
+    await bar.getByRole('tab', { name: 'RAG' }).click();
+    await page.waitForURL(`${baseUrl}/adm/bib/pontuacao_de_eventos/rag`);
+    await expect.poll(() => page.getByRole('tablist', { name: 'Abas do cadastro' }).getByRole('tab', { selected: true }).innerText(), T).toMatch(/^RAG$/i);
     await page.getByRole('cell', { name: `RAG E2E ${stamp}` }).waitFor(T);
     await page.screenshot({ path: '/tmp/scoring-rag.png' });
   });

@@ -12,6 +12,7 @@ import type { RastroDataProvider } from '../api/dataProvider';
 import { bulkOutcome } from './bulk';
 import { payloadFields } from './schemaUi';
 import { useSchemaForm } from './useSchemaForm';
+import { useBound } from './params';
 import { SchemaForm } from './SchemaForm';
 
 /** True when the record may show the action (metadata visibleWhen: field → allowed values). */
@@ -55,17 +56,19 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
   const dp = useDataProvider<RastroDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
+  // below route parameters (metadata params) the entity's API, actions included, lives under them
+  const resource = useBound(entity)?.resource ?? entity.key;
   const run = async (payload?: Record<string, unknown>) => {
     const a = action!;
     onClose();
     try {
       if (bulk) {
-        const results = await dp.runBulkAction(entity.key, a.name, bulk.ids, payload);
+        const results = await dp.runBulkAction(resource, a.name, bulk.ids, payload);
         const refused = results.some((r) => r.status >= 300);
         notify(bulkOutcome(a, results, bulk.name), { type: refused ? 'warning' : 'success', autoHideDuration: 8000, multiLine: true });
         bulk.done();
       } else {
-        await dp.runAction(entity.key, record.id as Identifier, a.name, payload);
+        await dp.runAction(resource, record.id as Identifier, a.name, payload);
         notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
       }
       refresh();

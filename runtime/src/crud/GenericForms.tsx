@@ -156,7 +156,9 @@ export function GenericCreate({ entity, schema, alias }: GenericProps) {
 
 /** The edit form; in a record page tab: `id` given, only `sections`, staying on the tab after saving. */
 export function GenericEdit({ entity, schema, id, sections, title, saved, alias }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
-  const e = useGenericEdit(entity, { id, saved, alias });
+  const navigate = useNavigate();
+  // An alias with back returns there (useGenericEdit); another alias returns to where it was opened from.
+  const e = useGenericEdit(entity, { id, saved: saved ?? (alias && !alias.back ? () => navigate(-1) : undefined), alias });
   const [history, setHistory] = useState(false);
   if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
   if (e.loading) return <Loading />;
@@ -171,7 +173,7 @@ export function GenericEdit({ entity, schema, id, sections, title, saved, alias 
         record={e.record}
         saving={e.saving}
         onSubmit={e.save}
-        onCancel={e.cancel}
+        onCancel={alias ? () => navigate(-1) : e.cancel}
         onDelete={e.remove}
         onHistory={entity.history ? () => setHistory(true) : undefined}
       />

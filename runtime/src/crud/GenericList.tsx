@@ -3,7 +3,7 @@
 // sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
 import { useRef, useState, type ReactNode } from 'react';
 import {
-  Alert, Box, Button, Card, Divider, IconButton, Tooltip, Typography,
+  Alert, Box, Button, Card, Divider, IconButton, Tab, Tabs, Tooltip, Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
-import { aliasPath, entityByKey, pathFor, permissionFor, recordPath } from '../model';
+import { aliasPath, entityByKey, model, pathFor, permissionFor, recordPath } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';
 import type { GenericProps } from './GenericForms';
@@ -49,8 +49,11 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
   const bound = useBound(entity);
   const resource = nested?.resource ?? bound?.resource ?? entity.key;
   const ctx = useListController({ resource, sort: entity.sort, perPage: 25, filter: alias?.filter, queryOptions: { enabled: !bound?.error } });
-  // A list alias with a show alias below it (e.g. /adm/cfg/simcard → /adm/cfg/simcard/visualizar) opens its rows there.
-  const aliasShow = alias && entity.aliases?.find((a) => a.view === 'show' && a.path.startsWith(`${alias.path}/`));
+  // A list alias with an edit or show alias below it (/adm/cfg/simcard → /adm/cfg/simcard/visualizar,
+  // /adm/cfg/configurar_equipamentos/:tecnology/:model → …/:id/editar) opens its rows there.
+  const below = (view: string) => alias && entity.aliases?.find((a) => a.view === view && a.path.startsWith(`${alias.path}/`));
+  const aliasEdit = below('edit');
+  const aliasShow = below('show');
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
@@ -81,8 +84,10 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
     // A register with a record page opens it; otherwise its edit form, else its read-only view.
     rowPath: (id: string | number, record?: Record<string, unknown>) =>
-      aliasShow && can(permissionFor(entity, 'show'))
-        ? aliasPath(aliasShow, id)
+      aliasEdit && can(permissionFor(entity, 'edit'))
+        ? aliasPath(aliasEdit, id, bound?.route)
+        : aliasShow && can(permissionFor(entity, 'show'))
+        ? aliasPath(aliasShow, id, bound?.route)
         : entity.record && can(permissionFor(entity, 'show'))
         ? recordPath(entity, record?.[entity.record.by] ?? id)
         : can(permissionFor(entity, 'edit')) && !entity.readOnlyResource
@@ -172,6 +177,20 @@ export function Empty() {
   );
 }
 
+/** metadata listTabs: the tab bar of the sibling registers of the group (those the user may list), this one selected. */
+function SiblingTabs({ entity }: { entity: EntityMeta }) {
+  const navigate = useNavigate();
+  const { can } = useCan();
+  const group = entity.listTabs!.group;
+  const tabs = model.entities.filter((e) => e.listTabs?.group === group && (e.key === entity.key || can(permissionFor(e, 'list'))))
+    .sort((a, b) => a.listTabs!.order - b.listTabs!.order);
+  return (
+    <Tabs value={entity.route} onChange={(_, v: string) => navigate(v)} aria-label="Abas do cadastro" variant="scrollable" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+      {tabs.map((e) => <Tab key={e.key} value={e.route} label={e.listTabs!.label} />)}
+    </Tabs>
+  );
+}
+
 export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entity'> & { schema?: GenericProps['schema']; nested?: Nested | null; alias?: AliasMeta }) {
   const l = useGenericList(entity, nested, alias);
   const navigate = useNavigate();
@@ -216,6 +235,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             </ListTools>
           </PanelHeader>
           <Divider />
+          {!l.nested && !alias && entity.listTabs && <SiblingTabs entity={entity} />}
           {l.bulk.length > 0 && <BulkToolbar entity={entity} actions={l.bulk} />}
           <Datagrid
             rowClick={(id, _r, record) => l.rowPath(id as string | number, record)}

@@ -127,7 +127,7 @@ export function makeTransformErrors(entity: EntityMeta, schema: JSONSchema7) {
       const prop = e.name === 'required' ? String(e.params?.missingProperty ?? '') : (e.property ?? '').replace(/^\./, '').split('.')[0];
       const label = labelOf(prop);
       const f = fields.get(prop);
-      const declared = declaredMessage(schema as Record<string, unknown>, prop, e.name ?? '', e.schemaPath ?? '');
+      const declared = declaredMessage(schema as Record<string, unknown>, prop, e.name ?? '', e.schemaPath ?? '', e.params);
       let message = declared ?? e.message ?? '';
       if (declared === undefined) switch (e.name) {
         case 'required':
@@ -201,11 +201,13 @@ export function payloadFields(entity: EntityMeta, schema: JSONSchema7): FieldMet
     const p = raw as JSONSchema7 & Record<string, unknown>;
     const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
     const names = (p['x-enumNames'] as string[] | undefined) ?? [];
-    const type: FieldMeta['type'] = p['x-reference'] ? 'reference' : p.enum ? 'enum' : t === 'boolean' ? 'boolean' : t === 'integer' ? 'integer' : t === 'number' ? 'number' : 'string';
+    const itemRef = t === 'array' && p.items && typeof p.items === 'object' && !Array.isArray(p.items) ? (p.items as Record<string, unknown>)['x-reference'] : undefined;
+    const reference = p['x-reference'] ?? itemRef;
+    const type: FieldMeta['type'] = itemRef ? 'referenceList' : p['x-reference'] ? 'reference' : p.enum ? 'enum' : t === 'boolean' ? 'boolean' : t === 'integer' ? 'integer' : t === 'number' ? 'number' : 'string';
     return {
       name, column: name, type, label: p.title ?? name, required: required.has(name), unique: false, upperCase: false,
       readOnly: false, hidden: false, writeOnly: false, system: false,
-      ...(p['x-reference'] ? { reference: String(p['x-reference']) } : {}),
+      ...(reference ? { reference: String(reference) } : {}),
       ...(p.enum ? { options: p.enum.map((v, i) => ({ value: String(v), label: names[i] ?? String(v) })) } : {}),
     } as FieldMeta;
   });

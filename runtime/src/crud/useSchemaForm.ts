@@ -1,7 +1,7 @@
 // Headless form state: data, touched fields, pt-BR validation, server field errors, dirty flag.
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ErrorSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { validator } from './validator';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
 import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData, withoutPasswordHelp, withoutRules } from './schemaUi';

@@ -91,7 +91,8 @@ export function ReferenceWidget(props: WidgetProps) {
 
 export function ReferenceListWidget(props: WidgetProps) {
   const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [] } = props;
-  const value: (string | number)[] = Array.isArray(props.value) ? props.value : [];
+  // (an array with minItems starts as [undefined] in the form's defaults: no empty chip)
+  const value: (string | number)[] = Array.isArray(props.value) ? props.value.filter((v: unknown): v is string | number => v != null) : [];
   const f = fieldOf(props);
   // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles)
   const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, '', value, 1000);

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261123220049_bibliotecas extends Migration {
+export class Migration20261123220759_bibliotecas extends Migration {
 
-  override name = 'Migration20261123220049_bibliotecas';
+  override name = 'Migration20261123220759_bibliotecas';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "biblioteca_evento" ("id" serial primary key, "tecnologia" text not null, "event" varchar(80) not null, "description" varchar(200) null, "subtitle" varchar(120) null, "type" text not null, "unit_value" varchar(40) null, "unit_full" varchar(60) null, "unit_short" varchar(20) null, "code" int null, "message" varchar(5) null, "grupo" text null, "risk" text null, "ordem" int null, "created_at" timestamptz not null, "updated_at" timestamptz not null);`);

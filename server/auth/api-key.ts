@@ -1,10 +1,12 @@
 // API keys (chave_de_api): a call carrying `x-api-key` acts as the key's company with the key's permission keys,
-// limited per minute and per hour (rate-limiter-flexible, memory store: per server process) and in total (an atomic
-// counter in the row, exact across processes). Only the key's SHA-256 is stored (metadata `secretToken`).
+// limited per minute and per hour (rate-limiter-flexible: with REDIS_URL set, one Redis count shared by every server
+// process, a per-process memory limiter as insurance while Redis is unreachable; without it, memory per process) and
+// in total (an atomic counter in the row, exact across processes). Only the key's SHA-256 is stored (metadata `secretToken`).
 import crypto from 'node:crypto';
 import type { Context } from 'hono';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { EntityMeta } from '../../generator/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { entityByKey, ormName } from '../crud/registry.ts';
@@ -29,12 +31,32 @@ export function secretToken(e: EntityMeta): { columns: Row; answer: Row } | unde
   return { columns, answer: { [f.name]: token } };
 }
 
-const limiters = new Map<string, RateLimiterMemory>();
-function limiter(points: number, duration: number): RateLimiterMemory {
-  const k = `${points}/${duration}`;
+const limiters = new Map<string, RateLimiterAbstract>();
+let redis: Redis | undefined;
+function limiter(points: number, duration: number): RateLimiterAbstract {
+  const url = process.env.REDIS_URL;
+  const k = `${url ?? ''}|${points}/${duration}`;
   let l = limiters.get(k);
-  if (!l) limiters.set(k, (l = new RateLimiterMemory({ points, duration })));
+  if (!l) {
+    const memory = new RateLimiterMemory({ points, duration });
+    if (url) {
+      // Commands fail at once while disconnected (no offline queue): the memory limiter answers then.
+      if (!redis) {
+        redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000, connectionName: 'rastro-chave-api' });
+        redis.on('error', () => {}); // reconnects by itself; the insurance limiter covers the gap
+      }
+      l = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `rastro_chave_api:${points}/${duration}`, insuranceLimiter: memory });
+    } else l = memory;
+    limiters.set(k, l);
+  }
   return l;
+}
+
+/** The first calls wait (at most 1 s) for the Redis connection being opened, instead of counting in memory only. */
+async function connected(): Promise<void> {
+  const r = redis;
+  if (!r || (r.status !== 'connecting' && r.status !== 'wait')) return;
+  await new Promise<void>((res) => { const t = setTimeout(res, 1000); r.once('ready', () => { clearTimeout(t); res(); }); });
 }
 
 const tooMany = (periodo: string, res: RateLimiterRes) => new HttpError(429,
@@ -58,7 +80,9 @@ export async function apiKeySession(c: Context<AppEnv>, em: EntityManager): Prom
   const who = `${em.config.get('dbName')}:${id}`;
   for (const [points, duration, periodo] of [[row.limiteConexaoMinutos, 60, 'minuto'], [row.limiteConexaoHoras, 3600, 'hora']] as const) {
     try {
-      await limiter(Number(points), duration).consume(who);
+      const l = limiter(Number(points), duration);
+      await connected();
+      await l.consume(who);
     } catch (err) {
       if (err instanceof RateLimiterRes) throw tooMany(periodo, err);
       throw err;

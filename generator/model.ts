@@ -240,8 +240,8 @@ export interface AliasMeta {
   view: 'list' | 'create' | 'edit' | 'show';
   label?: string;                             // screen title (default the entity's)
   filter?: Record<string, unknown>;           // list: fixed filter
-  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it
-  back?: string;                              // create/edit: route the form returns to (:parameters from the alias route), or '$now' (date/datetime)
+  defaults?: Record<string, string>;          // create: field → route parameter pre-filling it, or '$now' (date/datetime)
+  back?: string;                              // create/edit: route the form returns to (:parameters from the alias route)
 }
 
 export interface RouteEntry {

@@ -30,6 +30,11 @@ describe('route parameters (params)', () => {
       ['/adm/bib/modelos_de_configuracao/:tecnology/:model/adicionar', 'adm.bib.modelos_de_configuracao.adicionar', 'create', undefined],
       ['/adm/bib/modelos_de_configuracao/:tecnology/:model/:id/editar', 'adm.bib.modelos_de_configuracao.editar', 'edit', undefined],
       ['/adm/bib/modelos_de_configuracao/:tecnology/:model/:id/visualizar', 'adm.bib.modelos_de_configuracao.visualizar', 'show', undefined],
+      // the same register again below /adm/cfg/configurar_equipamentos (absolute aliases), with its own navigation levels
+      ['/adm/cfg/configurar_equipamentos', 'adm.bib.modelos_de_configuracao.lista', 'params', 0],
+      ['/adm/cfg/configurar_equipamentos/:tecnology', 'adm.bib.modelos_de_configuracao.lista', 'params', 1],
+      ['/adm/cfg/configurar_equipamentos/:tecnology/:model', 'adm.bib.modelos_de_configuracao.lista', 'list', undefined],
+      ['/adm/cfg/configurar_equipamentos/:tecnology/:model/:id/editar', 'adm.bib.modelos_de_configuracao.editar', 'edit', undefined],
     ]);
     const menu = m.menu.flatMap((g) => g.children ?? []).find((n) => n.permission === 'adm.bib.modelos_de_configuracao.lista');
     expect(menu?.route).toBe('/adm/bib/modelos_de_configuracao');
@@ -53,7 +58,10 @@ describe('route parameters (params)', () => {
     expect(out).toContain('metadata/adm/fabricante_de_ativo.yaml: /params/1/field: deve ser um campo string ou enum obrigatório: linha');
     expect(out).toContain('metadata/adm/fabricante_de_ativo.yaml: /params/1/values: modelos exige o parâmetro anterior com values: tecnologias');
     expect(out).toContain('metadata/adm/categoria_de_ativo.yaml: /route: os parâmetros da rota ({grupo}) devem ser os de params, na mesma ordem');
-    expect(out.length).toBe(5);
+    // the configurar_equipamentos aliases of the register follow its params, so the swap breaks them too
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /aliases/0/path: a rota deve ter os parâmetros :model/:tecnology no fim');
+    expect(out).toContain('metadata/adm/modelo_de_configuracao.yaml: /aliases/1/path: a rota deve ter os parâmetros :model/:tecnology');
+    expect(out.length).toBe(7);
   });
 
   it('refuses a bad route pattern and unknown values through the JSON Schema, with file and path', async () => {

@@ -66,8 +66,11 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
     await page.getByRole('button', { name: 'Sincronizar CAN', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('O modelo GV50CG não tem interface CAN: não há dados CAN para sincronizar').waitFor(T);
-    // the refused request is the only console error (the 422 answer itself)
-    expect(s.errors.length).toBe(2);
+    // the refused request is the only console error (the 422 answer, logged by the browser and by the client, not
+    // always at the same moment): wait for it to settle before checking and clearing
+    await expect.poll(() => s.errors.length, T).toBeGreaterThan(0);
+    await page.waitForTimeout(1500);
+    expect(s.errors.length).toBeLessThanOrEqual(2);
     expect(s.errors.every((e) => /422|não tem interface CAN/.test(e))).toBe(true);
     s.errors.length = 0;
   });

@@ -139,7 +139,7 @@ describe('asset record page (admin)', () => {
     await shot('equipamento-slide2');
     await page.getByRole('tab', { name: serial }).click();
     await page.waitForURL(`${base()}/equipamento/${serial}/configuracao?slide=3&tabGroup=equipamento`);
-    await expect.poll(() => tabs(`Equipamento ${serial}`), T).toEqual([descricao, 'Configuração', 'Fila de processamento', 'Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento']);
+    await expect.poll(() => tabs(`Equipamento ${serial}`), T).toEqual([descricao, 'Configuração', 'Fila de processamento', 'Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento', 'Sincronizar CAN', 'Redefinir']);
     await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
     expect(await page.locator('#root_simcard').inputValue()).toBe('5511999990000');
     await page.getByRole('tab', { name: 'Fila de processamento' }).click();

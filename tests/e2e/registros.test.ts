@@ -55,7 +55,9 @@ describe.each(hubs.map((h) => [h.route, h] as const))('hub %s', (_route, hub) =>
     const e = byKey.get(r.entity!)!;
     if (r.view === 'list') {
       await page.goto(`${baseUrl}${r.path}`);
-      await heading(e.label.plural).waitFor(T);
+      // an alias route may carry its own title (e.g. /cfg/cfg/configuracao/vincular)
+      const alias = r.alias !== undefined ? e.aliases?.[r.alias] : undefined;
+      await heading(alias?.label ?? e.label.plural).waitFor(T);
       await expect.poll(async () => (await page.locator('table tbody tr').count()) + (await page.getByText('Nenhum item foi encontrado').count()), T).toBeGreaterThan(0);
       return;
     }

@@ -16,12 +16,14 @@ import type { ColumnChoice } from '../api/session';
 export function SearchBox({ value, onChange, width = 240 }: { value: string; onChange: (q: string) => void; width?: number }) {
   const [text, setText] = useState(value);
   const first = useRef(true);
+  const latest = useRef(onChange);
+  latest.current = onChange;
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    const t = setTimeout(() => onChange(text.trim()), 400);
+    const t = setTimeout(() => latest.current(text.trim()), 400);
     return () => clearTimeout(t);
   }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
   return (

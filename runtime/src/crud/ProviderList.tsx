@@ -5,7 +5,7 @@
 // filled from `params`). Boolean filters are switches labelled with the filter's label; a json column with `show`
 // shows that property of its value (with `tooltip` as the tooltip). A list of a register's rows (`register`, a screen tab's
 // entity) offers its Adicionar button and opens a row's edit form, at the register's routes below the list's URL.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Button, Card, Divider, FormControlLabel, Switch, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, Title, useListController, useNotify, useRecordContext } from 'react-admin';
@@ -34,6 +34,17 @@ const asField = (c: ProviderColumn): FieldMeta => ({ name: c.name, label: c.labe
 // The column chooser works on the entity shape (route + columns).
 const choiceEntity = (p: ProviderMeta, route: string) =>
   ({ route, columns: p.columns.map((c) => ({ source: c.name, label: c.label, sortable: c.sortable, default: c.default })) }) as unknown as EntityMeta;
+
+// The list applies a filter change on the next tick; the switch shows the new state at once so a quick second
+// click is not lost against the pending change.
+function FilterSwitch({ label, value, onChange }: { label: string; value: boolean; onChange: (on: boolean) => void }) {
+  const [on, setOn] = useState(value);
+  useEffect(() => setOn(value), [value]);
+  return (
+    <FormControlLabel label={label}
+      control={<Switch size="small" checked={on} onChange={(e) => { setOn(e.target.checked); onChange(e.target.checked); }} />} />
+  );
+}
 
 function Cell({ field, column }: { field: FieldMeta; column: ProviderColumn; source?: string; label?: string; sortable?: boolean }) {
   const record = useRecordContext();
@@ -85,8 +96,12 @@ export function ProviderList({ provider, title, route, params, toolbar, inTab = 
   const byName = new Map(provider.columns.map((c) => [c.name, c]));
   const ranged = dateRangeOf(provider);
   const filters = (ctx.filterValues ?? {}) as Record<string, unknown>;
+  // changes made before the list applies the previous one build on it, not on the rendered filters
+  const pending = useRef(filters);
+  useEffect(() => { pending.current = filters; }, [filters]);
   const setFilters = (patch: Record<string, unknown>) => {
-    const next = { ...filters, ...patch };
+    const next = { ...pending.current, ...patch };
+    pending.current = next;
     for (const k of Object.keys(next)) if (next[k] === undefined || next[k] === '') delete next[k];
     ctx.setFilters(next, undefined, false);
   };
@@ -101,8 +116,7 @@ export function ProviderList({ provider, title, route, params, toolbar, inTab = 
           <PanelHeader title={title} onBack={inTab ? undefined : () => navigate(-1)}>
             {ranged && <DateRangeFilter value={rangeFromFilter(ranged, filters)} onChange={(r) => setFilters(rangeFilter(ranged, r))} />}
             {provider.filters.filter((f) => f.type === 'boolean').map((f) => (
-              <FormControlLabel key={f.name} label={f.label}
-                control={<Switch size="small" checked={filters[f.name] === true} onChange={(e) => setFilters({ [f.name]: e.target.checked || undefined })} />} />
+              <FilterSwitch key={f.name} label={f.label} value={filters[f.name] === true} onChange={(on) => setFilters({ [f.name]: on || undefined })} />
             ))}
             {provider.filters.some((f) => f.type === 'search') && <SearchBox value={String(filters.q ?? '')} onChange={(q) => setFilters({ q })} />}
             {canAdd && (

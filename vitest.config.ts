@@ -1,4 +1,15 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The every-screen browser test opens all screens and adds sample rows where a register has none: it runs after the
+// focused browser tests, whose counts it would otherwise change.
+class EveryScreenLast extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => f.moduleId.endsWith('/tests/e2e/telas.test.ts');
+    return [...sorted.filter((f) => !last(f)), ...sorted.filter(last)];
+  }
+}
 
 // Three projects: pure unit tests, server integration tests over real HTTP and a real database,
 // and browser tests in headless Chromium. `npm test` runs all three.
@@ -8,6 +19,7 @@ const selfCheck = (project: string) => (process.env.RASTRO_SELF_CHECK ? [`tests/
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: EveryScreenLast },
     projects: [
       {
         test: {

@@ -3,13 +3,12 @@
 // the rows of company B OF THE SAME AMBIENTE (company-scoped rows, and ambiente-scoped rows belonging to B:
 // metadata `companies`), nor another ambiente's; a read-only role cannot write (403); no session -> 401;
 // platform keys: without them the gated operations are refused (403) even with the entity's own keys.
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import { loadBundle } from '../app/bundle.ts';
 import { isWritable } from '../../generator/emit/schemas.ts';
 import { LEITOR, json, startTestServer, type Api, type TestServer } from './harness.ts';
-import { fromPattern, satisfyCompare } from './sample.ts';
+import { createSampler, satisfyCompare } from './sample.ts';
 
 const bundle = await loadBundle();
 const entities = bundle.model.entities;
@@ -32,44 +31,7 @@ let leitorKeys: Set<string>;
 let own: Tenant, otherEmpresa: Tenant, otherAmbiente: Tenant;
 
 // Sample values: valid for the field (pattern, format, limits) and different on every call (unique fields).
-let seq = 0;
-const seen = new Set<string>();
-function sample(f: FieldMeta): unknown {
-  const n = seq++;
-  const tok = crypto.randomBytes(6).toString('hex');
-  switch (f.type) {
-    case 'string': case 'file': case 'image': case 'password': {
-      if (f.format === 'email') return `t${tok}@exemplo.com.br`;
-      if (f.format === 'uri') return `https://exemplo.com.br/${tok}`;
-      if (!f.pattern) return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));
-      // Upper-cased fields compare without case: skip values already given in another case.
-      // Unbounded repetitions grow until the value fits minLength (and stay within maxLength).
-      for (let k = n; ; k += 7) {
-        const v = [1, 2, 3, 5, 8, 13].map((open) => fromPattern(f.pattern!, k, open)).find((x) => x.length >= (f.minLength ?? 0) && x.length <= (f.maxLength ?? Infinity));
-        if (v === undefined) throw new Error(`${f.name}: no sample of ${f.pattern} fits the length limits`);
-        const id = `${f.column}:${f.upperCase ? v.toUpperCase() : v}`;
-        if (!seen.has(id)) { seen.add(id); return v; }
-      }
-    }
-    case 'text': return `texto ${tok}`;
-    case 'integer': case 'number': {
-      const min = f.min ?? 1, max = f.max ?? min + 1_000_000;
-      const v = min + ((1000 + n) % (max - min + 1));
-      return f.type === 'number' ? v + 0.5 : v;
-    }
-    case 'boolean': return f.default ?? true;
-    case 'date': return new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10);
-    case 'datetime': return new Date();
-    case 'time': return `${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
-    case 'enum': return f.options?.[0]?.value;
-    case 'referenceList': return [];
-    case 'json':
-      if (f.widget === 'questionnaire') return [{ id: 'q1', tipo: 'TEXT', pergunta: `Pergunta ${tok}` }];
-      if (f.widget === 'answers') return [];
-      return f.items ? [] : {};
-    default: return null;
-  }
-}
+const sample = createSampler();
 
 /** Inserts a row of `key` in tenant t (its company, also for rows of the ambiente that belong to companies:
  *  metadata `companies`), creating required references in the same tenant. The empresa entity gets a new

@@ -1,6 +1,8 @@
 // Valid sample values for the conformance suite: a string matching a field's `pattern` (the subset of regular
 // expressions the metadata uses: anchors, groups with |, classes, \d \s \S \w, ? * + {n} {n,m}), unique per call.
 // Choices are driven by a counter (first positions vary fastest), so successive values differ deterministically.
+import crypto from 'node:crypto';
+import type { FieldMeta } from '../../generator/model.ts';
 
 type Node =
   | { t: 'chars'; set: string[] }
@@ -77,4 +79,47 @@ export function satisfyCompare(compare: { field: string; op: 'gt' | 'gte' | 'lt'
     else if (/^\d{4}-\d{2}-\d{2}$/.test(String(b))) row[hi] = new Date(Date.parse(String(b)) + 86_400_000).toISOString().slice(0, 10);
     else { row[lo] = '08:00'; row[hi] = '18:00'; }
   }
+}
+
+/** Sample values for an entity's fields: valid for the field (pattern, format, limits) and different on every call
+ *  of the same sampler (unique fields). Shared by the conformance suite and the every-screen browser test. */
+export function createSampler(): (f: FieldMeta) => unknown {
+  let seq = 0;
+  const seen = new Set<string>();
+  return function sample(f: FieldMeta): unknown {
+    const n = seq++;
+    const tok = crypto.randomBytes(6).toString('hex');
+    switch (f.type) {
+      case 'string': case 'file': case 'image': case 'password': {
+        if (f.format === 'email') return `t${tok}@exemplo.com.br`;
+        if (f.format === 'uri') return `https://exemplo.com.br/${tok}`;
+        if (!f.pattern) return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));
+        // Upper-cased fields compare without case: skip values already given in another case.
+        // Unbounded repetitions grow until the value fits minLength (and stay within maxLength).
+        for (let k = n; ; k += 7) {
+          const v = [1, 2, 3, 5, 8, 13].map((open) => fromPattern(f.pattern!, k, open)).find((x) => x.length >= (f.minLength ?? 0) && x.length <= (f.maxLength ?? Infinity));
+          if (v === undefined) throw new Error(`${f.name}: no sample of ${f.pattern} fits the length limits`);
+          const id = `${f.column}:${f.upperCase ? v.toUpperCase() : v}`;
+          if (!seen.has(id)) { seen.add(id); return v; }
+        }
+      }
+      case 'text': return `texto ${tok}`;
+      case 'integer': case 'number': {
+        const min = f.min ?? 1, max = f.max ?? min + 1_000_000;
+        const v = min + ((1000 + n) % (max - min + 1));
+        return f.type === 'number' ? v + 0.5 : v;
+      }
+      case 'boolean': return f.default ?? true;
+      case 'date': return new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10);
+      case 'datetime': return new Date();
+      case 'time': return `${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+      case 'enum': return f.options?.[0]?.value;
+      case 'referenceList': return [];
+      case 'json':
+        if (f.widget === 'questionnaire') return [{ id: 'q1', tipo: 'TEXT', pergunta: `Pergunta ${tok}` }];
+        if (f.widget === 'answers') return [];
+        return f.items ? [] : {};
+      default: return null;
+    }
+  };
 }

@@ -14,6 +14,7 @@ declare module 'vitest' {
     baseUrl: string;
     adminPassword: string;
     leitorPassword: string;
+    gatewayPort: number;
   }
 }
 
@@ -54,6 +55,7 @@ export default async function setup(project: TestProject) {
     if (r.status !== 0) throw new Error('npm run build failed');
   }
   const port = await freePort();
+  const gatewayPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rastro-e2e-'));
   chmodSync(dataDir, 0o755); // as root, embedded PG runs as user postgres and must reach it
   const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? 'Rastro-e2e-2024!';
@@ -62,7 +64,7 @@ export default async function setup(project: TestProject) {
   // Demo mode (demo data at the first start, also on E2E_DATABASE_URL), the device gateway and the demo trackers of
   // `npm start` (positions for the live map): Queclink TCP on a
   // free port, the other listeners off; the simulator reports often so the map fills quickly.
-  Object.assign(env, { DEMO: 'on', QUECLINK_TCP_PORT: '0', QUECLINK_UDP_PORT: 'off', LEGACY_TCP_PORT: 'off', LEGACY_UDP_PORT: 'off', OSMAND_HTTP_PORT: 'off', DEMO_SIMULATION: 'on', DEMO_RATE: process.env.DEMO_RATE ?? '1' });
+  Object.assign(env, { DEMO: 'on', QUECLINK_TCP_PORT: String(gatewayPort), QUECLINK_UDP_PORT: 'off', LEGACY_TCP_PORT: 'off', LEGACY_UDP_PORT: 'off', OSMAND_HTTP_PORT: 'off', DEMO_SIMULATION: 'on', DEMO_RATE: process.env.DEMO_RATE ?? '1' });
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   else delete env.DATABASE_URL;
 
@@ -81,6 +83,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('adminPassword', adminPassword);
   project.provide('leitorPassword', leitorPassword);
+  project.provide('gatewayPort', gatewayPort);
 
   return async () => {
     const t0 = Date.now();

@@ -1,0 +1,230 @@
+// Every screen route of the generated route table, opened in the browser as the administrator: the title the
+// metadata gives it (list, add, edit, view, record tab, alias, hub), its list, form, tabs or map rendered, and no
+// console or page error. Routes with parameters are opened with real rows: the first row of the entity (or of the
+// parent of a nested list), created through the API with sample values when the demo data has none.
+// One page, client-side navigation (history push + popstate), so ~500 screens take a few minutes.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { EntityMeta, FieldMeta, Model } from '../../generator/model.ts';
+import { isWritable } from '../../generator/emit/schemas.ts';
+import { createSampler, satisfyCompare } from '../../server/test/sample.ts';
+import modelJson from '../../runtime/src/generated/model.json' with { type: 'json' };
+import { apiCall, openSession, type AdminSession } from './browser';
+
+const model = modelJson as unknown as Model;
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const gatewayPort = inject('gatewayPort');
+
+interface RouteMeta { path: string; name: string; view: string; entity?: string; hub?: string; alias?: number; parent?: string; tab?: string; sub?: string; screen?: string; level?: number }
+const routes = (model as unknown as { routes: RouteMeta[] }).routes;
+const entities = new Map(model.entities.map((e) => [e.key, e]));
+const tecnologia = model.tecnologias![0];
+const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
+
+let s: AdminSession;
+let empresaAtiva: number;
+const sample = createSampler();
+
+/** The API path of an entity's rows (route parameters filled, below a parent row for nested entities). */
+function apiOf(e: EntityMeta, parentId?: string | number): string {
+  if (e.parent) return `/api/${e.parent.api.replace(':parent', String(parentId))}`;
+  const params = (e.params ?? []).map((p) => (p.values === 'tecnologias' ? tecnologia.id : p.values === 'modelos' ? tecnologia.modelos[0].id : 'x'));
+  return `/api/${[e.key, ...params].join('/')}`;
+}
+
+const rows = new Map<string, Promise<Record<string, any>>>();
+/** The first row of `key` the administrator sees, created with sample values (and rows for its required references)
+ *  when there is none. */
+function rowOf(key: string): Promise<Record<string, any>> {
+  if (!rows.has(key)) rows.set(key, (async () => {
+    const e = entities.get(key)!;
+    if (key === 'empresa') return apiCall(s.ctx, baseUrl, `/api/empresa/${empresaAtiva}`);
+    const parentId = e.parent ? (await rowOf(e.parent.entity))[e.parent.by ?? 'id'] : undefined;
+    if (e.readOnlyResource) await produce(key);
+    const list = await apiCall(s.ctx, baseUrl, `${apiOf(e, parentId)}?range=${q([0, 0])}`);
+    if (list.length) return list[0];
+    return apiCall(s.ctx, baseUrl, apiOf(e, parentId), await bodyFor(e));
+  })());
+  return rows.get(key)!;
+}
+
+// Read-only registers are filled by their own channels, not by the generic API: a slow-request report, an upload, a
+// message from a tracker nobody registered. Each is produced once, whether or not the demo data has rows.
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+async function produce(key: string): Promise<void> {
+  if (key === 'requisicao_lenta') {
+    await apiCall(s.ctx, baseUrl, '/api/request_time', { duracao: 12000, url: '/api/ativo?range=[0,24]', method: 'get', parametros: '{}', idEmpresa: empresaAtiva });
+  } else if (key === 'arquivo') {
+    const token = decodeURIComponent((await s.ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(PNG_1X1)], { type: 'image/png' }), 'telas.png');
+    const r = await fetch(`${baseUrl}/api/upload/single/${empresaAtiva}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+    if (!r.ok) throw new Error(`upload: ${r.status} ${(await r.json()).msg}`);
+  } else if (key === 'equipamento_pendente') {
+    const imei = `86${String(Date.now()).slice(-13)}`;
+    const frame = `+RESP:GTFRI,740904,${imei},GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$`;
+    await new Promise<void>((resolve, reject) => {
+      const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frame, () => resolve()));
+      sock.on('error', reject);
+    });
+    // the gateway writes pending devices in batches
+    for (let k = 0; k < 50; k++) {
+      const rows = await apiCall(s.ctx, baseUrl, `/api/equipamento_pendente?range=${q([0, 0])}`);
+      if (rows.length) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`o gateway não registrou o equipamento pendente ${imei}`);
+  }
+}
+
+async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  const companiesHead = e.companies?.split('.')[0];
+  for (const f of e.fields.filter(isWritable) as FieldMeta[]) {
+    if (f.name === companiesHead && f.reference === 'empresa') { body[f.name] = f.type === 'referenceList' ? [empresaAtiva] : empresaAtiva; continue; }
+    if (e.parent && f.name === e.parent.field) continue;
+    if (f.type === 'reference' || f.type === 'referenceList') {
+      if (f.required) { const id = (await rowOf(f.reference!)).id; body[f.name] = f.type === 'reference' ? id : [id]; }
+      continue;
+    }
+    if (!f.required && f.default === undefined) continue;
+    body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+  }
+  satisfyCompare(e.compare, body);
+  return body;
+}
+
+/** An ativo with an equipment linked (record tab equipamento/:serial/...) and that equipment's serial. */
+let ativoComEquipamento: Promise<{ id: number; serial: string }> | undefined;
+function equipamentoDeAtivo() {
+  ativoComEquipamento ??= (async () => {
+    for (const a of await apiCall(s.ctx, baseUrl, `/api/ativo?range=${q([0, 49])}`)) {
+      const full = await apiCall(s.ctx, baseUrl, `/api/ativo/${a.id}`);
+      const first = String(full.equipamentosList ?? '').split(',')[0].trim();
+      if (first) return { id: a.id, serial: first };
+    }
+    throw new Error('nenhum ativo com equipamento nos dados de demonstração');
+  })();
+  return ativoComEquipamento;
+}
+
+/** The route with its parameters filled with real values. */
+async function fill(r: RouteMeta): Promise<string> {
+  const e = r.entity ? entities.get(r.entity) : undefined;
+  let p = r.path.replace(':tecnology', tecnologia.id).replace(':model', tecnologia.modelos[0].id).replace(':companyId', String(empresaAtiva));
+  if (p.includes(':serial') && p.includes(':id') && e?.key === 'ativo') {
+    const { id, serial } = await equipamentoDeAtivo();
+    return p.replace(':id', String(id)).replace(':serial', encodeURIComponent(serial));
+  }
+  if (p.includes(':serial')) {
+    const by = e?.record?.by && e.record.by !== 'id' ? e : entities.get('equipamento')!;
+    p = p.replace(':serial', encodeURIComponent(String((await rowOf(by.key))[by.record?.by ?? 'serial'])));
+  }
+  if (p.includes(':id') && e) p = p.replace(':id', String((await rowOf(e.parent && r.parent ? e.parent.entity : e.key)).id));
+  // edit and view routes without an id in the path name the row by ?id=
+  else if (e && (r.view === 'edit' || r.view === 'show')) p += `?id=${(await rowOf(e.key)).id}`;
+  return p;
+}
+
+/** The titles the metadata gives the route's screen (their start: nested lists and record tabs add the row's name);
+ *  a record tab shows its label, or the plural of the register it lists. Empty: any non-empty title. */
+function titlesOf(r: RouteMeta): string[] {
+  if (r.hub) return [model.hubs!.find((h) => h.key === r.hub)!.label];
+  const e = r.entity ? entities.get(r.entity) : undefined;
+  if (!e) return [];
+  const alias = r.alias !== undefined ? (e.aliases?.[r.alias] as { label?: string } | undefined) : undefined;
+  if (alias?.label) return [alias.label];
+  if (r.view === 'record') {
+    if (!r.tab) return [];
+    let tab = e.record!.tabs.find((t) => t.name === r.tab)!;
+    if (r.sub) tab = entities.get(tab.entity!)!.record!.tabs.find((t) => t.name === r.sub)!;
+    const listed = tab.entity ? entities.get(tab.entity)?.label.plural : undefined;
+    return [tab.label, ...(listed ? [listed] : [])];
+  }
+  const t = { list: e.label.plural, create: `Adicionar ${e.label.singular}`, edit: `Editar ${e.label.singular}`, show: `Visualizar ${e.label.singular}` }[r.view];
+  return t ? [t] : [];
+}
+
+interface Failure { path: string; reason: string }
+const failures: Failure[] = [];
+const timings: string[] = [];
+const slow: string[] = [];
+let pending = 0;
+
+/** Opens `path` inside the running app and waits for its title and content, then for its requests to settle. */
+async function visit(path: string, titles: string[]): Promise<string | undefined> {
+  const page = s.page;
+  const before = s.errors.length;
+  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  try {
+    await page.waitForFunction((t) => {
+      const h1 = [...document.querySelectorAll('h1')].map((h) => h.textContent ?? '').find((x) => x.trim());
+      if (!h1 || (t.length && !t.some((x) => h1.startsWith(x)))) return false;
+      if (document.querySelector('.MuiCircularProgress-root, .MuiSkeleton-root, .MuiLinearProgress-root')) return false;
+      const main = document.querySelector('main') ?? document.body;
+      return !!main.querySelector('table thead, form, input, [role="tab"], .leaflet-container, [role="list"], a[href], button')
+        || /Nenhum item foi encontrado/.test(main.textContent ?? '');
+    }, titles, { timeout: 15_000, polling: 50 });
+  } catch {
+    const h1 = await page.locator('h1').allInnerTexts().catch(() => []);
+    return `título esperado ${JSON.stringify(titles)}, na tela: ${JSON.stringify(h1)}`;
+  }
+  // requests of the screen done (errors of failed calls arrive with them)
+  const until = Date.now() + 10_000;
+  let quiet = 0;
+  while (Date.now() < until && quiet < 3) { await page.waitForTimeout(40); quiet = pending === 0 ? quiet + 1 : 0; }
+  const text = await page.locator('main').innerText().catch(() => '');
+  if (/Página não encontrada|Something went wrong|Algo deu errado/.test(text)) return `tela de erro: ${text.slice(0, 200)}`;
+  if (s.errors.length > before) return s.errors.slice(before).join(' | ');
+  return undefined;
+}
+
+beforeAll(async () => {
+  s = await openSession(baseUrl, 'admin', adminPassword);
+  s.page.on('request', () => pending++);
+  s.page.on('requestfinished', () => pending--);
+  s.page.on('requestfailed', () => pending--);
+  const sessao = await apiCall(s.ctx, baseUrl, '/api/auth/get_session');
+  empresaAtiva = (sessao.user ?? sessao.payload?.user).empresaAtiva;
+});
+afterAll(async () => {
+  if (timings.length) console.log(`telas por área:\n${timings.join('\n')}\nmais de 2 s:\n${slow.join('\n')}`);
+  await s?.close();
+});
+
+// Grouped by area (first segment) to report the time each takes; one failure list per group naming the routes.
+const groups = new Map<string, RouteMeta[]>();
+for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+  const area = r.path.split('/')[1] || '/';
+  groups.set(area, [...(groups.get(area) ?? []), r]);
+}
+
+describe('every screen route opens as the administrator', () => {
+  it('the route table is the generated one (hundreds of screens, every area)', () => {
+    expect(routes.length).toBeGreaterThan(450);
+    expect([...groups.keys()].sort()).toEqual(expect.arrayContaining(['adm', 'cfg', 'esp', 'rel', 'sistema', 'tlm']));
+  });
+  for (const [area, list] of groups) {
+    it(`/${area}: ${list.length} telas`, async () => {
+      const t0 = Date.now();
+      const mine: Failure[] = [];
+      for (const r of list) {
+        let path = r.path;
+        try {
+          path = await fill(r);
+        } catch (e) {
+          mine.push({ path: r.path, reason: `dados: ${(e as Error).message}` });
+          continue;
+        }
+        const t1 = Date.now();
+        const reason = await visit(path, titlesOf(r));
+        if (reason) mine.push({ path, reason });
+        if (Date.now() - t1 > 2000) slow.push(`    ${path}: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      }
+      timings.push(`  /${area}: ${list.length} telas em ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      failures.push(...mine);
+      expect(mine.map((f) => `${f.path}: ${f.reason}`)).toEqual([]);
+    }, 600_000);
+  }
+});

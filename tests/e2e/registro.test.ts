@@ -180,6 +180,41 @@ describe('asset record page (admin)', () => {
     await page.waitForURL(`${base()}/equipamento?tecnology=queclink&model=gv50cg&slide=2&tabGroup=equipamento`);
   });
 
+  it('the tab column is resized by its splitter (60–300 px, default 300) and keeps its width after a reload', async () => {
+    await page.goto(`${base()}/informacoes`);
+    const sep = page.getByRole('separator', { name: 'Largura das abas' });
+    const card = page.locator('.rastro-record > .MuiCard-root');
+    const cssWidth = () => card.evaluate((el) => Math.round(parseFloat(getComputedStyle(el).width)));
+    await sep.waitFor(T);
+    expect(await sep.getAttribute('aria-valuenow')).toBe('300');
+    expect(await cssWidth()).toBe(300);
+    // 200 px of the page: the window zoom (80 % at this height) makes it 160 px of the window
+    const zoom = await page.evaluate(() => Number(getComputedStyle(document.documentElement).getPropertyValue('--rastro-zoom')) || 1);
+    expect(zoom).toBe(0.8);
+    const b = (await sep.boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 - 200 * zoom, b.y + 40, { steps: 5 });
+    await page.mouse.up();
+    expect(await sep.getAttribute('aria-valuenow')).toBe('100');
+    expect(await cssWidth()).toBe(100);
+    await page.reload();
+    await sep.waitFor(T);
+    expect(await sep.getAttribute('aria-valuenow')).toBe('100');
+    // narrow: initials on the tabs, full names kept for assistive technology
+    await expect.poll(() => tabs(), T).toEqual(['', 'I', 'CA', 'MT', 'E', 'BM', 'E']);
+    expect(await page.getByRole('tab', { name: 'Controle de acesso' }).count()).toBe(1);
+    await shot('splitter-100');
+    await sep.focus();
+    for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');
+    expect(await sep.getAttribute('aria-valuenow')).toBe('60');
+    await page.keyboard.press('ArrowRight');
+    expect(await sep.getAttribute('aria-valuenow')).toBe('70');
+    await page.keyboard.press('End');
+    expect(await sep.getAttribute('aria-valuenow')).toBe('300');
+    expect(await cssWidth()).toBe(300);
+  });
+
   it('Remover equipamento ends the link: the Equipamento tab has no serial left', async () => {
     await page.goto(`${base()}/equipamento/${serial}/remover_equipamento?slide=3&tabGroup=equipamento`);
     await page.getByRole('button', { name: 'Remover equipamento' }).click(T);

@@ -3,8 +3,8 @@
 // level 3 the tabs of one entry (the group entity's own record tabs). `?slide=` and `?tabGroup=` select them;
 // `tecnology` and `model` in the query are carried into navigation. Each tab shows its target: the form (or some of
 // its sections), a nested list, a provider list, actions, delete, a screen, or navigates to another route.
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
-import { Box, Button, Card, CardContent, Divider, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { Box, Button, Card, CardContent, Divider, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
@@ -20,6 +20,7 @@ import { PanelHeader } from './PanelHeader';
 import { ProviderList, providerResource } from './ProviderList';
 import { useCan } from './useCan';
 import type { Nested } from './nested';
+import { COMPACT_BELOW, SPLITTER, clampWidth, initials, keyWidth, loadWidth, saveWidth } from './splitter';
 
 export interface RecordRoute { tab?: string; sub?: string }
 
@@ -124,18 +125,43 @@ export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
 
 // ---- UI parts -------------------------------------------------------------------------------
 
-function TabColumn({ label, items, value, hidden }: {
-  label: string; items: { key: string; label: string; icon?: ReactNode; onClick: () => void }[]; value: string | false; hidden: boolean;
+function TabColumn({ label, items, value, hidden, width }: {
+  label: string; items: { key: string; label: string; icon?: ReactNode; onClick: () => void }[]; value: string | false; hidden: boolean; width: number;
 }) {
+  const compact = width < COMPACT_BELOW;
   return (
-    <Box aria-hidden={hidden || undefined} sx={{ width: 260, flexShrink: 0, visibility: hidden ? 'hidden' : 'visible' }}>
-      <Typography variant="caption" color="text.secondary" sx={{ display: 'block', px: 2, pt: 1 }}>{label}</Typography>
-      <Tabs orientation="vertical" value={value} aria-label={label} variant="scrollable" sx={{ '& .MuiTab-root': { justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, px: 2, textTransform: 'none' } }}>
+    <Box aria-hidden={hidden || undefined} sx={{ width, flexShrink: 0, visibility: hidden ? 'hidden' : 'visible' }}>
+      <Typography variant="caption" color="text.secondary" noWrap sx={{ display: 'block', px: compact ? 1 : 2, pt: 1 }}>{label}</Typography>
+      <Tabs orientation="vertical" value={value} aria-label={label} variant="scrollable" sx={{ '& .MuiTab-root': { justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, px: compact ? 1 : 2, minWidth: 0, maxWidth: 'none', textTransform: 'none', whiteSpace: 'nowrap' } }}>
         {items.map((i) => (
-          <Tab key={i.key} value={i.key} label={i.label} icon={i.icon as any} iconPosition="start" onClick={i.onClick} />
+          <Tab key={i.key} value={i.key} aria-label={i.label} iconPosition="start" onClick={i.onClick}
+            icon={i.icon as any}
+            label={compact ? (i.icon ? undefined : <Tooltip title={i.label} placement="right"><span>{initials(i.label)}</span></Tooltip>) : i.label} />
         ))}
       </Tabs>
     </Box>
+  );
+}
+
+/** The splitter between the tab column and the content: drag it or use the arrow keys, Home and End. */
+function TabSplitter({ width, onChange }: { width: number; onChange: (w: number, done: boolean) => void }) {
+  const drag = useRef<{ x: number; w: number; zoom: number } | null>(null);
+  // pointer positions are in window pixels; widths are in the zoomed body's pixels (layout/zoom.ts)
+  const at = (e: ReactPointerEvent) => clampWidth(drag.current!.w + (e.clientX - drag.current!.x) / drag.current!.zoom);
+  const move = (e: ReactPointerEvent) => { if (drag.current) onChange(at(e), false); };
+  return (
+    <Box role="separator" tabIndex={0} aria-orientation="vertical" aria-label="Largura das abas"
+      aria-valuemin={SPLITTER.min} aria-valuemax={SPLITTER.max} aria-valuenow={width}
+      onPointerDown={(e) => {
+        drag.current = { x: e.clientX, w: width, zoom: Number(getComputedStyle(document.documentElement).getPropertyValue('--rastro-zoom')) || 1 };
+        e.currentTarget.setPointerCapture(e.pointerId);
+      }}
+      onPointerMove={move}
+      onPointerUp={(e) => { if (drag.current) { onChange(at(e), true); drag.current = null; } }}
+      onKeyDown={(e) => { const w = keyWidth(width, e.key); if (w !== undefined) { e.preventDefault(); onChange(w, true); } }}
+      sx={{ width: 8, mx: -1, alignSelf: 'stretch', cursor: 'col-resize', flexShrink: 0, position: 'relative', zIndex: 1, touchAction: 'none',
+        '&::after': { content: '""', position: 'absolute', left: 3, top: 0, bottom: 0, width: 2, borderRadius: 1, bgcolor: 'divider' },
+        '&:hover::after, &:focus-visible::after': { bgcolor: 'primary.main' }, outline: 'none' }} />
   );
 }
 
@@ -230,11 +256,15 @@ function TabContent({ entity, schema, record, value, tab, deleted }: {
   }
 }
 
+const storage = () => (typeof window === 'undefined' ? undefined : window.localStorage);
+
 export function RecordPage({ entity, schema, tab, sub }: GenericProps & RecordRoute) {
   const p = useRecordPage(entity, tab, sub);
   const entry = useRecordBy(p.group ?? entity, p.entryValue);
   const groupSchema = useSchemaOf(p.activeSub?.kind === 'form' ? p.group?.key : undefined);
   const navigate = useNavigate();
+  const [width, setWidth] = useState(() => loadWidth(storage(), entity.key));
+  const [dragging, setDragging] = useState(false);
   const ready = !p.loading && !!p.record;
   useEffect(() => {
     if (ready && !tab) p.toIndex();
@@ -287,14 +317,15 @@ export function RecordPage({ entity, schema, tab, sub }: GenericProps & RecordRo
 
   return (
     <Box className="rastro-record" sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
-      <Card sx={{ width: 260, flexShrink: 0, overflow: 'hidden' }}>
-        <Typography variant="subtitle1" component="h2" sx={{ px: 2, pt: 1.5, pb: 1, fontWeight: 600 }} noWrap title={title}>{title}</Typography>
+      <Card sx={{ width, flexShrink: 0, overflow: 'hidden' }}>
+        <Typography variant="subtitle1" component="h2" sx={{ px: width < COMPACT_BELOW ? 1 : 2, pt: 1.5, pb: 1, fontWeight: 600 }} noWrap title={title}>{title}</Typography>
         <Divider />
         {/* slide carousel of the tab levels */}
-        <Box data-slide={p.slide} sx={{ display: 'flex', transform: `translateX(-${(p.slide - 1) * 260}px)`, transition: 'transform 250ms ease' }}>
-          {slides.map((s, i) => <TabColumn key={i} label={s.label} items={s.items} value={s.value} hidden={i + 1 !== p.slide} />)}
+        <Box data-slide={p.slide} sx={{ display: 'flex', transform: `translateX(-${(p.slide - 1) * width}px)`, transition: dragging ? 'none' : 'transform 250ms ease' }}>
+          {slides.map((s, i) => <TabColumn key={i} label={s.label} items={s.items} value={s.value} hidden={i + 1 !== p.slide} width={width} />)}
         </Box>
       </Card>
+      <TabSplitter width={width} onChange={(w, done) => { setWidth(done ? saveWidth(storage(), entity.key, w) : w); setDragging(!done); }} />
       <Box sx={{ flex: 1, minWidth: 0 }}>{content}</Box>
     </Box>
   );

@@ -63,4 +63,30 @@ describe('compare', () => {
       'metadata/tlm/servico.yaml: /compare/1: não deve ter mais que 3 propriedades',
     ]);
   });
+
+  it('contains: the list must hold the other field\'s value; checked only when both are present', () => {
+    const rules = [{ field: 'empresas', op: 'contains' as const, other: 'empresaAtiva', message: 'E' }];
+    expect(compareFailures(rules, { empresas: [1, 2], empresaAtiva: 2 })).toEqual([]);
+    expect(compareFailures(rules, { empresas: ['1', '2'], empresaAtiva: 2 })).toEqual([]);
+    expect(compareFailures(rules, { empresas: [1], empresaAtiva: 2 }).map(([i, c]) => [i, c.message])).toEqual([[0, 'E']]);
+    expect(compareFailures(rules, { empresas: [1], empresaAtiva: null })).toEqual([]);
+    expect(compareFailures(rules, { empresaAtiva: 2 })).toEqual([]);
+  });
+
+  it('contains needs a referenceList and a reference to the same register; pick names a field of that register', async () => {
+    const p = project();
+    editYaml(p, 'adm/usuario.yaml', (d) => {
+      d.compare = [{ field: 'nome', contains: 'empresaAtiva', message: 'X' }, { field: 'cargos', contains: 'empresaAtiva', message: 'X' }];
+      const f = d.fields.find((x: any) => x.name === 'empresas');
+      f.pick = { secondLabel: 'naoExiste', colorSecond: '#000' };
+      d.fields.find((x: any) => x.name === 'nome').pick = { secondLabel: 'status' };
+    });
+    expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
+      'metadata/adm/usuario.yaml: /fields/0/pick: pick vale só para campos referenceList',
+      'metadata/adm/usuario.yaml: /compare/0/field: contains exige um campo referenceList: nome',
+      'metadata/adm/usuario.yaml: /compare/1/contains: contains exige uma referência ao mesmo cadastro de cargos: empresaAtiva',
+      'metadata/adm/usuario.yaml: /fields/4/pick/secondLabel: campo desconhecido em empresa: naoExiste',
+    ]);
+  });
 });
+

@@ -20,8 +20,8 @@ export const isWrapperError = (keyword: string) => keyword === 'if';
 // Cross-field comparisons (metadata compare → the schema's `x-compare`): `field` op `other`, a failure reported on
 // `field` with the declared message. Null or absent on either side = no check; values of another type are left to
 // the fields' own validation. Numbers compare as numbers; dates and date-times as instants (a date is its UTC
-// midnight); times ('HH:mm[:ss]') as text.
-interface Compare { field: string; op: 'gt' | 'gte' | 'lt' | 'lte'; other: string; message: string }
+// midnight); times ('HH:mm[:ss]') as text. `contains`: the list `field` holds the value of `other`.
+interface Compare { field: string; op: 'gt' | 'gte' | 'lt' | 'lte' | 'contains'; other: string; message: string }
 const DATE = /^\d{4}-\d{2}-\d{2}/;
 const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
 
@@ -43,6 +43,10 @@ export function compareFailures(rules: Compare[], row: Record<string, unknown>):
   rules.forEach((c, i) => {
     const a = row[c.field], b = row[c.other];
     if (a === null || a === undefined || b === null || b === undefined) return;
+    if (c.op === 'contains') {
+      if (Array.isArray(a) && !a.some((x) => String(x) === String(b))) out.push([i, c]);
+      return;
+    }
     const d = order(a, b);
     if (d !== undefined && !holds[c.op](d)) out.push([i, c]);
   });

@@ -41,6 +41,8 @@ export interface FieldMeta {
   hidden: boolean;         // never sent to clients (e.g. senha hash)
   secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
+  /** referenceList: the multi-select item's second label (a field of the referenced register) and its colour */
+  pick?: { secondLabel?: string; colorSecond?: string | Record<string, string> };
   upload?: { path?: string; accept?: string[] }; // file: where the uploader sends it ({name}: route parameter) and the extensions taken
   system: boolean;         // id, empresaId, createdAt ... added by the generator
 }
@@ -85,7 +87,7 @@ export interface RouteParamMeta { name: string; field: string; label: string; va
 
 /** Cross-field rule: when the row matches `when`, the fields of `then` respect their limits (message otherwise). */
 /** A comparison between two fields of a row (metadata compare): `field` op `other`; null on either side = no check. */
-export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
+export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte' | 'contains';
 export interface CompareMeta { field: string; op: CompareOp; other: string; message: string }
 
 export interface RuleMeta { when: Record<string, string | number | boolean>; then: Record<string, { min?: number; max?: number }>; message: string }
@@ -148,6 +150,8 @@ export interface EntityMeta {
   history: boolean;           // record changes (default true)
   hook?: string;              // server write hook (server/crud/hooks.ts) run in the create/update transaction
   recordRepresentation: string; // field used to show a row as a reference (default descricao/nome)
+  /** how other registers' fields pick rows of this one: server search, grouped by a reference or flat */
+  picker?: { groupBy: string; flat: string; secondLabel?: string };
   /** scope ambiente: path to the companies a row belongs to ('id', 'empresas', 'usuario.empresas'); a caller
    *  sees and changes the row only when all of them are among the caller's companies. */
   companies?: string;

@@ -15,7 +15,7 @@ interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> {
 interface RawColumn { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
 interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
-  scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string;
+  scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string; picker?: { groupBy: string; flat: string; secondLabel?: string };
   fields: RawField[];
   list?: { columns?: RawColumn[];
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
@@ -71,7 +71,7 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -121,6 +121,8 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
       if (f.type === 'json' && !f.items) err(`/fields/${i}`, 'options em campo json exige items: string');
     }
     if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
+    if (f.pick && f.type !== 'referenceList') err(`/fields/${i}/pick`, 'pick vale só para campos referenceList');
+    if (f.pick?.colorSecond && !f.pick.secondLabel) err(`/fields/${i}/pick/colorSecond`, 'colorSecond exige secondLabel');
     if (f.widget && (f.type !== 'json' || f.items || f.options)) err(`/fields/${i}/widget`, 'widget vale só para campos json sem items/options');
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
     if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
@@ -267,6 +269,13 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
   if (raw.compare) entity.compare = compare(raw.compare, byName, err);
+  if (raw.picker) {
+    const g = known(raw.picker.groupBy, '/picker/groupBy');
+    if (g && g.type !== 'reference') err('/picker/groupBy', `deve ser um campo reference: ${raw.picker.groupBy}`);
+    if (raw.picker.secondLabel) known(raw.picker.secondLabel, '/picker/secondLabel');
+    if (!search.length) err('/picker', 'picker exige campos de busca (search)');
+    entity.picker = raw.picker;
+  }
   if (raw.companies) {
     if (raw.scope !== 'ambiente') err('/companies', 'companies exige scope: ambiente');
     entity.companies = raw.companies;
@@ -303,24 +312,27 @@ function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, FieldMet
   e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
 }
 
-const COMPARE_OPS: CompareOp[] = ['gt', 'gte', 'lt', 'lte'];
+const COMPARE_OPS: CompareOp[] = ['gt', 'gte', 'lt', 'lte', 'contains'];
 // Comparable families: numbers with numbers, dates/datetimes with each other, times with times.
 const family = (t: string) => (t === 'integer' || t === 'number' ? 'n' : t === 'date' || t === 'datetime' ? 'd' : t === 'time' ? 't' : undefined);
 
 function compare(raw: NonNullable<RawEntity['compare']>, byName: Map<string, FieldMeta>, err: (path: string, msg: string) => void): CompareMeta[] {
   return raw.map((c, i) => {
     const ops = COMPARE_OPS.filter((o) => c[o] !== undefined);
-    if (ops.length !== 1) err(`/compare/${i}`, 'declare exatamente um de gt, gte, lt, lte');
+    if (ops.length !== 1) err(`/compare/${i}`, 'declare exatamente um de gt, gte, lt, lte, contains');
     const op = ops[0] ?? 'gt';
     const other = String(c[op] ?? '');
     for (const [k, name] of [['field', c.field], [op, other]] as const) {
       const f = byName.get(name);
       if (!f) err(`/compare/${i}/${k}`, `campo desconhecido: ${name}`);
       else if (f.system || f.readOnly || f.hidden) err(`/compare/${i}/${k}`, `deve ser um campo editável: ${name}`);
-      else if (!family(f.type)) err(`/compare/${i}/${k}`, `deve ser um campo integer, number, date, datetime ou time: ${name}`);
+      else if (op !== 'contains' && !family(f.type)) err(`/compare/${i}/${k}`, `deve ser um campo integer, number, date, datetime ou time: ${name}`);
     }
     const a = byName.get(c.field), b = byName.get(other);
-    if (a && b && family(a.type) && family(b.type) && family(a.type) !== family(b.type)) err(`/compare/${i}/${op}`, `tipos não comparáveis: ${a.type} e ${b.type}`);
+    if (op === 'contains') {
+      if (a && a.type !== 'referenceList') err(`/compare/${i}/field`, `contains exige um campo referenceList: ${c.field}`);
+      if (b && a?.type === 'referenceList' && (b.type !== 'reference' || b.reference !== a.reference)) err(`/compare/${i}/contains`, `contains exige uma referência ao mesmo cadastro de ${c.field}: ${other}`);
+    } else if (a && b && family(a.type) && family(b.type) && family(a.type) !== family(b.type)) err(`/compare/${i}/${op}`, `tipos não comparáveis: ${a.type} e ${b.type}`);
     if (c.field === other) err(`/compare/${i}/${op}`, 'compare um campo com outro');
     return { field: c.field, op, other, message: c.message };
   });
@@ -750,6 +762,9 @@ export function normalize(meta: LoadedMetadata): Model {
       const i = declared.indexOf(f);
       const path = f.system ? '/scope' : `/fields/${i}/reference`;
       if (!byKey.has(f.reference)) problems.push(problem(e.file, path, `entidade referenciada desconhecida: ${f.reference}`));
+      const second = f.pick?.secondLabel;
+      if (second && byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === second && !x.hidden))
+        problems.push(problem(e.file, `/fields/${i}/pick/secondLabel`, `campo desconhecido em ${f.reference}: ${second}`));
     }
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${meta.menu.file})`));

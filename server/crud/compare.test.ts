@@ -50,4 +50,25 @@ describe('compare', () => {
       .toEqual([['fim', 'O fim deve ser posterior ao início']]);
     expect((await admin.put(`/api/notificacao_sistema/${row.id}`, { fim: null })).status).toBe(200);
   });
+
+  it('usuario: the active company must be among the companies (contains), on create and on an update of either field', async () => {
+    const empresas = ((await (await admin.get('/api/auth/get_session')).json()).payload.user.empresas as { id: number }[]).map((e) => e.id);
+    expect(empresas.length).toBeGreaterThanOrEqual(2);
+    const [a, b] = empresas;
+    const msg = 'A empresa ativa deve estar entre as empresas do usuário';
+    const login = `contains_${Date.now()}`;
+    expect(await refusal(await admin.post('/api/usuario', { nome: 'Contém', login, senha: 'senha-contains-1', empresas: [a], empresaAtiva: b }))).toEqual([['empresas', msg]]);
+    const created = await admin.post('/api/usuario', { nome: 'Contém', login, senha: 'senha-contains-1', empresas: [a, b], empresaAtiva: b });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    // dropping the active company from the list, or choosing an active company outside it, is refused
+    expect(await refusal(await admin.put(`/api/usuario/${id}`, { empresas: [a] }))).toEqual([['empresas', msg]]);
+    expect(await refusal(await admin.put(`/api/usuario/${id}`, { empresas: [b], empresaAtiva: a }))).toEqual([['empresas', msg]]);
+    const db = await ts.em().getConnection().execute(`SELECT empresa_ativa FROM usuario WHERE id = ${id}`);
+    expect(db.map((r: any) => Number(r.empresa_ativa))).toEqual([b]);
+    // moving the active company first, then dropping the old one, is accepted
+    expect((await admin.put(`/api/usuario/${id}`, { empresaAtiva: a, empresas: [a] })).status).toBe(200);
+    expect((await (await admin.get(`/api/usuario/${id}`)).json()).empresas).toEqual([a]);
+  });
 });
+

@@ -65,10 +65,16 @@ export function fromPattern(pattern: string, n: number, open = 1): string {
   return gen(parse(pattern));
 }
 
-/** Makes a sample row satisfy its entity's cross-field comparisons (metadata compare): where one fails, the greater
+/** Makes a sample row satisfy its entity's cross-field comparisons (metadata compare): a list lacking the value it must
+ *  contain gets it; where a comparison fails, the greater
  *  side becomes the lesser one moved up (a number +1, a date +1 day, a date-time +1 hour, a time '08:00' → '18:00'). */
-export function satisfyCompare(compare: { field: string; op: 'gt' | 'gte' | 'lt' | 'lte'; other: string }[] | undefined, row: Record<string, unknown>): void {
+export function satisfyCompare(compare: { field: string; op: 'gt' | 'gte' | 'lt' | 'lte' | 'contains'; other: string }[] | undefined, row: Record<string, unknown>): void {
   for (const c of compare ?? []) {
+    if (c.op === 'contains') {
+      const list = row[c.field], v = row[c.other];
+      if (v !== undefined && v !== null && Array.isArray(list) && !list.some((x) => String(x) === String(v))) row[c.field] = [...list, v];
+      continue;
+    }
     const [hi, lo] = c.op === 'gt' || c.op === 'gte' ? [c.field, c.other] : [c.other, c.field];
     const a = row[hi], b = row[lo];
     if (a === undefined || a === null || b === undefined || b === null) continue;

@@ -89,8 +89,32 @@ describe('menu and user form', () => {
     await page.getByLabel('Login').waitFor();
     await expect.poll(() => page.getByText('Deixe em branco para manter a senha atual.').count(), T).toBe(1);
     // the user's companies and roles in the pickers, by name
-    await expect.poll(() => page.getByRole('button', { name: 'Transportes Alfa' }).count(), T).toBe(1);
+    await expect.poll(() => page.locator('.MuiChip-root', { hasText: 'Transportes Alfa' }).count(), T).toBe(1);
     await expect.poll(() => page.getByRole('button', { name: 'Somente leitura' }).count(), T).toBe(1);
+  });
+
+  it('the active company is a mandatory item of Empresas: pre-selected, not removable, its situation in colour', async () => {
+    await page.goto(`${baseUrl}/adm/sis/empresa/usuario/adicionar`);
+    await page.getByLabel('Empresa ativa').fill('Transportes Alfa');
+    await page.getByRole('option', { name: 'Transportes Alfa', exact: true }).click(T);
+    const chip = page.locator('.MuiChip-root', { hasText: 'Transportes Alfa' });
+    await expect.poll(() => chip.count(), T).toBe(1);
+    expect(await chip.getAttribute('aria-label')).toBe('Transportes Alfa (obrigatório)');
+    expect(await chip.locator('.MuiChip-deleteIcon').count()).toBe(0);
+    expect(await chip.locator('.rastro-second').innerText()).toBe('Ativa');
+    expect(await chip.locator('.rastro-second').evaluate((e) => getComputedStyle(e).color)).toBe('rgb(46, 125, 50)');
+    await page.getByRole('button', { name: 'Selecionar Empresas' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Empresas' });
+    const alfa = dialog.getByRole('checkbox', { name: 'Transportes Alfa', exact: true });
+    await alfa.waitFor(T);
+    expect([await alfa.isChecked(), await alfa.isDisabled()]).toEqual([true, true]);
+    const other = dialog.getByRole('checkbox', { disabled: false }).first();
+    await other.check();
+    await page.screenshot({ path: '/tmp/usuario-empresas-obrig.png' });
+    await dialog.getByRole('button', { name: 'Limpar todos' }).click();
+    expect([await alfa.isChecked(), await other.isChecked()]).toEqual([true, false]);
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => page.locator('.MuiChip-root').allInnerTexts(), T).toEqual(['Transportes Alfa\nAtiva']);
   });
 
   it('logs no errors in the browser console', () => {

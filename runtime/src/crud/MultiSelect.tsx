@@ -1,14 +1,15 @@
 // Multi-select picker (spec 'Multi-select pickers'): the field shows the chosen items as chips (a count
 // 'N selecionados' at 50 or more) and opens a dialog with a filter, 'Selecionar todos' (the filtered items),
 // 'Limpar todos', grouped items (area → register → actions, e.g. the permission catalogue) and Fechar/Confirmar.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   Box, Button, Checkbox, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel,
   IconButton, InputAdornment, Switch, TextField, Typography,
 } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import PlaylistAddCheckIcon from '@mui/icons-material/PlaylistAddCheck';
-import { filterOptions, groupOptions, selectAll, toggle, unselect, type PickOption } from './pickOptions';
+import LockIcon from '@mui/icons-material/Lock';
+import { clearAll, filterOptions, groupOptions, selectAll, toggle, unselect, withObrig, type PickOption } from './pickOptions';
 
 export const CHIP_LIMIT = 50;
 
@@ -29,6 +30,9 @@ interface Props {
   /** server-side filtering (reference lists): called with the filter text while the dialog is open */
   onQuery?: (q: string) => void;
   onBlur?: () => void;
+  /** extra controls in the dialog's toolbar (e.g. the asset picker's grouping switch) and a note under it */
+  toolbar?: ReactNode;
+  note?: string;
 }
 
 const has = (sel: Value[], v: Value) => sel.some((x) => String(x) === String(v));
@@ -47,9 +51,20 @@ function TriCheckbox({ options, draft, onChange, label }: { options: PickOption[
   );
 }
 
-function PickerDialog({ open, title, options, value, onClose, onConfirm, loading, onQuery }: {
+/** An item's label with its second label (coloured) and, when mandatory, a lock with 'Obrigatório'. */
+function ItemLabel({ option, text }: { option: PickOption; text: string }) {
+  return (
+    <Typography variant="body2" component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+      {text}
+      {option.secondLabel && <Box component="span" className="rastro-second" sx={{ color: option.colorSecond ?? 'text.secondary', fontSize: '0.85em', fontWeight: 500 }}>{option.secondLabel}</Box>}
+      {option.obrig && <LockIcon titleAccess="Obrigatório" sx={{ fontSize: 14, color: 'text.secondary' }} />}
+    </Typography>
+  );
+}
+
+function PickerDialog({ open, title, options, value, onClose, onConfirm, loading, onQuery, toolbar, note }: {
   open: boolean; title: string; options: PickOption[]; value: Value[]; loading?: boolean;
-  onClose: () => void; onConfirm: (v: Value[]) => void; onQuery?: (q: string) => void;
+  onClose: () => void; onConfirm: (v: Value[]) => void; onQuery?: (q: string) => void; toolbar?: ReactNode; note?: string;
 }) {
   const [draft, setDraft] = useState<Value[]>(value);
   const [query, setQuery] = useState('');
@@ -67,9 +82,9 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
     return onlySelected ? f.filter((o) => has(draft, o.value)) : f;
   }, [options, query, onlySelected, draft, onQuery]);
   const groups = useMemo(() => groupOptions(filtered), [filtered]);
-  const grouped = filtered.some((o) => o.subgroup);
+  const grouped = filtered.some((o) => o.subgroup || o.group);
   // a long catalogue gets a tall dialog of fixed height (no jumping while filtering); a short list fits its content
-  const tall = options.some((o) => o.subgroup) || options.length > 30;
+  const tall = options.some((o) => o.subgroup || o.group) || options.length > 30;
 
   return (
     <Dialog
@@ -102,7 +117,7 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
         <Button size="small" variant="outlined" disabled={!filtered.length} onClick={() => setDraft(selectAll(draft, filtered))}>
           Selecionar todos{query ? ` (${filtered.length})` : ''}
         </Button>
-        <Button size="small" variant="outlined" color="inherit" disabled={!draft.length} onClick={() => setDraft([])}>
+        <Button size="small" variant="outlined" color="inherit" disabled={draft.length <= clearAll(options).length} onClick={() => setDraft(clearAll(options))}>
           Limpar todos
         </Button>
         <FormControlLabel
@@ -110,7 +125,9 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
           control={<Switch size="small" checked={onlySelected} onChange={(e) => setOnlySelected(e.target.checked)} />}
           label={<Typography variant="body2">Somente selecionados</Typography>}
         />
+        {toolbar}
       </Box>
+      {note && <Typography variant="caption" color="text.secondary" sx={{ px: 3, pb: 1 }} data-testid="picker-note">{note}</Typography>}
       <DialogContent dividers sx={{ p: 0 }}>
         {loading ? (
           <Box sx={{ p: 4, textAlign: 'center' }}><CircularProgress size={24} /></Box>
@@ -123,7 +140,17 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
                 <TriCheckbox options={g.subgroups.flatMap((s) => s.options)} draft={draft} onChange={setDraft} label={`Todos de ${g.group}`} />
                 <Typography variant="subtitle2" sx={{ textTransform: 'uppercase', letterSpacing: 0.5 }}>{g.group}</Typography>
               </Box>
-              {g.subgroups.map((s) => (
+              {g.subgroups.map((s) => !s.subgroup ? (
+                <Box key="" sx={{ px: 2, py: 0.5, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', borderBottom: 1, borderColor: 'divider' }}>
+                  {s.options.map((o) => (
+                    <FormControlLabel
+                      key={String(o.value)}
+                      control={<Checkbox size="small" checked={has(draft, o.value)} disabled={o.obrig} onChange={() => setDraft(toggle(draft, o.value, options))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
+                      label={<ItemLabel option={o} text={o.label} />}
+                    />
+                  ))}
+                </Box>
+              ) : (
                 <Box key={s.subgroup} sx={{ display: 'flex', alignItems: 'flex-start', px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', '&:hover': { bgcolor: 'action.hover' } }}>
                   <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: 260, flexShrink: 0, pt: 0.25 }}>
                     <TriCheckbox options={s.options} draft={draft} onChange={setDraft} label={`Todos de ${s.subgroup}`} />
@@ -134,8 +161,8 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
                       <FormControlLabel
                         key={String(o.value)}
                         sx={{ mr: 0 }}
-                        control={<Checkbox size="small" checked={has(draft, o.value)} onChange={() => setDraft(toggle(draft, o.value))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
-                        label={<Typography variant="body2">{o.short ?? o.label}</Typography>}
+                        control={<Checkbox size="small" checked={has(draft, o.value)} disabled={o.obrig} onChange={() => setDraft(toggle(draft, o.value, options))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
+                        label={<ItemLabel option={o} text={o.short ?? o.label} />}
                       />
                     ))}
                   </Box>
@@ -148,8 +175,8 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
             {filtered.map((o) => (
               <FormControlLabel
                 key={String(o.value)}
-                control={<Checkbox size="small" checked={has(draft, o.value)} onChange={() => setDraft(toggle(draft, o.value))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
-                label={<Typography variant="body2">{o.label}</Typography>}
+                control={<Checkbox size="small" checked={has(draft, o.value)} disabled={o.obrig} onChange={() => setDraft(toggle(draft, o.value, options))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
+                label={<ItemLabel option={o} text={o.label} />}
               />
             ))}
           </Box>
@@ -163,11 +190,16 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
   );
 }
 
-export function MultiSelect({ id, label, value, onChange, options, labelOf, required, disabled, error, loading, onQuery, onBlur }: Props) {
+export function MultiSelect({ id, label, value, onChange, options, labelOf, required, disabled, error, loading, onQuery, onBlur, toolbar, note }: Props) {
   const [open, setOpen] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const byValue = useMemo(() => new Map(options.map((o) => [String(o.value), o])), [options]);
   const nameOf = (v: Value) => byValue.get(String(v))?.label ?? labelOf?.(v) ?? String(v);
+  // mandatory items are part of the value from the start
+  useEffect(() => {
+    const full = withObrig(value, options);
+    if (full !== value && !disabled) onChange(full);
+  }, [options, value]); // eslint-disable-line react-hooks/exhaustive-deps
   const openPicker = () => !disabled && setOpen(true);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') {
@@ -179,15 +211,19 @@ export function MultiSelect({ id, label, value, onChange, options, labelOf, requ
   const chips = value.length === 0 ? undefined : value.length >= CHIP_LIMIT ? (
     <Chip size="small" label={`${value.length} selecionados`} sx={{ m: 0.25 }} data-testid="chips-count" />
   ) : (
-    value.map((v) => (
-      <Chip
-        key={String(v)}
-        size="small"
-        label={nameOf(v)}
-        sx={{ m: 0.25, maxWidth: 320 }}
-        onDelete={disabled ? undefined : (e) => { e.stopPropagation(); onChange(value.filter((x) => String(x) !== String(v))); }}
-      />
-    ))
+    value.map((v) => {
+      const o = byValue.get(String(v));
+      return (
+        <Chip
+          key={String(v)}
+          size="small"
+          label={o ? <ItemLabel option={o} text={o.label} /> : nameOf(v)}
+          aria-label={o?.obrig ? `${nameOf(v)} (obrigatório)` : nameOf(v)}
+          sx={{ m: 0.25, maxWidth: 360 }}
+          onDelete={disabled || o?.obrig ? undefined : (e) => { e.stopPropagation(); onChange(value.filter((x) => String(x) !== String(v))); }}
+        />
+      );
+    })
   );
   return (
     <>
@@ -229,6 +265,8 @@ export function MultiSelect({ id, label, value, onChange, options, labelOf, requ
         value={value}
         loading={loading}
         onQuery={onQuery}
+        toolbar={toolbar}
+        note={note}
         onClose={() => { setOpen(false); inputRef.current?.focus(); }}
         onConfirm={(v) => { setOpen(false); onChange(v); inputRef.current?.focus(); }}
       />

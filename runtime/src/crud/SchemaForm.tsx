@@ -18,7 +18,9 @@ export function SchemaForm({ entity, form, sections, idPrefix, templates, onSubm
   disabled?: boolean;
   children?: ReactNode;
 }) {
-  const formContext = useMemo(() => ({ entity, sections, fields: new Map(entity.fields.map((f) => [f.name, f])) }), [entity, sections]);
+  const fieldMap = useMemo(() => new Map(entity.fields.map((f) => [f.name, f])), [entity]);
+  // data: the form's current values, for widgets whose options depend on another field (mandatory picker items)
+  const formContext = useMemo(() => ({ entity, sections, fields: fieldMap, data: form.data }), [entity, sections, fieldMap, form.data]);
   return (
     <Form
       schema={form.schema as any}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterOptions, fold, groupOptions, permissionOptions, selectAll, toggle, unselect } from './pickOptions';
+import { clearAll, pickerGroups, filterOptions, fold, groupOptions, permissionOptions, selectAll, toggle, unselect, withObrig, type PickOption } from './pickOptions';
 
 const model = {
   entities: [
@@ -66,3 +66,34 @@ describe('permission catalogue in the picker', () => {
     expect(toggle([1], '2')).toEqual([1, '2']);
   });
 });
+
+describe('mandatory items (obrig)', () => {
+  const items: PickOption[] = [{ value: 1, label: 'Alfa' }, { value: 2, label: 'Beta', obrig: true }, { value: 3, label: 'Gama' }];
+  it('are added to the selection, after the chosen ones', () => {
+    expect(withObrig([3], items)).toEqual([3, 2]);
+    const full = [2, 3];
+    expect(withObrig(full, items)).toBe(full);
+  });
+  it('cannot be unticked, unselected by group or cleared', () => {
+    expect(toggle([1, 2], 2, items)).toEqual([1, 2]);
+    expect(toggle([1, 2], 1, items)).toEqual([2]);
+    expect(toggle([1], 2, items)).toEqual([1, 2]);
+    expect(unselect([1, 2, 3], items)).toEqual([2]);
+    expect(clearAll(items)).toEqual([2]);
+    expect(clearAll(items.filter((o) => !o.obrig))).toEqual([]);
+  });
+});
+
+describe('asset picker groups (metadata picker)', () => {
+  const rows: PickOption[] = [
+    { value: 1, label: 'Caminhão 1', group: 'Sul' }, { value: 2, label: 'Caminhão 2' },
+    { value: 3, label: 'Caminhão 3', group: 'Norte' }, { value: 4, label: 'Caminhão 4', group: 'Sul' },
+  ];
+  it('groups by garage name in pt-BR order, rows without one last under Sem garagem', () => {
+    expect(pickerGroups(rows, (o) => o.group, true, 'ATIVOS').map((o) => [o.group, o.value])).toEqual([['Norte', 3], ['Sul', 1], ['Sul', 4], ['Sem garagem', 2]]);
+  });
+  it('or lists every row flat under ATIVOS, in the order given', () => {
+    expect(pickerGroups(rows, (o) => o.group, false, 'ATIVOS').map((o) => [o.group, o.value])).toEqual([['ATIVOS', 1], ['ATIVOS', 2], ['ATIVOS', 3], ['ATIVOS', 4]]);
+  });
+});
+

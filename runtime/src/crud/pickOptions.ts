@@ -8,6 +8,9 @@ export interface PickOption {
   group?: string;     // area, e.g. 'Frota'
   subgroup?: string;  // register, e.g. 'Ativos'
   short?: string;     // label inside its register, e.g. 'Listar'
+  secondLabel?: string; // shown beside the label (spec 'Multi-select item')
+  colorSecond?: string; // CSS colour of secondLabel
+  obrig?: boolean;      // mandatory: pre-selected, cannot be unticked
 }
 
 /** Lower case without accents: 'Situação' and 'situacao' match. */
@@ -30,15 +33,27 @@ export function selectAll(selected: (string | number)[], filtered: PickOption[])
   return [...selected, ...filtered.filter((o) => !have.has(String(o.value))).map((o) => o.value)];
 }
 
-/** Removes the given options from the selection. */
+/** Removes the given options from the selection, except mandatory ones. */
 export function unselect(selected: (string | number)[], options: PickOption[]): (string | number)[] {
-  const drop = new Set(options.map((o) => String(o.value)));
+  const drop = new Set(options.filter((o) => !o.obrig).map((o) => String(o.value)));
   return selected.filter((v) => !drop.has(String(v)));
 }
 
-export function toggle(selected: (string | number)[], value: string | number): (string | number)[] {
-  return selected.some((v) => same(v, value)) ? selected.filter((v) => !same(v, value)) : [...selected, value];
+/** Ticks or unticks one value; `options` given, a mandatory one stays ticked. */
+export function toggle(selected: (string | number)[], value: string | number, options?: PickOption[]): (string | number)[] {
+  if (!selected.some((v) => same(v, value))) return [...selected, value];
+  if (options?.some((o) => o.obrig && same(o.value, value))) return selected;
+  return selected.filter((v) => !same(v, value));
 }
+
+/** The selection with every mandatory option in it (added after the others, in option order). */
+export function withObrig(selected: (string | number)[], options: PickOption[]): (string | number)[] {
+  const missing = options.filter((o) => o.obrig && !selected.some((v) => same(v, o.value)));
+  return missing.length ? [...selected, ...missing.map((o) => o.value)] : selected;
+}
+
+/** 'Limpar todos': only the mandatory options remain. */
+export const clearAll = (options: PickOption[]) => options.filter((o) => o.obrig).map((o) => o.value);
 
 export interface OptionGroup { group: string; subgroups: { subgroup: string; options: PickOption[] }[] }
 
@@ -115,3 +130,13 @@ export function permissionOptions(keys: string[], labels: string[], model: Pick<
   };
   return rows.sort((a, b) => cmp(a.sort, b.sort)).map((r) => r.o);
 }
+
+/** The asset picker's items (metadata picker): each row under its group's name (rows without one under `none`), or
+ *  all under `flat`; groups in name order, rows in the order given. */
+export function pickerGroups(items: PickOption[], groupOf: (o: PickOption) => string | undefined, grouped: boolean, flat: string, none = 'Sem garagem'): PickOption[] {
+  if (!grouped) return items.map((o) => ({ ...o, group: flat, subgroup: undefined }));
+  const named = items.map((o) => ({ ...o, group: groupOf(o) ?? none, subgroup: undefined }));
+  const order = [...new Set(named.map((o) => o.group))].sort((a, b) => (a === none ? 1 : b === none ? -1 : a.localeCompare(b, 'pt-BR')));
+  return order.flatMap((g) => named.filter((o) => o.group === g));
+}
+

@@ -1,15 +1,15 @@
 // rjsf widgets in react-admin's Material UI look: reference autocomplete, reference chips,
 // enum select ('Nenhum resultado'), upper-case, time and JSON inputs.
 import { useEffect, useMemo, useState } from 'react';
-import { Autocomplete, TextField } from '@mui/material';
+import { Autocomplete, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
 import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { useReferenceResource } from './params';
 import { entityByKey, model } from '../model';
 import { MultiSelect } from './MultiSelect';
-import { permissionOptions } from './pickOptions';
-import type { FieldMeta } from '../../../generator/model';
+import { permissionOptions, pickerGroups, type PickOption } from './pickOptions';
+import type { EntityMeta, FieldMeta } from '../../../generator/model';
 import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 import { ImageUploader } from './upload/ImageUploader';
 import { FileUploader } from './upload/FileUploader';
@@ -39,12 +39,12 @@ function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
 
 type Rec = { id: number | string; [k: string]: unknown };
 
-function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50) {
+function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50, debounce = 300) {
   const target = key ? entityByKey(key) : undefined;
   const reference = useReferenceResource(key);
   const rep = target?.recordRepresentation ?? 'descricao';
-  const q = useDebounced(input, 300);
-  const { data = [], isPending } = useGetList<Rec>(
+  const q = useDebounced(input, debounce);
+  const { data = [], total, isPending } = useGetList<Rec>(
     reference ?? 'none',
     { pagination: { page: 1, perPage }, sort: { field: rep, order: 'ASC' }, filter: q ? { q } : {} },
     { enabled: !!reference },
@@ -56,7 +56,7 @@ function useReferenceOptions(key: string | undefined, input: string, ids: (strin
     for (const r of [...selected, ...data]) if (r) m.set(String(r.id), r);
     return [...m.values()];
   }, [data, selected]);
-  return { options, label, isPending };
+  return { options, label, isPending, total };
 }
 
 export function ReferenceWidget(props: WidgetProps) {
@@ -89,14 +89,85 @@ export function ReferenceWidget(props: WidgetProps) {
   );
 }
 
+/** Values another field of the form makes mandatory in the list `f` (metadata compare: f contains other). */
+export function mandatoryValues(entity: EntityMeta | undefined, f: FieldMeta | undefined, data: Record<string, unknown> | undefined): string[] {
+  if (!entity || !f || !data) return [];
+  return (entity.compare ?? []).filter((c) => c.op === 'contains' && c.field === f.name).map((c) => data[c.other]).filter((v) => v !== null && v !== undefined && v !== '').map(String);
+}
+
+/** A referenced row as a multi-select item: its label, the second label (an enum shows its option's label) and its
+ *  colour (metadata pick), mandatory when another field names it. */
+export function pickItem(row: Rec, label: string, f: FieldMeta | undefined, obrig: string[]): PickOption {
+  const item: PickOption = { value: row.id, label };
+  const second = f?.pick?.secondLabel;
+  if (second && row[second] !== null && row[second] !== undefined && row[second] !== '') {
+    const raw = String(row[second]);
+    const target = f?.reference ? entityByKey(f.reference)?.fields.find((x) => x.name === second) : undefined;
+    item.secondLabel = target?.options?.find((o) => String(o.value) === raw)?.label ?? raw;
+    const c = f!.pick!.colorSecond;
+    const colour = typeof c === 'string' ? c : c?.[raw];
+    if (colour) item.colorSecond = colour;
+  }
+  if (obrig.includes(String(row.id))) item.obrig = true;
+  return item;
+}
+
+const PICKER_PAGE = 200;
+
+/** A list of rows of a register with a picker (metadata picker, e.g. the assets): the server searches (its search
+ *  fields) and returns the first 200; the dialog groups them by the groupBy reference or lists them flat. */
+function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | number)[]; obrig: string[] }) {
+  const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [], f, value, obrig } = props;
+  const target = entityByKey(f.reference!)!;
+  const picker = target.picker!;
+  const [query, setQuery] = useState('');
+  const [grouped, setGrouped] = useState(true);
+  const { options, label: lbl, isPending, total } = useReferenceOptions(f.reference, query, value, PICKER_PAGE);
+  const groupField = target.fields.find((x) => x.name === picker.groupBy)!;
+  const groupIds = useMemo(() => [...new Set(options.map((o) => o[picker.groupBy]).filter((v) => v != null))] as (string | number)[], [options]); // eslint-disable-line react-hooks/exhaustive-deps
+  const groupResource = useReferenceResource(groupField.reference);
+  const { data: groupRows = [] } = useGetMany<Rec>(groupResource ?? 'none', { ids: groupIds }, { enabled: !!groupResource && groupIds.length > 0 });
+  const groupRep = entityByKey(groupField.reference!)?.recordRepresentation ?? 'descricao';
+  const pick = useMemo(() => {
+    const names = new Map(groupRows.map((g) => [String(g.id), String(g[groupRep] ?? g.id)]));
+    const items = options.map((o) => {
+      const item = pickItem(o, lbl(o), { ...f, pick: picker.secondLabel ? { secondLabel: picker.secondLabel } : undefined }, obrig);
+      return { ...item, group: o[picker.groupBy] != null ? names.get(String(o[picker.groupBy])) : undefined };
+    });
+    return pickerGroups(items, (o) => o.group, grouped, picker.flat);
+  }, [options, groupRows, grouped, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <MultiSelect
+      id={id}
+      label={label}
+      value={value}
+      options={pick}
+      loading={isPending && !options.length}
+      required={required}
+      disabled={disabled || readonly}
+      error={rawErrors.length > 0}
+      onChange={(v) => onChange(v)}
+      onBlur={() => onBlur(id, value)}
+      onQuery={setQuery}
+      toolbar={<FormControlLabel sx={{ ml: 0.5 }} control={<Switch size="small" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />} label={<Typography variant="body2">Agrupar por {groupField.label.toLowerCase()}</Typography>} />}
+      note={total !== undefined && total > PICKER_PAGE ? `Mostrando ${PICKER_PAGE} de ${total.toLocaleString('pt-BR')}: pesquise por ${target.search.map((n) => target.fields.find((x) => x.name === n)?.label.toLowerCase() ?? n).join(', ')} para encontrar os demais` : undefined}
+    />
+  );
+}
+
 export function ReferenceListWidget(props: WidgetProps) {
   const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [] } = props;
   // (an array with minItems starts as [undefined] in the form's defaults: no empty chip)
   const value: (string | number)[] = Array.isArray(props.value) ? props.value.filter((v: unknown): v is string | number => v != null) : [];
   const f = fieldOf(props);
-  // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles)
-  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, '', value, 1000);
-  const pick = useMemo(() => options.map((o) => ({ value: o.id, label: lbl(o) })), [options]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ctx = props.registry.formContext as { entity?: EntityMeta; data?: Record<string, unknown> } | undefined;
+  const obrig = mandatoryValues(ctx?.entity, f, ctx?.data);
+  const withPicker = !!(f?.reference && entityByKey(f.reference)?.picker);
+  // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles); registers
+  // with a picker search on the server instead
+  const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000);
+  const pick = useMemo(() => options.map((o) => pickItem(o, lbl(o), f, obrig)), [options, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (withPicker) return <PickerListWidget {...props} f={f!} value={value} obrig={obrig} />;
   return (
     <MultiSelect
       id={id}

@@ -136,6 +136,7 @@ export interface EntityMeta {
   columns: ColumnMeta[];
   search: string[];        // quick-search fields (q)
   dateRange?: string;      // field the list's date-range picker filters
+  listSelect?: string;     // enum or reference field the list panel's select filters (metadata list.select)
   sort: { field: string; order: 'ASC' | 'DESC' };
   form: { sections: FormSection[] };
   actions: ActionMeta[];

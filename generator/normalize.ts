@@ -17,7 +17,7 @@ interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string; picker?: { groupBy: string; flat: string; secondLabel?: string };
   fields: RawField[];
-  list?: { columns?: RawColumn[];
+  list?: { columns?: RawColumn[]; select?: { field: string };
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
@@ -269,6 +269,12 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   routeParams(raw, entity, byName, err);
   if (raw.rules) entity.rules = rules(raw.rules, byName, err);
   if (raw.compare) entity.compare = compare(raw.compare, byName, err);
+  if (raw.list?.select) {
+    const f = known(raw.list.select.field, '/list/select/field');
+    if (f && !['enum', 'reference'].includes(f.type)) err('/list/select/field', `o seletor da lista exige campo enum ou reference: ${f.name}`);
+    else if (f?.hidden) err('/list/select/field', `campo oculto: ${f.name}`);
+    entity.listSelect = raw.list.select.field;
+  }
   if (raw.picker) {
     const g = known(raw.picker.groupBy, '/picker/groupBy');
     if (g && g.type !== 'reference') err('/picker/groupBy', `deve ser um campo reference: ${raw.picker.groupBy}`);

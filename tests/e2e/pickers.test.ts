@@ -60,3 +60,26 @@ describe('asset picker', () => {
     expect(s.errors).toEqual([]);
   });
 });
+
+describe("the list panel's select", () => {
+  it('filters the assets by garage on the server; Todos shows them all again', async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/tlm/fro/ativo`);
+    await page.getByRole('columnheader', { name: 'Descrição' }).waitFor(T);
+    const all = await apiCall(s.ctx, baseUrl, `/api/ativo?range=${encodeURIComponent('[0,0]')}`);
+    expect(all.length).toBe(1);
+    await page.getByRole('combobox', { name: /^Garagem/ }).click();
+    const listed = page.waitForResponse((r) => r.url().includes('/api/ativo?') && decodeURIComponent(r.url()).includes('"idGaragem"'));
+    await page.getByRole('option', { name: `Pátio Picker ${stamp}` }).click(T);
+    await listed;
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
+    expect(await page.locator('tbody tr').innerText()).toContain(`Picker com garagem ${stamp}`);
+    expect(JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}').idGaragem).toBe(String(created.find((c) => c.path === '/api/garagem')!.id));
+    await page.screenshot({ path: '/tmp/lista-select-garagem.png' });
+    await page.getByRole('combobox', { name: /^Garagem/ }).click();
+    await page.getByRole('option', { name: 'Todos' }).click(T);
+    await expect.poll(() => page.locator('tbody tr').count(), T).toBeGreaterThan(1);
+    expect(s.errors).toEqual([]);
+  });
+});
+

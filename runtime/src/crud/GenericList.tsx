@@ -29,6 +29,7 @@ import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './
 import { ActionButtons } from './ActionButtons';
 import { BulkToolbar, SelectColumn } from './BulkActions';
 import { bulkActions } from './bulk';
+import { ListSelect } from './ListSelect';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -66,6 +67,11 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
     for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
     ctx.setFilters(next, undefined, false);
   };
+  const setFilter = (name: string, v: string | undefined) => {
+    const next = { ...ctx.filterValues, [name]: v };
+    if (v === undefined) delete next[name];
+    ctx.setFilters(next, undefined, false);
+  };
   const setSearch = (q: string) => {
     const next = { ...ctx.filterValues, q };
     if (!q) delete next.q;
@@ -78,6 +84,7 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
     resource,
     columns,
     exportAs,
+    setFilter,
     dateRange,
     setDateRange,
     setSearch,
@@ -212,6 +219,9 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
           sx={full ? { position: 'fixed', inset: 0, zIndex: 1300, borderRadius: 0, overflow: 'auto' } : undefined}
         >
           <PanelHeader title={title} onBack={() => navigate(-1)}>
+            {entity.listSelect && l.nested?.field !== entity.listSelect && (
+              <ListSelect field={fields.get(entity.listSelect)!} value={l.ctx.filterValues?.[entity.listSelect]} onChange={(v) => l.setFilter(entity.listSelect!, v)} />
+            )}
             {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
             {/* hidden without P.adicionar; a register without add screen shows it disabled */}

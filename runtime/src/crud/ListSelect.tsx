@@ -1,0 +1,35 @@
+// The list panel's optional select (spec 'Shared list panel'; metadata list.select): filters the list by one enum or
+// reference field on the server; 'Todos' clears it.
+import { MenuItem, TextField } from '@mui/material';
+import { useGetList } from 'react-admin';
+import type { FieldMeta } from '../../../generator/model';
+import { entityByKey } from '../model';
+import { useReferenceResource } from './params';
+
+const ALL = '';
+
+export function ListSelect({ field, value, onChange }: { field: FieldMeta; value: unknown; onChange: (v: string | undefined) => void }) {
+  const target = field.type === 'reference' ? entityByKey(field.reference!) : undefined;
+  const resource = useReferenceResource(field.reference);
+  const rep = target?.recordRepresentation ?? 'descricao';
+  const { data = [] } = useGetList(resource ?? 'none', { pagination: { page: 1, perPage: 500 }, sort: { field: rep, order: 'ASC' } }, { enabled: !!target });
+  const options = field.type === 'enum'
+    ? (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label }))
+    : data.map((r) => ({ value: String(r.id), label: String(r[rep] ?? r.id) }));
+  const current = value === undefined || value === null ? ALL : String(value);
+  return (
+    <TextField
+      select
+      size="small"
+      margin="none"
+      label={field.label}
+      value={options.some((o) => o.value === current) ? current : ALL}
+      onChange={(e) => onChange(e.target.value === ALL ? undefined : e.target.value)}
+      sx={{ minWidth: 180 }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      <MenuItem value={ALL}><em>Todos</em></MenuItem>
+      {options.map((o) => <MenuItem key={o.value} value={o.value}>{o.label}</MenuItem>)}
+    </TextField>
+  );
+}

@@ -97,6 +97,24 @@ describe('sessions end at once', () => {
     expect((await v3.post(`/api/adm/sessao/elimina/${admin.user.sessaoId}`)).status).toBe(403);
   });
 
+  it("the 401 after a session ended by someone else says why ('Sessão terminada' before the push arrives)", async () => {
+    const admin = await ts.login(ADMIN.login, ADMIN.senha);
+    const body = async (r: Response) => { const j = await r.json(); return [r.status, j.msg, j.payload]; };
+    // by an administrator, through the named call and through the register's action
+    const v1 = await ts.login(LEITOR.login, LEITOR.senha);
+    expect((await admin.post(`/api/adm/sessao/elimina/${v1.user.sessaoId}`)).status).toBe(200);
+    expect(await body(await v1.get('/api/ativo'))).toEqual([401, 'Sua sessão foi finalizada por um administrador do sistema.', { motivo: 'administrador' }]);
+    const v2 = await ts.login(LEITOR.login, LEITOR.senha);
+    expect((await admin.post(`/api/sessao/${v2.user.sessaoId}/elimina`)).status).toBe(200);
+    expect(await body(await v2.get('/api/ativo'))).toEqual([401, 'Sua sessão foi finalizada por um administrador do sistema.', { motivo: 'administrador' }]);
+    // by the user's own logout: the plain 401
+    const v3 = await ts.login(LEITOR.login, LEITOR.senha);
+    expect((await v3.post('/api/auth/logout')).status).toBe(200);
+    expect(await body(await v3.get('/api/ativo'))).toEqual([401, 'Sessão inválida ou expirada. Entre novamente.', null]);
+    const rows = await ts.em().getConnection().execute(`SELECT id, motivo_fim FROM sessao WHERE id IN (${v1.user.sessaoId}, ${v2.user.sessaoId}, ${v3.user.sessaoId}) ORDER BY id`);
+    expect(rows.map((r: any) => r.motivo_fim)).toEqual(['administrador', 'administrador', 'logout']);
+  });
+
   it('disabling the user -> 401 and no new sign-in', async () => {
     const admin = await ts.login(ADMIN.login, ADMIN.senha);
     const id = await ts.createUser({ login: 'temp', senha: 'temp-senha-1', ambienteId: admin.user.ambienteId, empresas: [admin.empresaAtiva], permissoes: ['tlm.fro.ativo.lista'] });

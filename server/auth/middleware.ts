@@ -13,6 +13,7 @@ import { can } from './users.ts';
 import { cachedSession, invalidateSession, type SessionCheck } from './session-cache.ts';
 import { withCompany } from '../db/rls.ts';
 import { apiKeySession } from './api-key.ts';
+import { MSG } from '../realtime/events.ts';
 
 export function tokenOf(c: Context): string | undefined {
   const h = header(c, 'authorization');
@@ -28,10 +29,24 @@ function emOf(c: Context<AppEnv>) {
 
 export const sessaoName = (em: EntityManager) => ormName(em, entityByKey('sessao')!);
 
-/** Ends a session row (ativa=false, dataFim=now). */
-export async function endSession(em: EntityManager, id: number): Promise<void> {
-  await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+export type MotivoFim = 'logout' | 'administrador' | 'senha';
+
+/** Ends a session row (ativa=false, dataFim=now, and why when known). */
+export async function endSession(em: EntityManager, id: number, motivo?: MotivoFim): Promise<void> {
+  await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date(), ...(motivo ? { motivoFim: motivo } : {}) } as never, { filters: false });
   invalidateSession(id);
+}
+
+/** The 401 of a request whose token names a session someone else ended: the reason and its message, so the client
+ *  shows 'Sessão terminada' even when this answer arrives before the realtime push. */
+async function endedSession(em: EntityManager, token: string): Promise<HttpError | undefined> {
+  const sid = await verifySession(token);
+  if (sid === null) return undefined;
+  const row = (await em.findOne(sessaoName(em), { id: sid, ativa: false } as never, { filters: false, fields: ['motivoFim'] as never })) as { motivoFim?: MotivoFim | null } | null;
+  const motivo = row?.motivoFim;
+  if (motivo === 'administrador') return new HttpError(401, MSG.sessaoFinalizada, { motivo });
+  if (motivo === 'senha') return new HttpError(401, MSG.senhaAlterada, { motivo });
+  return undefined;
 }
 
 /** Loads and checks the session row of the request's token. `defer`: a cached session may be handed out with a
@@ -98,8 +113,9 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get('session')) {
       // Another system's call carries an API key instead of a session token (server/auth/api-key.ts).
-      const s = (tokenOf(c) ? undefined : await apiKeySession(c, emOf(c))) ?? await loadSession(c, true);
-      if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
+      const token = tokenOf(c);
+      const s = (token ? undefined : await apiKeySession(c, emOf(c))) ?? await loadSession(c, true);
+      if (!s) throw (token ? await endedSession(emOf(c), token) : undefined) ?? unauthorized('Sessão inválida ou expirada. Entre novamente.');
       c.set('session', s);
     }
     await next();

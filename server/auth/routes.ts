@@ -176,7 +176,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const s = await loadSession(c);
     if (s) {
       const em = c.get('em');
-      await endSession(em, s.id);
+      await endSession(em, s.id, 'logout');
       await endHistory(em, s.usuarioId);
       emitSessionEnded({ sessaoId: s.id, usuarioId: s.usuarioId, motivo: 'logout' });
     }
@@ -304,7 +304,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
     const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { $and: [{ id }, scopeWhere(entityByKey('sessao')!, s)] } as never, { filters: false })) as Row | null) : null;
     if (!row) throw new HttpError(404, 'Sessão não encontrada');
     if (row.ativa !== false) {
-      await endSession(em, id);
+      await endSession(em, id, 'administrador');
       await endHistory(em, Number(idOf(row.usuario)));
       emitSessionEnded({ sessaoId: id, usuarioId: Number(idOf(row.usuario)), motivo: 'administrador' });
     }

@@ -13,7 +13,7 @@ export async function endUserSessions(em: EntityManager, usuarioId: number): Pro
   const rows = (await em.find(sessaoName(em), { usuario: usuarioId, ativa: true } as never, { filters: false, fields: ['id'] as never })) as { id: number }[];
   const ids = rows.map((r) => Number(r.id));
   if (ids.length) {
-    await em.nativeUpdate(sessaoName(em), { id: { $in: ids } } as never, { ativa: false, dataFim: new Date() } as never, { filters: false });
+    await em.nativeUpdate(sessaoName(em), { id: { $in: ids } } as never, { ativa: false, dataFim: new Date(), motivoFim: 'senha' } as never, { filters: false });
   }
   const h = entityByKey('historico_de_login');
   if (h && ['estaLogado', 'usuario'].every((n) => h.fields.some((f) => f.name === n))) {

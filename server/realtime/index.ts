@@ -10,17 +10,12 @@ import { sessionOfToken } from '../auth/middleware.ts';
 import { listenSessions } from '../auth/session-cache.ts';
 import { idsOf, strings } from '../auth/users.ts';
 import { entityByKey, getModel, ormName } from '../crud/registry.ts';
-import { events, type RowChange, type SessionEnded } from './events.ts';
+import { events, MSG, type RowChange, type SessionEnded } from './events.ts';
+
+export { MSG };
 
 export const SOCKET_PATH = '/socket_server';
 export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada' } as const;
-export const MSG = {
-  permissoesAlteradas: 'Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.',
-  sessaoFinalizada: 'Sua sessão foi finalizada por um administrador do sistema.',
-  senhaAlterada: 'Sua senha foi alterada. Entre novamente com a nova senha.',
-  sessaoInvalida: 'Sessão inválida ou expirada. Entre novamente.',
-};
-
 type Ack = (r: { status: number; msg: string }) => void;
 const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
 

@@ -88,4 +88,27 @@ describe('server push dialogs', () => {
     expect(Date.now() - shownAt).toBeGreaterThan(1500);
     expect((await ctx.cookies()).find((c) => c.name === 'rastro_token')?.value ?? '').toBe('');
   });
+
+  it("shows 'Sessão terminada' also when a request's 401 arrives before the push (the 401 says why)", async () => {
+    // no realtime socket on this page: only the 401 of the next request can tell
+    const p2 = await ctx.newPage();
+    await p2.route('**/socket_server/**', (r) => r.abort());
+    await signIn(p2, baseUrl, LOGIN, SENHA);
+    await p2.waitForLoadState('networkidle');
+    const sessoes = (await admin('GET', `/api/sessao?filter=${encodeURIComponent(JSON.stringify({ usuario: userId, ativa: true }))}`)) as { id: number }[];
+    expect(sessoes).toHaveLength(1);
+    await admin('POST', `/api/adm/sessao/elimina/${sessoes[0]!.id}`, {});
+    const refused = p2.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
+    await p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
+    expect((await (await refused).json()).payload).toEqual({ motivo: 'administrador' });
+    const dialog = p2.getByRole('dialog', { name: 'Sessão terminada' });
+    await dialog.waitFor({ timeout: 10_000 });
+    const shownAt = Date.now();
+    expect(await dialog.innerText()).toContain('Sua sessão foi finalizada por um administrador do sistema.');
+    await p2.screenshot({ path: '/tmp/sessao-terminada-401.png' });
+    await p2.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(1500);
+    await p2.close();
+  });
 });
+

@@ -2,7 +2,7 @@
 // (GET /api/usuario/permissoes). The token lives in a cookie.
 import type { AuthProvider } from 'react-admin';
 import { clearToken, getToken, setToken } from './cookie';
-import { call } from './http';
+import { call, endedReason } from './http';
 import { normalizeUser, session, type SessionUser } from './session';
 
 export const SUPER_ROLES = ['wiki', 'dev'];
@@ -45,6 +45,8 @@ export const authProvider: AuthProvider = {
     if (error?.status === 401) {
       clearToken();
       session.set(null);
+      // a session someone else ended: its dialog (layout/Realtime.tsx) goes to /login after 2 s
+      if (endedReason(error.body)) return;
       throw new Error('unauthenticated');
     }
   },

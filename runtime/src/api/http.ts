@@ -16,6 +16,17 @@ let onUnauthorized: () => void = () => {
 export function setUnauthorizedHandler(fn: () => void) {
   onUnauthorized = fn;
 }
+// A 401 that says why the session ended (someone else ended it: payload.motivo) goes here instead, so the
+// 'Sessão terminada' dialog shows even when this answer arrives before the realtime push.
+let onSessionEnded: ((motivo: string) => void) | undefined;
+export function setSessionEndedHandler(fn: ((motivo: string) => void) | undefined) {
+  onSessionEnded = fn;
+}
+/** The reason a 401's body gives for an ended session, if any. */
+export const endedReason = (body: unknown): string | undefined => {
+  const m = (body as { payload?: { motivo?: unknown } } | undefined)?.payload?.motivo;
+  return typeof m === 'string' ? m : undefined;
+};
 
 export function authHeaders(method = 'GET'): Headers {
   const h = new Headers();
@@ -104,7 +115,9 @@ export async function httpClient(url: string, options: RequestInit = {}): Promis
   if (res.status === 401) {
     clearToken();
     session.set(null);
-    if (!url.includes('/api/auth/login')) onUnauthorized();
+    const motivo = endedReason(json);
+    if (motivo && onSessionEnded) onSessionEnded(motivo);
+    else if (!url.includes('/api/auth/login')) onUnauthorized();
   }
   if (res.status < 200 || res.status >= 300) {
     const fe = fieldErrors(json?.payload, json?.msg);

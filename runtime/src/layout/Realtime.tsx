@@ -1,14 +1,15 @@
 // Server push (spec §4, §8) over socket.io at /socket_server (.notes/CONTRACT.md, "Realtime socket"):
 // opened with the session token, then set_user and join_room (again on each company switch).
 //  - permissoes_alteradas → dialog 'Permissões Alteradas', the app reloads after 5 s;
-//  - sessao_finalizada   → dialog 'Sessão terminada', then the token is removed and /login opens after 2 s.
+//  - sessao_finalizada   → dialog 'Sessão terminada', then the token is removed and /login opens after 2 s; a
+//    request's 401 naming why the session ended (payload.motivo) opens the same dialog when it comes first.
 // Mounted beside <Admin> so a redirect inside react-admin cannot take the dialog away.
 import { useEffect, useRef, useState } from 'react';
 import { createTheme, Dialog, DialogContent, DialogContentText, DialogTitle, ThemeProvider } from '@mui/material';
 import type { Socket } from 'socket.io-client';
 import { resetPermissions } from '../api/authProvider';
 import { clearToken, getToken } from '../api/cookie';
-import { setUnauthorizedHandler } from '../api/http';
+import { setSessionEndedHandler, setUnauthorizedHandler } from '../api/http';
 import { session } from '../api/session';
 import { theme } from '../theme';
 import { useSession } from './CompanyPicker';
@@ -23,6 +24,7 @@ export const PUSH_TEXT = {
     text: 'Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.',
   },
   sessao: { title: 'Sessão terminada', text: 'Sua sessão foi finalizada por um administrador do sistema.' },
+  senha: { title: 'Sessão terminada', text: 'Sua senha foi alterada. Entre novamente com a nova senha.' },
 } as const;
 
 type Push = keyof typeof PUSH_TEXT;
@@ -42,6 +44,17 @@ export function RealtimePush() {
   const socketRef = useRef<Socket | null>(null);
   const userId = user?.id;
 
+  // The session ended by someone else: by the push, or by a request's 401 that says so (whichever comes first).
+  const ended = (motivo?: string) => {
+    // requests failing with 401 meanwhile must not skip the dialog
+    setUnauthorizedHandler(() => undefined);
+    setPush((p) => (p === 'sessao' || p === 'senha' ? p : motivo === 'senha' ? 'senha' : 'sessao'));
+  };
+  useEffect(() => {
+    setSessionEndedHandler(ended);
+    return () => setSessionEndedHandler(undefined);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
   useEffect(() => {
     if (!userId || !token) return;
     let cancelled = false;
@@ -56,11 +69,7 @@ export function RealtimePush() {
         if (empresa != null) socket!.emit('join_room', empresa);
       });
       socket.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
-      socket.on('sessao_finalizada', () => {
-        // Requests failing with 401 meanwhile must not skip the dialog.
-        setUnauthorizedHandler(() => undefined);
-        setPush('sessao');
-      });
+      socket.on('sessao_finalizada', (p?: { motivo?: string }) => ended(p?.motivo));
     }).catch(() => undefined);
     return () => {
       cancelled = true;
@@ -81,7 +90,7 @@ export function RealtimePush() {
       const t = setTimeout(() => pushActions.reload(), RELOAD_AFTER_MS);
       return () => clearTimeout(t);
     }
-    if (push === 'sessao') {
+    if (push === 'sessao' || push === 'senha') {
       const t = setTimeout(() => {
         socketRef.current?.disconnect();
         clearToken();

@@ -117,7 +117,7 @@ const PICKER_PAGE = 200;
 /** A list of rows of a register with a picker (metadata picker, e.g. the assets): the server searches (its search
  *  fields) and returns the first 200; the dialog groups them by the groupBy reference or lists them flat. */
 function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | number)[]; obrig: string[] }) {
-  const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [], f, value, obrig } = props;
+  const { f, value, obrig } = props;
   const target = entityByKey(f.reference!)!;
   const picker = target.picker!;
   const [query, setQuery] = useState('');
@@ -138,16 +138,9 @@ function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | 
   }, [options, groupRows, grouped, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <MultiSelect
-      id={id}
-      label={label}
-      value={value}
+      {...fieldProps(props, value)}
       options={pick}
       loading={isPending && !options.length}
-      required={required}
-      disabled={disabled || readonly}
-      error={rawErrors.length > 0}
-      onChange={(v) => onChange(v)}
-      onBlur={() => onBlur(id, value)}
       onQuery={setQuery}
       toolbar={<FormControlLabel sx={{ ml: 0.5 }} control={<Switch size="small" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />} label={<Typography variant="body2">Agrupar por {groupField.label.toLowerCase()}</Typography>} />}
       note={total !== undefined && total > PICKER_PAGE ? `Mostrando ${PICKER_PAGE} de ${total.toLocaleString('pt-BR')}: pesquise por ${target.search.map((n) => target.fields.find((x) => x.name === n)?.label.toLowerCase() ?? n).join(', ')} para encontrar os demais` : undefined}
@@ -155,8 +148,16 @@ function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | 
   );
 }
 
-export function ReferenceListWidget(props: WidgetProps) {
+/** The multi-select's props that come from the rjsf widget. */
+function fieldProps(props: WidgetProps, value: (string | number)[]) {
   const { id, onChange, onBlur, label, required, disabled, readonly, rawErrors = [] } = props;
+  return {
+    id, label, value, required, disabled: disabled || readonly, error: rawErrors.length > 0,
+    onChange: (v: (string | number)[]) => onChange(v), onBlur: () => onBlur(id, value),
+  };
+}
+
+export function ReferenceListWidget(props: WidgetProps) {
   // (an array with minItems starts as [undefined] in the form's defaults: no empty chip)
   const value: (string | number)[] = Array.isArray(props.value) ? props.value.filter((v: unknown): v is string | number => v != null) : [];
   const f = fieldOf(props);
@@ -168,20 +169,7 @@ export function ReferenceListWidget(props: WidgetProps) {
   const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000);
   const pick = useMemo(() => options.map((o) => pickItem(o, lbl(o), f, obrig)), [options, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   if (withPicker) return <PickerListWidget {...props} f={f!} value={value} obrig={obrig} />;
-  return (
-    <MultiSelect
-      id={id}
-      label={label}
-      value={value}
-      options={pick}
-      loading={isPending && !options.length}
-      required={required}
-      disabled={disabled || readonly}
-      error={rawErrors.length > 0}
-      onChange={(v) => onChange(v)}
-      onBlur={() => onBlur(id, value)}
-    />
-  );
+  return <MultiSelect {...fieldProps(props, value)} options={pick} loading={isPending && !options.length} />;
 }
 
 export function EnumSelectWidget(props: WidgetProps) {

@@ -150,7 +150,9 @@ interface Failure { path: string; reason: string }
 const failures: Failure[] = [];
 const timings: string[] = [];
 const slow: string[] = [];
-let pending = 0;
+/** API requests sent and not yet answered, with when they were sent (a set: nothing can drift). */
+const live = new Map<object, number>();
+const openCalls = () => { const now = Date.now(); let n = 0; for (const t of live.values()) if (now - t < 3_000) n++; return n; };
 
 /** Opens `path` inside the running app and waits for its title and content, then for its requests to settle. */
 async function visit(path: string, titles: string[]): Promise<string | undefined> {
@@ -165,15 +167,16 @@ async function visit(path: string, titles: string[]): Promise<string | undefined
       const main = document.querySelector('main') ?? document.body;
       return !!main.querySelector('table thead, form, input, [role="tab"], .leaflet-container, [role="list"], a[href], button')
         || /Nenhum item foi encontrado/.test(main.textContent ?? '');
-    }, titles, { timeout: 15_000, polling: 50 });
+    }, titles, { timeout: 10_000, polling: 50 });
   } catch {
     const h1 = await page.locator('h1').allInnerTexts().catch(() => []);
     return `título esperado ${JSON.stringify(titles)}, na tela: ${JSON.stringify(h1)}`;
   }
-  // requests of the screen done (errors of failed calls arrive with them)
-  const until = Date.now() + 10_000;
+  // the screen's API calls answered (errors of failed calls arrive with them); a call open for more than 3 s (a
+  // long poll) does not hold the next screen
+  const until = Date.now() + 5_000;
   let quiet = 0;
-  while (Date.now() < until && quiet < 3) { await page.waitForTimeout(40); quiet = pending === 0 ? quiet + 1 : 0; }
+  while (Date.now() < until && quiet < 3) { await page.waitForTimeout(40); quiet = openCalls() === 0 ? quiet + 1 : 0; }
   const text = await page.locator('main').innerText().catch(() => '');
   if (/Página não encontrada|Something went wrong|Algo deu errado/.test(text)) return `tela de erro: ${text.slice(0, 200)}`;
   if (s.errors.length > before) return s.errors.slice(before).join(' | ');
@@ -182,9 +185,9 @@ async function visit(path: string, titles: string[]): Promise<string | undefined
 
 beforeAll(async () => {
   s = await openSession(baseUrl, 'admin', adminPassword);
-  s.page.on('request', () => pending++);
-  s.page.on('requestfinished', () => pending--);
-  s.page.on('requestfailed', () => pending--);
+  s.page.on('request', (r) => { if (r.url().includes('/api/')) live.set(r, Date.now()); });
+  s.page.on('requestfinished', (r) => live.delete(r));
+  s.page.on('requestfailed', (r) => live.delete(r));
   const sessao = await apiCall(s.ctx, baseUrl, '/api/auth/get_session');
   empresaAtiva = (sessao.user ?? sessao.payload?.user).empresaAtiva;
 });

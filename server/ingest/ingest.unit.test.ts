@@ -144,7 +144,8 @@ describe('writer rows', () => {
     const lines = rows.posicao.toString().trimEnd().split('\n').map((l) => Object.fromEntries(l.split('\t').map((v, i) => [POSICAO_COLS[i], v])));
     expect(lines[0]).toMatchObject({ empresa_id: '3', ativo_id: '7', motorista_id: '\\N', serial: dev.serial, fix_time: '2026-11-23T11:59:00.000Z', tipo: 'FRI',
       received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',
-      attributes: '{"ignition":true,"note":"a\\\\\\\\b","local":"São Paulo"}' });
+      // keys in jsonb order (see jsonb-order.ts)
+      attributes: '{"note":"a\\\\\\\\b","local":"São Paulo","ignition":true}' });
     expect(lines[1]).toMatchObject({ empresa_id: '3', fix_time: '2026-11-23T11:59:30.000Z', altitude: '700', valid: 'f', hdop: '1.2' });
     expect(rows.ultimoCount).toBe(1);
     const u = Object.fromEntries(ULTIMO_COLS.map(([c], i) => [c, rows.ultimos[i]![0]]));

@@ -7,6 +7,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber } from './env.ts';
+import { jsonbOrderedJson } from './jsonb-order.ts';
 import { equipamento as eqp, equipamento_pendente as pend } from '../generated/columns.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -333,7 +334,7 @@ export function prepare(m: IngestMessage): Prepared {
   if (m.receivedAt !== lastDate) { lastDate = m.receivedAt; lastIso = lastDate.toISOString(); }
   const received = lastIso, receivedMs = lastDate.getTime();
   const ign = ignitionOf(r);
-  const attributes = hasKeys(r.attributes) ? JSON.stringify(r.attributes) : null;
+  const attributes = hasKeys(r.attributes) ? jsonbOrderedJson(r.attributes) : null;
   const p: Prepared = {
     link: m.link, raw: m.raw, done: m.done, ack: r.ack ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
     type: r.type, model: r.model ?? null, received, rows: null, positions: 0, implausible: 0, months: null,

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { jsonbKeyOrder, jsonbOrderedJson } from './jsonb-order.ts';
+
+describe('jsonbOrderedJson', () => {
+  it('writes the keys shortest first, then in byte order, with the same values', () => {
+    const a = { protocolVersion: '8020030100', reportId: 1, lat: -23.5, ignition: false, odometer: 1000, mcc: 724, skip: undefined };
+    expect(jsonbOrderedJson(a)).toBe('{"lat":-23.5,"mcc":724,"ignition":false,"odometer":1000,"reportId":1,"protocolVersion":"8020030100"}');
+  });
+
+  it('keeps objects already in order, nested values and a second shape apart', () => {
+    expect(jsonbOrderedJson({ a: 1, bb: { z: 1, y: [2] } })).toBe('{"a":1,"bb":{"z":1,"y":[2]}}');
+    expect(jsonbOrderedJson({ bb: 2, a: 1 })).toBe('{"a":1,"bb":2}');
+    expect(jsonbOrderedJson({ bb: 3, a: 4 })).toBe('{"a":4,"bb":3}');
+  });
+
+  it('serializes keys that are not identifiers as they are (device input is never compiled)', () => {
+    expect(jsonbOrderedJson({ 'b-c': 1, a: 2 })).toBe('{"b-c":1,"a":2}');
+    expect(jsonbOrderedJson({ zz: 1, '__proto__x': 2, a: 3 })).toBe('{"a":3,"zz":1,"__proto__x":2}');
+    const proto = JSON.parse('{"zz":1,"__proto__":{"p":1}}');
+    expect(jsonbOrderedJson(proto)).toBe('{"zz":1,"__proto__":{"p":1}}');
+    expect(jsonbOrderedJson({ 'x"); process.exit(1); ("': 1, a: 0 })).toBe('{"x\\"); process.exit(1); (\\"":1,"a":0}');
+  });
+
+  it('always means the same JSON value (property)', () => {
+    const key = fc.oneof(fc.stringMatching(/^[a-z_][A-Za-z0-9_]{0,12}$/), fc.string({ maxLength: 6 }));
+    fc.assert(fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 30 }), (o) => {
+      const out = jsonbOrderedJson(o as Record<string, unknown>);
+      expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(o)));
+      const keys = Object.keys(JSON.parse(out));
+      if (keys.every((k) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) && k !== '__proto__')) {
+        expect(keys).toEqual([...keys].sort(jsonbKeyOrder));
+      }
+    }), { numRuns: 300 });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('jsonb order (PostgreSQL)', () => {
+  it('is the order PostgreSQL stores the keys in', async () => {
+    const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await c.connect();
+    try {
+      const a = { protocolVersion: 1, reportId: 2, lat: 3, ignition: 4, odometer: 5, mcc: 6, b: 7, aa: 8, B: 9, _x: 10 };
+      const { rows } = await c.query<{ t: string }>('SELECT $1::jsonb::text t', [JSON.stringify(a)]);
+      expect(Object.keys(JSON.parse(rows[0]!.t))).toEqual(Object.keys(JSON.parse(jsonbOrderedJson(a))));
+    } finally { await c.end(); }
+  });
+});

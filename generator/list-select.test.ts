@@ -22,7 +22,7 @@ describe('list.select and picker', () => {
       d.picker = { groupBy: 'descricao', flat: 'ATIVOS', secondLabel: 'naoExiste' };
     });
     expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
-      'metadata/tlm/ativo.yaml: /list/select/field: o seletor da lista exige campo enum ou reference: placa',
+      'metadata/tlm/ativo.yaml: /list/select/field: o seletor da lista exige campo enum, reference ou com lookup: placa',
       'metadata/tlm/ativo.yaml: /picker/groupBy: deve ser um campo reference: descricao',
       'metadata/tlm/ativo.yaml: /picker/secondLabel: campo desconhecido: naoExiste',
     ]);

@@ -10,6 +10,15 @@ export type FieldType =
 
 export interface EnumOption { value: string; label: string }
 
+/** A string field whose values are the codes of a register (metadata `lookup`). */
+export interface LookupMeta {
+  entity: string;          // the register, e.g. modelo
+  value: string;           // its field holding the code, e.g. codigo
+  /** Narrowed by another field of this entity: the register's reference `via` points to a row whose code (that
+   *  field's own lookup value) is the other field's value, e.g. modelo.protocolo → protocolo.codigo = tecnologia. */
+  parent?: { field: string; via: string };
+}
+
 export interface FieldMeta {
   name: string;            // camelCase API/JSON name, e.g. idGaragem
   column: string;          // snake_case SQL column, e.g. id_garagem
@@ -43,6 +52,9 @@ export interface FieldMeta {
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
   /** referenceList: the multi-select item's second label (a field of the referenced register) and its colour */
   pick?: { secondLabel?: string; colorSecond?: string | Record<string, string> };
+  /** string: a code of a register (e.g. equipamento.modelo → modelo.codigo); choices and validation come from its
+   *  rows, narrowed by `parent` (this entity's field whose value the register's reference `via` must carry). */
+  lookup?: LookupMeta;
   upload?: { path?: string; accept?: string[] }; // file: where the uploader sends it ({name}: route parameter) and the extensions taken
   system: boolean;         // id, empresaId, createdAt ... added by the generator
 }

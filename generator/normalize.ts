@@ -71,13 +71,32 @@ function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick', 'lookup'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
   out.hidden = f.hidden ?? false;
   out.writeOnly = f.writeOnly ?? false;
   out.system = system;
+  return out;
+}
+
+/** A lookup names a register's code field (unique text) and, when narrowed, a field of this entity with its own
+ *  lookup and a reference of the register to that field's register. */
+export function lookupProblems(e: EntityMeta, f: FieldMeta, byKey: Map<string, EntityMeta>): string[] {
+  const l = f.lookup!;
+  const target = byKey.get(l.entity);
+  if (!target) return [`entidade desconhecida: ${l.entity}`];
+  const out: string[] = [];
+  const v = target.fields.find((x) => x.name === l.value);
+  if (!v || v.type !== 'string' || !v.unique) out.push(`${l.entity}.${l.value} deve ser um campo string unique`);
+  if (l.parent) {
+    const pf = e.fields.find((x) => x.name === l.parent!.field);
+    if (!pf?.lookup) out.push(`parent.field deve ser um campo com lookup de ${e.key}: ${l.parent.field}`);
+    const via = target.fields.find((x) => x.name === l.parent!.via);
+    if (!via || via.type !== 'reference' || (pf?.lookup && via.reference !== pf.lookup.entity))
+      out.push(`parent.via deve ser um campo reference de ${l.entity} para ${pf?.lookup?.entity ?? '?'}: ${l.parent.via}`);
+  }
   return out;
 }
 
@@ -123,6 +142,7 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
     if (f.pick && f.type !== 'referenceList') err(`/fields/${i}/pick`, 'pick vale só para campos referenceList');
     if (f.pick?.colorSecond && !f.pick.secondLabel) err(`/fields/${i}/pick/colorSecond`, 'colorSecond exige secondLabel');
+    if (f.lookup && f.type !== 'string') err(`/fields/${i}/lookup`, 'lookup vale só para campos string');
     if (f.widget && (f.type !== 'json' || f.items || f.options)) err(`/fields/${i}/widget`, 'widget vale só para campos json sem items/options');
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
     if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
@@ -271,7 +291,8 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
   if (raw.compare) entity.compare = compare(raw.compare, byName, err);
   if (raw.list?.select) {
     const f = known(raw.list.select.field, '/list/select/field');
-    if (f && !['enum', 'reference'].includes(f.type)) err('/list/select/field', `o seletor da lista exige campo enum ou reference: ${f.name}`);
+    if (f && !['enum', 'reference'].includes(f.type) && !f.lookup) err('/list/select/field', `o seletor da lista exige campo enum, reference ou com lookup: ${f.name}`);
+    if (f?.lookup?.parent) err('/list/select/field', `o seletor da lista não aceita lookup com parent: ${f.name}`);
     else if (f?.hidden) err('/list/select/field', `campo oculto: ${f.name}`);
     entity.listSelect = raw.list.select.field;
   }
@@ -772,6 +793,7 @@ export function normalize(meta: LoadedMetadata): Model {
       if (second && byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === second && !x.hidden))
         problems.push(problem(e.file, `/fields/${i}/pick/secondLabel`, `campo desconhecido em ${f.reference}: ${second}`));
     }
+    e.fields.forEach((f) => { if (f.lookup) for (const msg of lookupProblems(e, f, byKey)) problems.push(problem(e.file, `/fields/${declared.indexOf(f)}/lookup`, msg)); });
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${meta.menu.file})`));
   }

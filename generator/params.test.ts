@@ -39,7 +39,7 @@ describe('route parameters (params)', () => {
     const menu = m.menu.flatMap((g) => g.children ?? []).find((n) => n.permission === 'adm.bib.modelos_de_configuracao.lista');
     expect(menu?.route).toBe('/adm/bib/modelos_de_configuracao');
     expect(m.tecnologias?.map((t) => [t.id, t.modelos.map((x) => x.id)])).toEqual([
-      ['queclink', ['gv50cg', 'gv58cg', 'gv350ceu']], ['legacy', ['legacy']], ['vdo', ['vdo_telemetria', 'vdo_compact', 'mix']],
+      ['queclink', ['gv50cg', 'gv58cg', 'gv350ceu', 'gv300', 'gv310lau', 'gv350m', 'gv55', 'gv55w', 'gv56', 'gv600m', 'gl300', 'gl300m', 'cv100lg']], ['legacy', ['legacy']], ['vdo', ['vdo_telemetria', 'vdo_compact', 'mix']],
     ]);
   });
 

@@ -15,6 +15,7 @@ import { findVisible, serialize, type Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
+import { lookupLabelOf } from './lookup.ts';
 import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
@@ -135,10 +136,10 @@ export const actionHandlers: Record<string, ActionHandler> = {
   },
   // equipamento: a device with a CAN interface (a Queclink model whose reports carry a CAN mask) is asked to report
   // now (sync; value { can: true } marks the CAN synchronization in the queue); other models have no CAN to read.
-  sincronizar_can: (ctx) => {
+  sincronizar_can: async (ctx) => {
     const modelo = String(ctx.row.modelo ?? '');
     if (ctx.row.tecnologia !== 'queclink' || !QUECLINK_MODELS[modelo]?.canBits) {
-      const label = ctx.entity.fields.find((f) => f.name === 'modelo')?.options?.find((o) => o.value === modelo)?.label ?? modelo;
+      const label = await lookupLabelOf(ctx.tx, ctx.entity, 'modelo', modelo);
       throw new HttpError(422, `O modelo ${label} não tem interface CAN: não há dados CAN para sincronizar`);
     }
     return createdAnswer(ctx, [

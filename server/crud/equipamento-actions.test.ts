@@ -65,7 +65,7 @@ describe('equipamento.sincronizar_can and redefinir (record page tabs)', () => {
     expect((await res.json()).msg).toBe('O modelo GV50CG não tem interface CAN: não há dados CAN para sincronizar');
     res = await holder.post(`/api/equipamento/${legado}/sincronizar_can`);
     expect(res.status).toBe(422);
-    expect((await res.json()).msg).toBe('O modelo Legado (Rastrear) não tem interface CAN: não há dados CAN para sincronizar');
+    expect((await res.json()).msg).toBe('O modelo Legado não tem interface CAN: não há dados CAN para sincronizar');
     expect((await fila()).length).toBe(before);
   });
 

@@ -154,6 +154,15 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     }
     labels.set(field.name, m);
   }
+  // Codes of a register (metadata lookup) as their labels.
+  const codes = new Map<string, Map<string, string>>();
+  for (const { field } of o.columns) {
+    const target = field.lookup && entityByKey(field.lookup.entity);
+    if (!target) continue;
+    const values = [...new Set(rows.map((r) => r[field.name]).filter((v): v is string => typeof v === 'string'))];
+    const refs = values.length ? (await o.em.find(ormName(o.em, target), { [field.lookup!.value]: { $in: values } } as never, { filters: false })) as Record<string, any>[] : [];
+    codes.set(field.name, new Map(refs.map((r) => [String(r[field.lookup!.value]), String(r[target.recordRepresentation] ?? r[field.lookup!.value])])));
+  }
   o.em.clear(); // the looked-up references must not pile up in the identity map
   return rows.map((r) => o.columns.map(({ field }) => {
     const v = r[field.name];
@@ -162,6 +171,7 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     if (m && field.type === 'reference') return m.get(idOf(v)!) ?? idOf(v);
     if (m) return idsOf(v).map((i) => m.get(i) ?? i).join(', ');
     if (field.type === 'enum') return field.options?.find((x) => x.value === v)?.label ?? v;
+    if (field.lookup) return codes.get(field.name)?.get(String(v)) ?? v;
     if (field.type === 'boolean') return v ? 'Sim' : 'Não';
     if (v instanceof Date) return o.format === 'xlsx' ? v : v.toISOString();
     return v;

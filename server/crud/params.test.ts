@@ -83,7 +83,7 @@ describe('configuration models by technology and model', () => {
     expect((await t.json()).msg).toBe('Tecnologia desconhecida: nokia. Use queclink, legacy, vdo.');
     const m = await admin.post(`${BASE}/queclink/gv999`, { descricao: 'Modelo inexistente' });
     expect(m.status).toBe(404);
-    expect((await m.json()).msg).toBe('Modelo desconhecido para a tecnologia Queclink @Track: gv999. Use gv50cg, gv58cg, gv350ceu.');
+    expect((await m.json()).msg).toBe('Modelo desconhecido para a tecnologia Queclink @Track: gv999. Use gv50cg, gv58cg, gv350ceu, gv300, gv310lau, gv350m, gv55, gv55w, gv56, gv600m, gl300, gl300m, cv100lg.');
     // a model of another technology is unknown here
     expect((await admin.get(`${BASE}/legacy/gv50cg`)).status).toBe(404);
     const n = await ts.em().getConnection().execute(`SELECT count(*)::int AS n FROM modelo_de_configuracao WHERE descricao = 'Modelo inexistente'`);

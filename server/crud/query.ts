@@ -116,7 +116,7 @@ export function buildWhere(e: EntityMeta, filter: unknown, s: Session): Where {
     if (Array.isArray(raw)) {
       if (raw.length > 5000) throw badRequest('Filtro com valores demais');
       and.push({ [f.name]: { $in: raw.map((x) => coerce(e, f, x)) } });
-    } else if (isText(f) && f.type !== 'enum' && typeof raw === 'string') {
+    } else if (isText(f) && f.type !== 'enum' && !f.lookup && typeof raw === 'string') { // codes (enum, lookup): equality
       and.push({ [f.name]: { $ilike: `%${escapeLike(raw)}%` } });
     } else {
       and.push({ [f.name]: coerce(e, f, raw) });

@@ -15,6 +15,7 @@ import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts
 import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
+import { lookupOptions } from './lookup.ts';
 import { hookOf, runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
@@ -153,6 +154,10 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     }
     return exportResponse(o, withComputed());
   });
+
+  // Choices of a lookup field (server/crud/lookup.ts): whoever may list, see, add or edit the entity.
+  app.get('/opcoes/:field', permissionStep([key('lista'), key('visualizar'), key('adicionar'), key('editar')]), scope, async (c) =>
+    c.json(await lookupOptions(c.get('em'), e(), c.req.param('field'), c.get('session'), c.req.query())));
 
   app.get('/:id/historico', perm('visualizar'), scope, async (c) => {
     const s = c.get('session');

@@ -12,6 +12,7 @@ import { HttpError, badRequest } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from './registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
 import { checkQuestions } from '../../generator/questionnaire.ts';
+import { checkLookups } from './lookup.ts';
 import { SYSTEM, escapeLike, fieldOf, fmt, scopeWhere, tenantOnly, type Row, type Where } from './query.ts';
 
 /** Hash for password fields (argon2id is @node-rs/argon2's default algorithm). */
@@ -97,6 +98,7 @@ export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body
     for (const f of e.fields) if (!(f.name in data) && f.default !== undefined && !f.system) data[f.name] = f.default;
   }
   await checkReferences(em, e, s, data, existing);
+  await checkLookups(em, e, s, data, existing);
   await checkUnique(em, e, s, data, existing ? Number(existing.id) : null);
   return data;
 }

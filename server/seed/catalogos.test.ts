@@ -50,8 +50,9 @@ describe('seedHardware', () => {
     expect([...protocolos.keys()].sort()).toEqual(['legacy', 'osmand', 'queclink', 'vdo']);
     // fabricante Queclink + protocolos + modelos
     expect(await hw()).toBe(1 + 4 + modelos.size);
-    const equipamento = bundle.model.entities.find((e) => e.key === 'equipamento')!;
-    const enumModels = equipamento.fields.find((f) => f.name === 'modelo')!.options!.map((o) => o.value);
+    // the codes equipamento.modelo carried as an enum before it became a lookup of this register
+    const enumModels = ['gv50cg', 'gv58cg', 'gv350ceu', 'gv300', 'gv310lau', 'gv350m', 'gv55', 'gv55w', 'gv56', 'gv600m', 'gl300', 'gl300m',
+      'cv100lg', 'legacy', 'osmand', 'vdo_telemetria', 'vdo_compact', 'mix'];
     const rows = await sql(`select m.codigo, m.descricao, p.codigo as protocolo, f.nome as fabricante
       from modelo m join protocolo p on p.id = m.protocolo left join fabricante f on f.id = m.fabricante order by m.codigo`);
     const codes = rows.map((r: any) => r.codigo);

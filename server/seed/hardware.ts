@@ -1,12 +1,14 @@
 // Hardware registers of the production seed: the protocolos (technologies) and modelos devices already carry —
-// metadata/_tecnologias.yaml plus the equipamento.tecnologia / equipamento.modelo values — so every existing
-// equipamento names a registered model. Idempotent (matched by codigo): runs on every start, adds what is missing.
+// metadata/_tecnologias.yaml plus OsmAnd — so every existing equipamento names a registered model (equipamento's
+// tecnologia and modelo are codes of these registers, metadata lookup). Idempotent (matched by codigo): runs on every start, adds what is missing.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../generator/model.ts';
 import { fabricante, modelo, protocolo } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 
 const QUECLINK = 'Queclink';
+/** Protocol and model of the same code: OsmAnd (Traccar Client, HTTP), one model. */
+const EXTRA: [string, string][] = [['osmand', 'OsmAnd (Traccar Client)']];
 
 /** The protocolos and modelos to seed: { codigo, descricao } and { codigo, descricao, protocolo codigo }. */
 export function hardwareCatalogue(model: Model) {
@@ -16,13 +18,10 @@ export function hardwareCatalogue(model: Model) {
     protocolos.set(t.id, t.label);
     for (const m of t.modelos) modelos.set(m.id, { descricao: m.label, protocolo: t.id });
   }
-  const equipamento = model.entities.find((e) => e.key === 'equipamento');
-  const options = (name: string) => equipamento?.fields.find((f) => f.name === name)?.options ?? [];
-  for (const o of options('tecnologia')) if (!protocolos.has(o.value)) protocolos.set(o.value, o.label);
-  // equipamento.modelo does not say its technology: a value named like a technology is that technology's own
-  // model (legacy, osmand); the others are the @Track models of the default technology (queclink).
-  for (const o of options('modelo')) {
-    if (!modelos.has(o.value)) modelos.set(o.value, { descricao: o.label, protocolo: protocolos.has(o.value) ? o.value : 'queclink' });
+  // Technologies without libraries nor route pages, registered for the equipment that use them.
+  for (const [codigo, descricao] of EXTRA) {
+    if (!protocolos.has(codigo)) protocolos.set(codigo, descricao);
+    if (!modelos.has(codigo)) modelos.set(codigo, { descricao, protocolo: codigo });
   }
   return { protocolos, modelos };
 }

@@ -82,6 +82,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
 /** The value the API answers for a written one. */
 const answered = (f: FieldMeta, v: unknown) => (v instanceof Date ? v.toISOString() : f.upperCase && typeof v === 'string' ? v.toUpperCase() : v);
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
+const fields = (e: EntityMeta) => new Map(e.fields.map((f) => [f.name, f]));
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -241,6 +242,43 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
     });
   }
 
+  const lookups = e.fields.filter((f) => f.lookup && isWritable(f));
+  if (lookups.length && !e.readOnlyResource) {
+    // Codes of a register (metadata lookup): choices read with the entity's own keys, unknown codes refused in pt-BR.
+    it(`lookup fields ${lookups.map((f) => f.name).join(', ')}: choices and refused codes`, async () => {
+      const body = await bodyFor(e);
+      const optionsOf = async (f: FieldMeta, parentValue?: unknown) => {
+        const parent = f.lookup!.parent?.field;
+        const res = await gestorA.get(`${apiOf(e)}/opcoes/${f.name}${parent ? `?${parent}=${encodeURIComponent(String(parentValue))}` : ''}`);
+        expect(res.status, f.name).toBe(200);
+        return (await res.json()) as { value: string; label: string }[];
+      };
+      for (const f of lookups) {
+        const parent = f.lookup!.parent?.field;
+        const mine = await optionsOf(f, parent && body[parent]);
+        expect(mine.map((o) => o.value), f.name).toContain(body[f.name]);
+        expect(mine.every((o) => typeof o.label === 'string' && o.label.length > 0)).toBe(true);
+        const bad = await plataforma.post(apiOf(e), { ...body, [f.name]: 'nao_cadastrado_x' });
+        expect(bad.status).toBe(400);
+        expect((await json(bad)).msg).toContain(`O valor 'nao_cadastrado_x' do campo ${f.label} não está cadastrado`);
+        if (!parent) continue;
+        expect((await gestorA.get(`${apiOf(e)}/opcoes/${f.name}`)).status).toBe(400);
+        // a code of another parent is refused under this one
+        const pf = fields(e).get(parent)!;
+        let foreign: string | undefined;
+        for (const p of await optionsOf(pf)) {
+          if (p.value === body[parent]) continue;
+          foreign = (await optionsOf(f, p.value)).map((o) => o.value).find((v) => !mine.some((o) => o.value === v));
+          if (foreign) break;
+        }
+        expect(foreign, `${f.name}: no code of another ${parent}`).toBeDefined();
+        const wrong = await plataforma.post(apiOf(e), { ...body, [f.name]: foreign });
+        expect(wrong.status).toBe(400);
+        expect((await json(wrong)).msg).toContain(`para ${pf.label} '${String(body[parent])}'`);
+      }
+    });
+  }
+
   it('a user without the register\'s keys is refused (403)', async () => {
     const id = e.key === 'empresa' ? own.empresaId : await make(e.key, own);
     const other = allKeys.find((k) => !k.startsWith(`${e.permission}.`) && !platformKeys.has(k))!;
@@ -252,6 +290,7 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
       u.get(`${apiOf(e)}`), u.get(`${apiOf(e)}/${id}`), u.get(`${apiOf(e)}/${id}/historico`), u.get(`${apiOf(e)}/export?format=csv`),
       u.post(`${apiOf(e)}`, {}), u.put(`${apiOf(e)}/${id}`, {}), u.del(`${apiOf(e)}/${id}`),
     ].map((p) => p.then((r) => r.status)));
+    for (const f of e.fields.filter((x) => x.lookup)) expect((await u.get(`${apiOf(e)}/opcoes/${f.name}`)).status, f.name).toBe(403);
     // Read-only resources have no write routes at all (404).
     expect(statuses.slice(0, 4)).toEqual([403, 403, 403, 403]);
     for (const st of statuses.slice(4)) expect([403, ...(e.readOnlyResource ? [404] : [])]).toContain(st);

@@ -97,6 +97,7 @@ export function createSampler(): (f: FieldMeta) => unknown {
     const tok = crypto.randomBytes(6).toString('hex');
     switch (f.type) {
       case 'string': case 'file': case 'image': case 'password': {
+        if (f.lookup && f.default !== undefined) return f.default; // a code of its register (metadata lookup)
         if (f.format === 'email') return `t${tok}@exemplo.com.br`;
         if (f.format === 'uri') return `https://exemplo.com.br/${tok}`;
         if (!f.pattern) return `t${tok}`.slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 20, 20)));

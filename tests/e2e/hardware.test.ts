@@ -31,6 +31,40 @@ afterAll(async () => { await s?.close(); });
 
 const h1 = (text: string) => s.page.locator('h1', { hasText: text }).waitFor(T);
 
+describe('equipment form: technology and model are codes of the hardware registers', () => {
+  it('offers the registered models of the chosen technology, clears the model when the technology changes, saves the codes', async () => {
+    const { page } = s;
+    const serial = `86533${tag}`;
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos/adicionar`);
+    const tecnologia = page.getByLabel('Tecnologia');
+    const modelo = page.getByLabel('Modelo');
+    await expect.poll(() => tecnologia.inputValue(), T).toBe('Queclink @Track');
+    await expect.poll(() => modelo.inputValue(), T).toBe('GV50CG');
+    // the models of Queclink @Track: rows of /cfg/cfg/hardware/modelo (GV350M too), not another technology's
+    await modelo.click();
+    await page.getByRole('option', { name: 'GV350M', exact: true }).waitFor(T);
+    expect(await page.getByRole('option', { name: 'VDO Telemetria' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await tecnologia.click();
+    await page.getByRole('option', { name: 'Legado (binário)', exact: true }).click(T);
+    await expect.poll(() => modelo.inputValue(), T).toBe('');
+    await modelo.click();
+    await expect.poll(() => page.getByRole('option').allInnerTexts(), T).toEqual(['Legado']);
+    await page.getByRole('option', { name: 'Legado', exact: true }).click();
+    await page.getByLabel('Serial (IMEI)').fill(serial);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect.poll(async () => (await api(`/api/equipamento?${filter({ serial })}`)).map((r: any) => [r.tecnologia, r.modelo]), T)
+      .toEqual([['legacy', 'legacy']]);
+    // the list shows the labels; its select filters by technology
+    await page.goto(`${baseUrl}/adm/cfg/equipamentos?${filter({ serial })}`);
+    const row = page.getByRole('row', { name: new RegExp(serial) });
+    await row.getByText('Legado (binário)', { exact: true }).waitFor(T);
+    await row.getByText('Legado', { exact: true }).waitFor(T);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/equipamentos-lookup.png` });
+    expect(s.errors).toEqual([]);
+  });
+});
+
 describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
   it('Sincronizar CAN queues the CAN synchronization after the ATENÇÃO dialog', async () => {
     const { page } = s;

@@ -8,6 +8,7 @@ import { entityByKey } from '../model';
 import { formatDate, formatDateTime } from './format';
 import { ImagePreview } from './upload/ImageUploader';
 import { thumbOf } from './upload/upload';
+import { LookupValue } from './lookup';
 
 export function FieldValue({ field, entity }: { field: FieldMeta; entity?: EntityMeta }) {
   const record = useRecordContext();
@@ -16,6 +17,7 @@ export function FieldValue({ field, entity }: { field: FieldMeta; entity?: Entit
   // core widgets: the questionnaire as its respondents see it (show) / its size (list); answers beside their questions
   if (field.widget === 'questionnaire') return entity ? <QuestionnaireView entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} questões` : ''}</span>;
   if (field.widget === 'answers') return entity ? <AnswersValue entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} respostas` : ''}</span>;
+  if (field.lookup) return <LookupValue entity={entity} field={field} record={record} />;
   if (field.type === 'reference' && field.reference) {
     if (v === null || v === undefined) return <span />;
     // A register with route parameters is read below the current route's values (its own resource name has no

@@ -143,10 +143,10 @@ function CopyCell({ children }: { children: ReactNode }) {
 }
 
 // One column of the table; Datagrid reads source/label/sortable from its props.
-function Column({ field, column }: { field?: FieldMeta; column: ColumnMeta; source?: string; label?: string; sortable?: boolean }) {
+function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMeta; entity?: EntityMeta; source?: string; label?: string; sortable?: boolean }) {
   const record = useRecordContext();
   const f: FieldMeta = field ?? ({ name: column.source, type: 'string', label: column.label } as FieldMeta);
-  return <CopyCell>{record ? <FieldValue field={f} /> : null}</CopyCell>;
+  return <CopyCell>{record ? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
 }
 
 function RowActions({ entity }: { entity: EntityMeta; label?: string }) {
@@ -220,7 +220,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
         >
           <PanelHeader title={title} onBack={() => navigate(-1)}>
             {entity.listSelect && l.nested?.field !== entity.listSelect && (
-              <ListSelect field={fields.get(entity.listSelect)!} value={l.ctx.filterValues?.[entity.listSelect]} onChange={(v) => l.setFilter(entity.listSelect!, v)} />
+              <ListSelect field={fields.get(entity.listSelect)!} entity={entity} value={l.ctx.filterValues?.[entity.listSelect]} onChange={(v) => l.setFilter(entity.listSelect!, v)} />
             )}
             {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
@@ -260,7 +260,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             {l.bulk.length > 0 && <SelectColumn selectAll entity={entity} />}
             {l.columns.selected.map((key) => {
               const c = colMeta.get(key)!;
-              return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} />;
+              return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} entity={entity} />;
             })}
             {hasActions && <RowActions label="Ações" entity={entity} />}
           </Datagrid>

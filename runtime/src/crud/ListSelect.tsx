@@ -1,19 +1,21 @@
 // The list panel's optional select (spec 'Shared list panel'; metadata list.select): filters the list by one enum or
-// reference field on the server; 'Todos' clears it.
+// reference field, or a lookup code, on the server; 'Todos' clears it.
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList } from 'react-admin';
-import type { FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import { useLookupOptions } from './lookup';
 import { entityByKey } from '../model';
 import { useReferenceResource } from './params';
 
 const ALL = '';
 
-export function ListSelect({ field, value, onChange }: { field: FieldMeta; value: unknown; onChange: (v: string | undefined) => void }) {
+export function ListSelect({ field, entity, value, onChange }: { field: FieldMeta; entity?: EntityMeta; value: unknown; onChange: (v: string | undefined) => void }) {
+  const codes = useLookupOptions(entity, field.lookup ? field : undefined).options;
   const target = field.type === 'reference' ? entityByKey(field.reference!) : undefined;
   const resource = useReferenceResource(field.reference);
   const rep = target?.recordRepresentation ?? 'descricao';
   const { data = [] } = useGetList(resource ?? 'none', { pagination: { page: 1, perPage: 500 }, sort: { field: rep, order: 'ASC' } }, { enabled: !!target });
-  const options = field.type === 'enum'
+  const options = field.lookup ? codes : field.type === 'enum'
     ? (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label }))
     : data.map((r) => ({ value: String(r.id), label: String(r[rep] ?? r.id) }));
   const current = value === undefined || value === null ? ALL : String(value);

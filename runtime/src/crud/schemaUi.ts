@@ -49,6 +49,11 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       ui[f.name] = { 'ui:widget': 'hidden' };
       continue;
     }
+    if (f.lookup) {
+      // codes of a register: choices from GET /api/{entity}/opcoes/{field} (runtime/src/crud/lookup.tsx)
+      ui[f.name] = { ...u, 'ui:widget': 'lookup' };
+      continue;
+    }
     switch (f.type) {
       case 'reference':
         u['ui:widget'] = 'reference';

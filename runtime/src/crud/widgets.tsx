@@ -14,6 +14,7 @@ import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 import { ImageUploader } from './upload/ImageUploader';
 import { FileUploader } from './upload/FileUploader';
 import { QuestionnaireField } from './questionnaire';
+import { LookupWidget } from './lookup';
 
 const NO_OPTIONS = 'Nenhum resultado';
 
@@ -305,6 +306,7 @@ export const widgets: RegistryWidgetsType = {
   reference: ReferenceWidget,
   referenceList: ReferenceListWidget,
   enumSelect: EnumSelectWidget,
+  lookup: LookupWidget,
   enumMulti: EnumMultiWidget,
   tags: TagsWidget,
   upperCase: UpperCaseWidget,

@@ -1,0 +1,84 @@
+// Fields whose values are the codes of a register (metadata lookup, e.g. equipamento.modelo → modelo.codigo): the
+// choices come from GET /api/{entity}/opcoes/{field} (server/crud/lookup.ts), read with the entity's own keys and
+// narrowed by the parent field's value (modelo by tecnologia).
+import { useEffect, useRef } from 'react';
+import { Autocomplete, Chip, TextField } from '@mui/material';
+import type { WidgetProps } from '@rjsf/utils';
+import { useQuery } from '@tanstack/react-query';
+import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import { call } from '../api/http';
+import { useReferenceResource } from './params';
+
+export interface LookupOption { value: string; label: string }
+
+const NO_OPTIONS = 'Nenhum resultado';
+
+/** The choices of a lookup field; none until the parent field has a value. */
+export function useLookupOptions(entity: EntityMeta | undefined, field: FieldMeta | undefined, parentValue?: unknown) {
+  const resource = useReferenceResource(entity?.key);
+  const parent = field?.lookup?.parent?.field;
+  const ready = !!resource && !!field?.lookup && (!parent || (parentValue != null && parentValue !== ''));
+  const qs = parent && ready ? `?${parent}=${encodeURIComponent(String(parentValue))}` : '';
+  const { data, isPending } = useQuery({
+    queryKey: ['lookup', resource, field?.name, qs],
+    queryFn: () => call<LookupOption[]>(`/${resource}/opcoes/${field!.name}${qs}`),
+    enabled: ready,
+    staleTime: 60_000,
+  });
+  return { options: data ?? [], isPending: ready && isPending, ready };
+}
+
+/** The label of a code ('' while loading; the code itself when the register no longer has it). */
+export function lookupLabel(options: LookupOption[], value: unknown): string {
+  return options.find((o) => o.value === value)?.label ?? String(value ?? '');
+}
+
+export function LookupWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [] } = props;
+  const ctx = props.registry.formContext as { entity?: EntityMeta; fields?: Map<string, FieldMeta>; data?: Record<string, unknown> } | undefined;
+  const field = ctx?.fields?.get(props.name);
+  const parent = field?.lookup?.parent?.field;
+  const parentValue = parent ? ctx?.data?.[parent] : undefined;
+  const { options, isPending, ready } = useLookupOptions(ctx?.entity, field, parentValue);
+  // The parent changed (another tecnologia): a code that is not one of the new choices is cleared.
+  const firstParent = useRef(parentValue);
+  useEffect(() => {
+    if (!parent || parentValue === firstParent.current || isPending || !ready) return;
+    firstParent.current = undefined;
+    if (value && !options.some((o) => o.value === value)) onChange(undefined);
+  }, [parent, parentValue, options, isPending, ready]); // eslint-disable-line react-hooks/exhaustive-deps
+  const current = options.find((o) => o.value === value) ?? (value ? { value: String(value), label: String(value) } : null);
+  return (
+    <Autocomplete
+      id={id}
+      options={options}
+      value={current}
+      loading={isPending}
+      disabled={disabled || readonly || (!!parent && !ready)}
+      getOptionLabel={(o) => o.label}
+      isOptionEqualToValue={(a, b) => a.value === b.value}
+      filterOptions={(opts, { inputValue }) => {
+        const q = inputValue.trim().toLowerCase();
+        return (q ? opts.filter((o) => o.label.toLowerCase().includes(q) || o.value.includes(q)) : opts).slice(0, 200);
+      }}
+      noOptionsText={NO_OPTIONS}
+      loadingText="Carregando..."
+      onChange={(_, v) => onChange(v ? v.value : undefined)}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+      renderInput={(params) => (
+        <TextField {...params} label={label} required={required} error={rawErrors.length > 0}
+          helperText={parent && !ready ? `Escolha antes o campo ${ctx?.fields?.get(parent)?.label ?? parent}` : undefined} />
+      )}
+    />
+  );
+}
+
+/** A lookup code shown by its label (list cells, the show panel). */
+export function LookupValue({ entity, field, record }: { entity: EntityMeta | undefined; field: FieldMeta; record: Record<string, unknown> | undefined }) {
+  const parent = field.lookup?.parent?.field;
+  const { options } = useLookupOptions(entity, field, parent ? record?.[parent] : undefined);
+  const v = record?.[field.name];
+  if (v === null || v === undefined || v === '') return <span />;
+  return <Chip size="small" variant="outlined" label={lookupLabel(options, v)} />;
+}

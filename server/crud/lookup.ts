@@ -1,0 +1,75 @@
+// String fields whose values are the codes of a register (metadata `lookup`, e.g. equipamento.modelo → modelo.codigo):
+// their choices, read under the permission of the entity holding the field (a user who may edit equipment need not
+// see the hardware registers), and the check of a written value.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { Session } from '../app/env.ts';
+import { HttpError, badRequest } from '../http/envelope.ts';
+import { entityByKey, ormName } from './registry.ts';
+import { fieldOf, scopeWhere, type Row, type Where } from './query.ts';
+
+export interface LookupOption { value: string; label: string }
+
+const MAX_OPTIONS = 5000;
+
+function target(f: FieldMeta): EntityMeta {
+  const t = entityByKey(f.lookup!.entity);
+  if (!t) throw new Error(`lookup de ${f.name}: entidade desconhecida ${f.lookup!.entity}`);
+  return t;
+}
+
+/** The register's rows a value may name: visible to the caller and, when narrowed, carrying the parent's code. */
+function candidates(e: EntityMeta, f: FieldMeta, s: Session, parentValue: unknown): Where {
+  const l = f.lookup!;
+  const where: Where[] = [scopeWhere(target(f), s)];
+  if (l.parent) {
+    const pf = fieldOf(e, l.parent.field)!;
+    where.push({ [l.parent.via]: { [pf.lookup!.value]: parentValue ?? null } });
+  }
+  return { $and: where };
+}
+
+/** GET /api/{entity}/opcoes/{field}[?{parent field}=code]: the choices, by label. */
+export async function lookupOptions(em: EntityManager, e: EntityMeta, name: string, s: Session, query: Record<string, string>): Promise<LookupOption[]> {
+  const f = fieldOf(e, name);
+  if (!f?.lookup) throw new HttpError(404, `O campo ${name} não tem opções cadastradas`);
+  const t = target(f);
+  const parent = f.lookup.parent?.field;
+  if (parent && !query[parent]) throw badRequest(`Informe o campo ${fieldOf(e, parent)?.label ?? parent} para listar as opções de ${f.label}`);
+  const label = t.recordRepresentation ?? f.lookup.value;
+  const rows = (await em.find(ormName(em, t), candidates(e, f, s, parent ? query[parent] : undefined) as never, {
+    filters: false, orderBy: { [label]: 'ASC' } as never, limit: MAX_OPTIONS,
+  })) as Row[];
+  return rows.map((r) => ({ value: String(r[f.lookup!.value]), label: String(r[label] ?? r[f.lookup!.value]) }));
+}
+
+/** A written code (or a code whose parent changed) must be one of its register's rows. */
+export async function checkLookups(em: EntityManager, e: EntityMeta, s: Session, data: Row, existing: Row | null): Promise<void> {
+  const errors: { field: string; label: string; message: string }[] = [];
+  for (const f of e.fields) {
+    const l = f.lookup;
+    if (!l) continue;
+    const parent = l.parent?.field;
+    if (!(f.name in data) && !(parent && parent in data)) continue;
+    const value = f.name in data ? data[f.name] : existing?.[f.name];
+    if (value == null || value === '') continue; // required is checked with the schema
+    const pv = parent ? (parent in data ? data[parent] : existing?.[parent]) : undefined;
+    if (existing && value === existing[f.name] && (!parent || pv === existing[parent])) continue;
+    const t = target(f);
+    const n = await em.count(ormName(em, t), { $and: [{ [l.value]: value }, candidates(e, f, s, pv)] } as never, { filters: false });
+    if (n) continue;
+    const pf = parent ? fieldOf(e, parent) : undefined;
+    errors.push({ field: f.name, label: f.label, message: `O valor '${String(value)}' do campo ${f.label} não está cadastrado em ${t.label.plural}`
+      + (pf ? ` para ${pf.label} '${String(pv ?? '')}'` : '') });
+  }
+  if (errors.length) throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');
+}
+
+/** The label of a lookup code (its register's representation), or the code itself when the register lacks it. */
+export async function lookupLabelOf(em: EntityManager, e: EntityMeta, name: string, value: unknown): Promise<string> {
+  const f = fieldOf(e, name);
+  if (!f?.lookup || value == null) return String(value ?? '');
+  const t = target(f);
+  const row = (await em.findOne(ormName(em, t), { [f.lookup.value]: value } as never, { filters: false })) as Row | null;
+  return String(row?.[t.recordRepresentation ?? f.lookup.value] ?? value);
+}

@@ -5,7 +5,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
 import type { Session } from '../app/env.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { asSystem } from '../db/rls.ts';
+import { getOrm } from '../db/context.ts';
+import { entityByKey, getModel, ormName } from './registry.ts';
 import { fieldOf, scopeWhere, type Row, type Where } from './query.ts';
 
 export interface LookupOption { value: string; label: string }
@@ -72,4 +74,25 @@ export async function lookupLabelOf(em: EntityManager, e: EntityMeta, name: stri
   const t = target(f);
   const row = (await em.findOne(ormName(em, t), { [f.lookup.value]: value } as never, { filters: false })) as Row | null;
   return String(row?.[t.recordRepresentation ?? f.lookup.value] ?? value);
+}
+
+/**
+ * A register row whose code other rows carry (a lookup target, e.g. the modelo gv50cg of equipment) is neither
+ * deleted nor given another code while they do: 409, as a reference in use. Counted in every company (system role:
+ * the rows using a platform-wide model belong to many companies); `next` is the update's data, null on delete.
+ */
+export async function guardLookupUse(target: EntityMeta, row: Row, next: Row | null): Promise<void> {
+  for (const e of getModel().entities) {
+    for (const f of e.fields) {
+      if (f.lookup?.entity !== target.key) continue;
+      const code = row[f.lookup.value];
+      if (code == null || (next && (!(f.lookup.value in next) || next[f.lookup.value] === code))) continue;
+      const em = getOrm().em.fork();
+      const n = await asSystem(() => em.count(ormName(em, e), { [f.name]: code } as never, { filters: false }));
+      if (!n) continue;
+      const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
+      throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,
+        { entity: e.key, field: f.name, count: n }, 'Registro em uso');
+    }
+  }
 }

@@ -15,7 +15,7 @@ import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts
 import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
-import { lookupOptions } from './lookup.ts';
+import { guardLookupUse, lookupOptions } from './lookup.ts';
 import { hookOf, runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
@@ -258,6 +258,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       await guardTarget(tx, ent, s, row, 'update');
       const before = plain(ent, row);
       const data = await prepare(tx, ent, s, body, row);
+      await guardLookupUse(ent, row, data);
       const related = await runHook({ tx, session: s, entity: ent, data, existing: row, storage: c.get('storage') });
       tx.assign(row as never, data as never);
       await tx.flush();
@@ -284,6 +285,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const { out: gone, before } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'delete');
+      await guardLookupUse(ent, row, null);
       const before = plain(ent, row);
       const out = serialize(ent, row);
       tx.remove(row as never);

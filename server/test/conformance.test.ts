@@ -276,6 +276,24 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
         expect(wrong.status).toBe(400);
         expect((await json(wrong)).msg).toContain(`para ${pf.label} '${String(body[parent])}'`);
       }
+      // a register row whose code a row of another company carries is neither deleted nor recoded (409); free again
+      // once no row carries it
+      const sql = (q: string, v: unknown[] = []) => ts.em().getConnection().execute(q, v);
+      for (const f of lookups) {
+        const t = entities.find((x) => x.key === f.lookup!.entity)!;
+        const tid = await make(t.key, own);
+        const [{ code }] = await sql(`select ${fields(t).get(f.lookup!.value)!.column} as code from ${t.table} where id = ?`, [tid]);
+        const rid = await make(e.key, otherEmpresa);
+        await sql(`update ${e.table} set ${f.column} = ? where id = ?`, [code, rid]);
+        const del = await plataforma.del(`/api/${t.key}/${tid}`);
+        expect(del.status, f.name).toBe(409);
+        expect((await json(del)).msg).toContain(`1 ${e.label.singular} (campo ${f.label}) usa o`);
+        const recoded = await plataforma.put(`/api/${t.key}/${tid}`, { [f.lookup!.value]: `${code}_x` });
+        expect(recoded.status, f.name).toBe(409);
+        expect(await rowExists(t, tid)).toBe(true);
+        await sql(`delete from ${e.table} where id = ?`, [rid]);
+        expect((await plataforma.del(`/api/${t.key}/${tid}`)).status, f.name).toBe(200);
+      }
     });
   }
 

@@ -32,13 +32,13 @@ afterAll(async () => { await ts?.stop(); });
 const total = (res: Response) => Number(res.headers.get('content-range')!.split('/').pop());
 
 describe('GET /api/biblioteca/tecnologias', () => {
-  it('lists queclink (three models), legacy and the camera family with their list summaries', async () => {
+  it('lists queclink (its @Track models), legacy and the camera family with their list summaries', async () => {
     const res = await admin.get('/api/biblioteca/tecnologias');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-range')).toBe('biblioteca.tecnologias 0-2/3');
     const rows = await res.json();
     expect(rows.map((r: any) => r.id)).toEqual(['queclink', 'legacy', 'vdo']);
-    expect(rows[0].modelos.map((m: any) => m.id)).toEqual(['gv50cg', 'gv58cg', 'gv350ceu']);
+    expect(rows[0].modelos.map((m: any) => m.id)).toEqual(['gv50cg', 'gv58cg', 'gv350ceu', 'gv300', 'gv310lau', 'gv350m', 'gv55', 'gv55w', 'gv56', 'gv600m', 'gl300', 'gl300m', 'cv100lg']);
     expect(rows[1].modelos.map((m: any) => m.id)).toEqual(['legacy']);
     expect(rows[0].listas.eventos.total).toBe(yaml('queclink-eventos').length);
     expect(rows[0].listas.parametros.total).toBe(yaml('queclink-parametros').length);
@@ -143,9 +143,9 @@ describe('GET /api/biblioteca/{tecnologia}/{modelo}/eventos|parametros', () => {
     const tec = await admin.get('/api/biblioteca/nokia/gv58cg/eventos');
     expect(tec.status).toBe(404);
     expect((await json(tec)).msg).toBe('Tecnologia desconhecida: nokia. Use queclink, legacy, vdo.');
-    const mod = await admin.get('/api/biblioteca/queclink/gv300/parametros');
+    const mod = await admin.get('/api/biblioteca/queclink/gv999/parametros');
     expect(mod.status).toBe(404);
-    expect((await json(mod)).msg).toBe('Modelo desconhecido para a tecnologia Queclink @Track: gv300. Use gv50cg, gv58cg, gv350ceu.');
+    expect((await json(mod)).msg).toBe('Modelo desconhecido para a tecnologia Queclink @Track: gv999. Use gv50cg, gv58cg, gv350ceu, gv300, gv310lau, gv350m, gv55, gv55w, gv56, gv600m, gl300, gl300m, cv100lg.');
   });
 });
 

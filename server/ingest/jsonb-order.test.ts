@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { defaultDatabaseUrl } from './testing/db.ts';
 import { jsonbKeyOrder, jsonbOrderedJson } from './jsonb-order.ts';
 
 describe('jsonbOrderedJson', () => {
@@ -36,9 +37,9 @@ describe('jsonbOrderedJson', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('jsonb order (PostgreSQL)', () => {
+describe('jsonb order (PostgreSQL)', () => {
   it('is the order PostgreSQL stores the keys in', async () => {
-    const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const c = new pg.Client({ connectionString: inject('databaseUrl') ?? defaultDatabaseUrl() });
     await c.connect();
     try {
       const a = { protocolVersion: 1, reportId: 2, lat: 3, ignition: 4, odometer: 5, mcc: 6, b: 7, aa: 8, B: 9, _x: 10 };

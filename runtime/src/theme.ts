@@ -1,5 +1,6 @@
 // react-admin's default theme with the Rastro palette.
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
+import { ZoomAwarePopper, zoomed } from './layout/zoomPopups';
 
 export const theme: RaThemeOptions = {
   ...defaultTheme,
@@ -20,5 +21,12 @@ export const theme: RaThemeOptions = {
     MuiCard: { styleOverrides: { root: { boxShadow: '0 1px 3px rgba(16,24,40,.08), 0 1px 2px rgba(16,24,40,.04)' } } },
     MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 600 } } },
     MuiTextField: { defaultProps: { size: 'small', margin: 'dense' } },
+    // popups under the window zoom (layout/zoomPopups.tsx)
+    MuiAutocomplete: {
+      ...defaultTheme.components?.MuiAutocomplete,
+      defaultProps: { ...defaultTheme.components?.MuiAutocomplete?.defaultProps, slots: { popper: ZoomAwarePopper } },
+      styleOverrides: { paper: zoomed },
+    },
+    MuiMenu: { styleOverrides: { list: zoomed } },
   },
 };

@@ -50,6 +50,7 @@ describe('equipment form: technology and model are codes of the hardware registe
     await expect.poll(() => modelo.inputValue(), T).toBe('');
     await modelo.click();
     await expect.poll(() => page.getByRole('option').allInnerTexts(), T).toEqual(['Legado']);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/equipamento-form-lookup.png` });
     await page.getByRole('option', { name: 'Legado', exact: true }).click();
     await page.getByLabel('Serial (IMEI)').fill(serial);
     await page.getByRole('button', { name: 'Salvar' }).click();

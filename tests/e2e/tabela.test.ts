@@ -87,12 +87,49 @@ describe('shared table', () => {
       const p = await c.newPage();
       await p.goto(`${baseUrl}/login`);
       await p.getByLabel('Usuário').waitFor();
-      const z = await p.evaluate(() => getComputedStyle(document.body).zoom);
+      const z = await p.evaluate(() => getComputedStyle(document.getElementById('root')!).zoom);
       await c.close();
       return z;
     };
     expect(await zoomAt(768)).toBe('0.75');
     expect(await zoomAt(900)).toBe('0.8');
     expect(await zoomAt(1000)).toBe('1');
+  });
+
+  it('under the window zoom, a list and a menu open right below their fields (popups are not zoomed twice)', async () => {
+    const c = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 }, screen: { width: 1440, height: 900 } });
+    const p = await c.newPage();
+    try {
+      await signIn(p, baseUrl, 'admin', adminPassword);
+      await p.goto(`${baseUrl}/adm/cfg/equipamentos/adicionar`);
+      const field = p.getByLabel('Tecnologia');
+      await expect.poll(() => field.inputValue(), T).toBe('Queclink @Track');
+      expect(await p.evaluate(() => getComputedStyle(document.getElementById('root')!).zoom)).toBe('0.8');
+      // the list's box starts at the field's left edge, just below it, and is as wide as the field's box
+      const near = async (list: string, anchor: import('playwright-core').Locator) => {
+        const a = (await anchor.boundingBox())!;
+        const l = (await p.locator(list).first().boundingBox())!;
+        return { dx: Math.round(Math.abs(l.x - a.x)), below: l.y >= a.y + a.height - 2 && l.y <= a.y + a.height + 12 };
+      };
+      await field.click();
+      await p.getByRole('option', { name: 'Legado (binário)' }).waitFor(T);
+      const box = field.locator('xpath=ancestor::div[contains(@class,"MuiInputBase-root")]');
+      expect(await near('.MuiAutocomplete-popper', box)).toEqual({ dx: 0, below: true });
+      const [fw, lw] = [(await box.boundingBox())!.width, (await p.locator('.MuiAutocomplete-paper').boundingBox())!.width];
+      expect(Math.abs(fw - lw)).toBeLessThan(3);
+      // the list's text is drawn at the window zoom, like the field's
+      const fontOf = (sel: string) => p.locator(sel).first().evaluate((el) => el.getBoundingClientRect().height);
+      expect(Math.abs(await fontOf('[role="option"]') - 0.8 * 36)).toBeLessThan(4); // a 36 px option row, at 80 %
+      if (process.env.E2E_SHOTS) await p.screenshot({ path: `${process.env.E2E_SHOTS}/zoom-autocomplete.png` });
+      await p.keyboard.press('Escape');
+      // the company switcher's menu (a Select's popover) opens under the switcher
+      const sw = p.locator('header [role="combobox"]');
+      await sw.click();
+      await p.getByRole('option', { name: 'Logística Beta' }).waitFor(T);
+      const m = await near('.MuiPopover-paper', sw);
+      expect(m.dx).toBeLessThan(40);
+      if (process.env.E2E_SHOTS) await p.screenshot({ path: `${process.env.E2E_SHOTS}/zoom-menu.png` });
+      await p.keyboard.press('Escape');
+    } finally { await c.close(); }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RJSFValidationError } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
-import { buildUiSchema, makeTransformErrors, payloadFields, pickErrors, serverErrorSchema, toFormData } from './schemaUi';
+import { buildUiSchema, makeTransformErrors, payloadFields, pickErrors, schemaDefaults, serverErrorSchema, toFormData } from './schemaUi';
 import { initialChoices, toggleChoice } from './useColumnChoices';
 import { rangeFilter, rangeFromFilter, rangeLabel, shortcuts } from './DateRangeFilter';
 import { historyRows } from './HistoryDialog';
@@ -102,6 +102,8 @@ describe('form helpers', () => {
 
   it('keep only writable properties of a record', () => {
     expect(toFormData({ id: 3, descricao: 'A', placa: 'ABC1234', createdAt: 'x' }, schema)).toEqual({ descricao: 'A', placa: 'ABC1234' });
+    // a new row starts with the schema's defaults (useSchemaForm), as rjsf shows them
+    expect(schemaDefaults({ properties: { a: { type: 'string', default: 'queclink' }, b: { type: 'boolean', default: false }, c: { type: 'string' } } })).toEqual({ a: 'queclink', b: false });
   });
 });
 

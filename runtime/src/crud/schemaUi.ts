@@ -192,6 +192,15 @@ export function toFormData(record: Record<string, unknown> | undefined, schema: 
   return out;
 }
 
+/** The top-level defaults of a form schema ({ field: default }). */
+export function schemaDefaults(schema: JSONSchema7): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(schema.properties ?? {})) {
+    if (typeof p === 'object' && p.default !== undefined) out[k] = p.default;
+  }
+  return out;
+}
+
 export function isEmptyValue(v: unknown) {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }

@@ -4,7 +4,7 @@ import type { ErrorSchema } from '@rjsf/utils';
 import { validator } from './validator';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../generator/model';
-import { buildUiSchema, makeTransformErrors, pickErrors, serverErrorSchema, toFormData, withoutPasswordHelp, withoutRules } from './schemaUi';
+import { buildUiSchema, makeTransformErrors, pickErrors, schemaDefaults, serverErrorSchema, toFormData, withoutPasswordHelp, withoutRules } from './schemaUi';
 
 function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined {
   if (!a) return b;
@@ -27,7 +27,9 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
   // would merge `then` into the fields (marking them required, dropping their defaults) as the data changes.
   const formSchema = useMemo(() => withoutRules(creating ? withoutPasswordHelp(entity, schema) : schema), [entity, schema, creating]);
   const transformErrors = useMemo(() => makeTransformErrors(entity, schema), [entity, schema]);
-  const initial = useMemo(() => toFormData(record ?? defaults, schema), [record, defaults, schema]);
+  // A new row starts with the schema's defaults, as rjsf shows it: widgets reading other fields of the form (a lookup
+  // narrowed by its parent) see them from the first render, not only after rjsf reports its defaults.
+  const initial = useMemo(() => (record ? toFormData(record, schema) : { ...schemaDefaults(schema), ...toFormData(defaults, schema) }), [record, defaults, schema]);
   const [data, setData] = useState<Record<string, unknown>>(initial);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);

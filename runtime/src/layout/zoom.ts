@@ -1,6 +1,9 @@
 // Window zoom of spec section 2 (root screen): 75% when the screen height is 768 px or less, 80% up to 900 px,
-// otherwise 100%; mobile devices always 100%. Applied as CSS zoom on <body>; --rastro-zoom lets full-height
-// layouts compensate (100vh inside a zoomed body is zoomed too).
+// otherwise 100%; mobile devices always 100%. Applied as CSS zoom on the app's root element (#root), not on <body>:
+// Material UI renders menus, autocomplete lists, tooltips and dialogs in portals on <body>, and Chromium's standard
+// CSS zoom would scale the coordinates they are placed at a second time (a list opening away from its field).
+// Those popups stay at 100 %, placed exactly. --rastro-zoom lets full-height layouts compensate (100vh inside a
+// zoomed element is zoomed too).
 export function zoomFor(screenHeight: number, mobile: boolean): number {
   if (mobile || !Number.isFinite(screenHeight) || screenHeight <= 0) return 1;
   if (screenHeight <= 768) return 0.75;
@@ -14,7 +17,8 @@ export function isMobile(nav: Pick<Navigator, 'userAgent'> & { userAgentData?: {
 
 export function applyWindowZoom(): number {
   const z = zoomFor(window.screen.height, isMobile());
-  document.body.style.zoom = z === 1 ? '' : String(z);
+  const root = document.getElementById('root') ?? document.body;
+  root.style.zoom = z === 1 ? '' : String(z);
   document.documentElement.style.setProperty('--rastro-zoom', String(z));
   return z;
 }

@@ -2,16 +2,15 @@
 // choices come from GET /api/{entity}/opcoes/{field} (server/crud/lookup.ts), read with the entity's own keys and
 // narrowed by the parent field's value (modelo by tecnologia).
 import { useEffect, useRef } from 'react';
-import { Autocomplete, Chip, TextField } from '@mui/material';
+import { Chip } from '@mui/material';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
 import type { EntityMeta, FieldMeta } from '../../../generator/model';
 import { call } from '../api/http';
 import { useReferenceResource } from './params';
+import { ValueSelect } from './ValueSelect';
 
 export interface LookupOption { value: string; label: string }
-
-const NO_OPTIONS = 'Nenhum resultado';
 
 /** The choices of a lookup field; none until the parent field has a value. */
 export function useLookupOptions(entity: EntityMeta | undefined, field: FieldMeta | undefined, parentValue?: unknown) {
@@ -34,7 +33,7 @@ export function lookupLabel(options: LookupOption[], value: unknown): string {
 }
 
 export function LookupWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [] } = props;
+  const { value, onChange } = props;
   const ctx = props.registry.formContext as { entity?: EntityMeta; fields?: Map<string, FieldMeta>; data?: Record<string, unknown> } | undefined;
   const field = ctx?.fields?.get(props.name);
   const parent = field?.lookup?.parent?.field;
@@ -47,30 +46,9 @@ export function LookupWidget(props: WidgetProps) {
     firstParent.current = undefined;
     if (value && !options.some((o) => o.value === value)) onChange(undefined);
   }, [parent, parentValue, options, isPending, ready]); // eslint-disable-line react-hooks/exhaustive-deps
-  const current = options.find((o) => o.value === value) ?? (value ? { value: String(value), label: String(value) } : null);
   return (
-    <Autocomplete
-      id={id}
-      options={options}
-      value={current}
-      loading={isPending}
-      disabled={disabled || readonly || (!!parent && !ready)}
-      getOptionLabel={(o) => o.label}
-      isOptionEqualToValue={(a, b) => a.value === b.value}
-      filterOptions={(opts, { inputValue }) => {
-        const q = inputValue.trim().toLowerCase();
-        return (q ? opts.filter((o) => o.label.toLowerCase().includes(q) || o.value.includes(q)) : opts).slice(0, 200);
-      }}
-      noOptionsText={NO_OPTIONS}
-      loadingText="Carregando..."
-      onChange={(_, v) => onChange(v ? v.value : undefined)}
-      onBlur={() => onBlur(id, value)}
-      onFocus={() => onFocus(id, value)}
-      renderInput={(params) => (
-        <TextField {...params} label={label} required={required} error={rawErrors.length > 0}
-          helperText={parent && !ready ? `Escolha antes o campo ${ctx?.fields?.get(parent)?.label ?? parent}` : undefined} />
-      )}
-    />
+    <ValueSelect widget={props} options={options} loading={isPending} locked={!!parent && !ready}
+      helperText={parent && !ready ? `Escolha antes o campo ${ctx?.fields?.get(parent)?.label ?? parent}` : undefined} />
   );
 }
 

@@ -16,13 +16,7 @@ import { FileUploader } from './upload/FileUploader';
 import { QuestionnaireField } from './questionnaire';
 import { LookupWidget } from './lookup';
 
-const NO_OPTIONS = 'Nenhum resultado';
-
-// Case-insensitive substring on label (spec section 5), slice 200.
-const filterOptions = <T,>(options: T[], { inputValue, getOptionLabel }: { inputValue: string; getOptionLabel: (o: T) => string }) => {
-  const q = inputValue.trim().toLowerCase();
-  return (q ? options.filter((o) => getOptionLabel(o).toLowerCase().includes(q)) : options).slice(0, 200);
-};
+import { NO_OPTIONS, ValueSelect, type ValueOption } from './ValueSelect';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -174,26 +168,9 @@ export function ReferenceListWidget(props: WidgetProps) {
 }
 
 export function EnumSelectWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], options } = props;
-  const opts = ((options as any).options as { value: string; label: string }[] | undefined) ??
+  const opts = ((props.options as any).options as ValueOption[] | undefined) ??
     ((props.schema.enum as string[] | undefined) ?? []).map((v) => ({ value: v, label: v }));
-  const current = opts.find((o) => o.value === value) ?? null;
-  return (
-    <Autocomplete
-      id={id}
-      options={opts}
-      value={current}
-      disabled={disabled || readonly}
-      getOptionLabel={(o) => o.label}
-      isOptionEqualToValue={(a, b) => a.value === b.value}
-      filterOptions={filterOptions}
-      noOptionsText={NO_OPTIONS}
-      onChange={(_, v) => onChange(v ? v.value : undefined)}
-      onBlur={() => onBlur(id, value)}
-      onFocus={() => onFocus(id, value)}
-      renderInput={(params) => <TextField {...params} label={label} required={required} error={rawErrors.length > 0} />}
-    />
-  );
+  return <ValueSelect widget={props} options={opts} />;
 }
 
 export function EnumMultiWidget(props: WidgetProps) {

@@ -13,16 +13,21 @@
 // A row's id is {catalogo}:{event}; registro is the register row's id (its edit form).
 // The catalogues (which catalogue each list shows, its title) are loaded and validated once, at start through the
 // default export or on the first request (an invalid file answers 500 and is logged); the rows are read per request.
+import type { Hono } from 'hono';
+import type { AppEnv } from '../app/env.ts';
 import { HttpError } from '../http/envelope.ts';
+import { route } from '../crud/pipeline.ts';
+import { getModel } from '../crud/registry.ts';
+import type { PermissionKey } from '../generated/permissions.ts';
 import { memoryPage, type Provider } from '../crud/provider.ts';
-import { knownTecnologia, tecnologias } from '../crud/params.ts';
+import { knownTecnologia, metadataTecnologias, tecnologias } from '../crud/params.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getCatalog, type CatalogFile } from '../../protocol/catalog.ts';
 import { registerOf } from '../seed/biblioteca.ts';
 
 /** Technologies, their models and the catalogues of their libraries (metadata/_tecnologias.yaml); models share
  *  their technology's catalogues. */
-const TECNOLOGIAS = () => tecnologias().map((t) => ({ id: t.id, label: t.label, modelos: t.modelos, eventos: t.bibliotecas.eventos, parametros: t.bibliotecas.parametros }));
+const TECNOLOGIAS = () => metadataTecnologias().map((t) => ({ id: t.id, label: t.label, modelos: t.modelos, eventos: t.bibliotecas.eventos, parametros: t.bibliotecas.parametros }));
 
 /** Families of /tlm/cfg/biblioteca: the catalogues each one lists. */
 const FAMILIAS: { id: string; label: string; catalogos: string[] }[] = [
@@ -159,8 +164,9 @@ const ordemKey = { id: (r: { ordem: number }) => r.ordem };
 export const providers: Record<string, Provider> = {
   biblioteca_tecnologias: {
     list: async (q, { meta, em }) => {
+      const known = await tecnologias(); // models: metadata's and the register's
       const rows = byOrder(await Promise.all(loaded().tecnologias.map(async (t) => ({
-        id: t.id, label: t.label, modelos: t.modelos,
+        id: t.id, label: t.label, modelos: known.find((x) => x.id === t.id)?.modelos ?? t.modelos,
         listas: {
           eventos: t.listas.eventos ? (await read(em, t.listas.eventos)).info : null,
           parametros: t.listas.parametros ? (await read(em, t.listas.parametros)).info : null,
@@ -193,7 +199,7 @@ export const providers: Record<string, Provider> = {
       const { tecnologias } = loaded();
       const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';
       // The core checked both against metadata/_tecnologias.yaml (params values); a technology without libraries is 404 too.
-      knownTecnologia(tid, mid);
+      await knownTecnologia(tid, mid);
       const t = tecnologias.find((x) => x.id === tid);
       if (!t) throw new HttpError(404, `A tecnologia ${tid} não tem biblioteca.`);
       const lib = t.listas[tipo];
@@ -204,4 +210,19 @@ export const providers: Record<string, Provider> = {
 };
 
 /** Loads (and validates) the catalogues now: an invalid file stops the start. */
-export default () => { loaded(); };
+/** Keys of the screens that navigate by technology and model (entities and providers with such params). */
+function navigationKeys(): PermissionKey[] {
+  const m = getModel();
+  return [
+    ...m.entities.filter((e) => e.params?.some((p) => p.values)).flatMap((e) => [`${e.permission}.lista`, `${e.permission}.visualizar`]),
+    ...(m.providers ?? []).filter((p) => p.params.some((x) => x.values)).flatMap((p) => p.permission),
+  ] as PermissionKey[];
+}
+
+export default (api: Hono<AppEnv>) => {
+  loaded();
+  // GET /api/tecnologias: technologies and their models (metadata and the modelo register) for the navigation of the
+  // screens with technology/model route parameters; for whoever may open one of them.
+  route(api, 'get', '/tecnologias', { permission: navigationKeys, scope: 'global' }, async (c) =>
+    c.json((await tecnologias()).map((t) => ({ id: t.id, label: t.label, modelos: t.modelos }))));
+};

@@ -46,7 +46,7 @@ export default (api: Hono<AppEnv>) => {
     scope: 'global',
   }, async (c, next) => {
     if (!isMultipart(c)) { await next(); return; }
-    knownTecnologia(c.req.param('tecnology') ?? '', c.req.param('model') ?? '');
+    await knownTecnologia(c.req.param('tecnology') ?? '', c.req.param('model') ?? '');
     const file = await theFile(c);
     const nome = cleanName(file.name);
     if (!/\.bin$/i.test(nome)) throw fail(415, MSG_BIN);

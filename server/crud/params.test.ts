@@ -92,6 +92,31 @@ describe('configuration models by technology and model', () => {
     expect((await admin.get(BASE)).status).toBe(404);
   });
 
+  it('a model registered in /cfg/cfg/hardware/modelo is a route value at once, listed by GET /api/tecnologias', async () => {
+    expect((await admin.get(`${BASE}/queclink/gv75w`)).status).toBe(404);
+    const [{ id: queclink }] = await ts.em().getConnection().execute(`SELECT id FROM protocolo WHERE codigo = 'queclink'`);
+    const created = await admin.post('/api/modelo', { codigo: 'gv75w', descricao: 'GV75W', protocolo: queclink });
+    expect(created.status).toBe(201);
+    const res = await admin.post(`${BASE}/queclink/gv75w`, { descricao: 'Frota GV75W' });
+    expect(res.status).toBe(201);
+    expect(await names(await admin.get(`${BASE}/queclink/gv75w`))).toEqual(['Frota GV75W']);
+    // not under another technology
+    expect((await admin.get(`${BASE}/legacy/gv75w`)).status).toBe(404);
+    const tecs = await json(await admin.get('/api/tecnologias'));
+    expect(tecs.map((t: any) => t.id)).toEqual(['queclink', 'legacy', 'vdo']);
+    expect(tecs[0].modelos.at(-1)).toEqual({ id: 'gv75w', label: 'GV75W' });
+    expect(tecs[0].modelos.slice(0, 3).map((m: any) => m.id)).toEqual(['gv50cg', 'gv58cg', 'gv350ceu']);
+    // whoever may open a screen navigating by technology may read them; others may not
+    await ts.createUser({ login: 'so_ativos', ambienteId: admin.user.ambienteId, empresas: [A], permissoes: ['tlm.fro.ativo.lista'] });
+    expect((await (await ts.login('so_ativos', 'senha-teste-123')).get('/api/tecnologias')).status).toBe(403);
+    await ts.createUser({ login: 'so_configuracoes', ambienteId: admin.user.ambienteId, empresas: [A], permissoes: ['adm.bib.modelos_de_configuracao.lista'] });
+    expect((await (await ts.login('so_configuracoes', 'senha-teste-123')).get('/api/tecnologias')).status).toBe(200);
+    // a model deleted from the register is no longer a route value once the configuration models of it are gone
+    await admin.del(`${BASE}/queclink/gv75w/${(await res.json()).id}`);
+    expect((await admin.del(`/api/modelo/${(await created.json()).id}`)).status).toBe(200);
+    expect((await admin.get(`${BASE}/queclink/gv75w`)).status).toBe(404);
+  });
+
   it("another company's row is refused (list, show, edit, delete) and stays as it was", async () => {
     expect(await names(await admin.get(Q))).not.toContain('De outra empresa');
     expect((await admin.get(`${Q}/${bRow}`)).status).toBe(404);

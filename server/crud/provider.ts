@@ -100,7 +100,7 @@ export function parseProviderSort(meta: ProviderMeta, raw: string | undefined): 
   return { field: col.name, order: s.order };
 }
 
-function parseParams(meta: ProviderMeta, c: Context): Record<string, string | number> {
+async function parseParams(meta: ProviderMeta, c: Context): Promise<Record<string, string | number>> {
   const out: Record<string, string | number> = {};
   for (const p of meta.params) {
     const v = c.req.param(p.name);
@@ -111,8 +111,8 @@ function parseParams(meta: ProviderMeta, c: Context): Record<string, string | nu
     } else {
       if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `Valor desconhecido para ${p.label}: ${v}. Use ${p.enum.join(', ')}.`);
       // Known technologies and models (metadata/_tecnologias.yaml): the one before names the technology.
-      if (p.values === 'tecnologias') knownTecnologia(v);
-      if (p.values === 'modelos') knownTecnologia(String(out[meta.params.find((x) => x.values === 'tecnologias')!.name]), v);
+      if (p.values === 'tecnologias') await knownTecnologia(v);
+      if (p.values === 'modelos') await knownTecnologia(String(out[meta.params.find((x) => x.values === 'tecnologias')!.name]), v);
       out[p.name] = v;
     }
   }
@@ -245,21 +245,21 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     };
     if (meta.path) {
       const unit = (c: Context) => c.req.path.replace(/^\/api\//, '').replaceAll('/', '.');
-      const query = (c: Context<AppEnv>) => ({
-        params: parseParams(meta, c),
+      const query = async (c: Context<AppEnv>) => ({
+        params: await parseParams(meta, c),
         filter: parseProviderFilter(meta, listFilter(c)),
         sort: parseProviderSort(meta, c.req.query('sort')),
         ...parseRange(c.req.query('range')),
       });
-      route(api, 'get', `${honoPath(meta.path)}/export`, spec, (c) => exportProvider(c, meta, impl, query(c), ctxOf(c)));
+      route(api, 'get', `${honoPath(meta.path)}/export`, spec, async (c) => exportProvider(c, meta, impl, await query(c), ctxOf(c)));
       route(api, 'get', honoPath(meta.path), spec, async (c) => {
-        const q = query(c);
+        const q = await query(c);
         const { rows, total } = await impl.list(q, ctxOf(c));
         return sendPage(c, unit(c), q.offset, rows, total);
       });
       if (meta.one) {
         route(api, 'get', `${honoPath(meta.path)}/:id`, spec, async (c) => {
-          const q = { params: parseParams(meta, c), filter: {}, sort: meta.sort, offset: 0, limit: 1 };
+          const q = { params: await parseParams(meta, c), filter: {}, sort: meta.sort, offset: 0, limit: 1 };
           const row = impl.one ? await impl.one(c.req.param('id') ?? '', q, ctxOf(c)) : null;
           if (!row) throw new HttpError(404, 'Registro não encontrado');
           return c.json(row);
@@ -268,7 +268,7 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     }
     for (const call of meta.calls) {
       route(api, 'get', honoPath(call.path), spec, async (c) => {
-        const params = parseParams(meta, c);
+        const params = await parseParams(meta, c);
         const raw: Record<string, unknown> = {};
         for (const name of call.query) { const v = c.req.query(name); if (v !== undefined) raw[name] = v; }
         const filter = parseProviderFilter(meta, raw);

@@ -115,7 +115,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   const scopeRead = scopeStep(entity.scope, { sessionInSql: true });
   // Route parameters (metadata params): their values narrow every read and are carried by every write, like a
   // nested route's parent (unknown values 404, server/crud/params.ts).
-  const narrow: Narrow | undefined = entity.params?.length ? async (c) => boundParams(c, e())! : undefined;
+  const narrow: Narrow | undefined = entity.params?.length ? async (c) => (await boundParams(c, e()))! : undefined;
 
   hookOf(entity); // an unknown write hook fails at start-up, not at the first save
   app.use('*', sessionStep());

@@ -2,7 +2,7 @@
 // model → list → add → edit, the device rules' messages in the form, and an unknown technology; in the browser.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, signIn } from './browser';
+import { apiCall, launch, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -95,6 +95,23 @@ describe('configuration models', () => {
     await page.getByText('Tecnologia desconhecida: nokia').first().waitFor(T);
     await page.goto(`${baseUrl}${BASE}/queclink/gv999`);
     await page.getByText('Modelo desconhecido para a tecnologia Queclink @Track: gv999').first().waitFor(T);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a model registered in the hardware register', () => {
+  it('is offered under its technology and opens its configuration models, without a release', async () => {
+    const codigo = `gvx${tag}`;
+    const [queclink] = await apiCall(ctx, baseUrl, `/api/protocolo?filter=${encodeURIComponent(JSON.stringify({ codigo: 'queclink' }))}`);
+    await apiCall(ctx, baseUrl, '/api/modelo', { codigo, descricao: `GVX ${tag}`, protocolo: queclink.id });
+    await page.goto(`${baseUrl}${BASE}/queclink`);
+    await page.getByRole('button', { name: new RegExp(`GVX ${tag}`) }).click(T);
+    await page.waitForURL(`${baseUrl}${BASE}/queclink/${codigo}`);
+    await page.locator('h1', { hasText: `Modelos de configuração: Queclink @Track · GVX ${tag}` }).waitFor(T);
+    await page.getByText('Nenhum item foi encontrado').waitFor(T);
+    // not under another technology
+    await page.goto(`${baseUrl}${BASE}/legacy/${codigo}`);
+    await page.getByText(`Modelo desconhecido para a tecnologia Legado (binário): ${codigo}`).first().waitFor(T);
     expect(errors).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { Title } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntityMeta, RouteParamMeta } from '../../../generator/model';
 import { PanelHeader } from './PanelHeader';
-import { checkParams, paramOptions } from './params';
+import { checkParams, paramOptions, useTecnologias } from './params';
 
 const CHOOSE: Record<string, string> = { tecnologias: 'Selecione a tecnologia', modelos: 'Selecione o modelo' };
 
@@ -21,10 +21,13 @@ export function ParamLevels({ title: label, base, params, level }: { title: stri
   const route = useParams();
   const navigate = useNavigate();
   const chosen = params.slice(0, level).map((p) => route[p.name] ?? '');
-  const { labels, error } = checkParams(params, chosen);
+  const { tecs, ready } = useTecnologias();
+  const checked = checkParams(params, chosen, tecs);
+  const { labels } = checked;
+  const error = ready ? checked.error : undefined;
   const title = [label, ...labels].join(': ');
   const p = params[level];
-  const options = p && !error ? paramOptions(params, level, chosen) ?? [] : [];
+  const options = p && !error ? paramOptions(params, level, chosen, tecs) ?? [] : [];
   const prompt = (p?.values && CHOOSE[p.values]) ?? `Selecione: ${p?.label ?? ''}`;
   const go = (id: string) => navigate([base, ...[...chosen, id].map(encodeURIComponent)].join('/'));
   return (

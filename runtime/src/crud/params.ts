@@ -2,6 +2,8 @@
 // route names, checked against their known values (model.tecnologias), and the API resource below them
 // (modelo_de_configuracao/queclink/gv50cg) that the list, forms and history read and write.
 import { useParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../api/http';
 import type { EntityMeta, RouteParamMeta, TecnologiaMeta } from '../../../generator/model';
 import { model } from '../model';
 
@@ -15,9 +17,17 @@ export interface Bound {
 
 export interface ParamOption { id: string; label: string }
 
+type Tecs = Pick<TecnologiaMeta, 'id' | 'label' | 'modelos'>[];
+
+/** Technologies and their models: metadata's at once, then the server's (GET /api/tecnologias: with the models of the
+ *  modelo register too). ready: the server's list is in (or refused: metadata's it is). */
+export function useTecnologias(): { tecs: Tecs; ready: boolean } {
+  const { data, isError } = useQuery({ queryKey: ['tecnologias'], queryFn: () => call<Tecs>('/tecnologias'), staleTime: 30_000, retry: false });
+  return { tecs: data ?? model.tecnologias ?? [], ready: !!data || isError };
+}
+
 /** The known values of parameter `level` given the values chosen before it (null: any value). */
-export function paramOptions(params: RouteParamMeta[], level: number, chosen: string[]): ParamOption[] | null {
-  const tecs: TecnologiaMeta[] = model.tecnologias ?? [];
+export function paramOptions(params: RouteParamMeta[], level: number, chosen: string[], tecs: Tecs = model.tecnologias ?? []): ParamOption[] | null {
   const p = params[level];
   if (p.values === 'tecnologias') return tecs.map((t) => ({ id: t.id, label: t.label }));
   if (p.values === 'modelos') return tecs.find((t) => t.id === chosen[level - 1])?.modelos ?? [];
@@ -25,10 +35,10 @@ export function paramOptions(params: RouteParamMeta[], level: number, chosen: st
 }
 
 /** Checks chosen values level by level: labels, or the pt-BR message of the first unknown one. */
-export function checkParams(params: RouteParamMeta[], chosen: string[]): { labels: string[]; error?: string } {
+export function checkParams(params: RouteParamMeta[], chosen: string[], tecs?: Tecs): { labels: string[]; error?: string } {
   const labels: string[] = [];
   for (let i = 0; i < chosen.length; i++) {
-    const options = paramOptions(params, i, chosen);
+    const options = paramOptions(params, i, chosen, tecs);
     const found = options ? options.find((o) => o.id === chosen[i]) : { id: chosen[i], label: chosen[i] };
     if (!found) {
       const p = params[i];
@@ -45,15 +55,17 @@ export function checkParams(params: RouteParamMeta[], chosen: string[]): { label
 /** The current route's bound values of an entity with params; null for other entities. */
 export function useBound(entity: EntityMeta): Bound | null {
   const params = useParams();
+  const { tecs, ready } = useTecnologias();
   if (!entity.params?.length) return null;
   const values = entity.params.map((p) => params[p.name] ?? '');
-  const { labels, error } = checkParams(entity.params, values);
+  const { labels, error } = checkParams(entity.params, values, tecs);
   return {
     resource: [entity.key, ...values.map(encodeURIComponent)].join('/'),
     route: Object.fromEntries(entity.params.map((p, i) => [p.name, values[i]])),
     fields: Object.fromEntries(entity.params.map((p, i) => [p.field, values[i]])),
     labels,
-    ...(error ? { error } : {}),
+    // a value metadata does not know may be a register's model: wait for the server's list before saying unknown
+    ...(error && ready ? { error } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import type { RouteParamMeta, ScreenMeta } from '../../../../generator/model';
 import { entityByKey, model } from '../../model';
 import { ParamLevels } from '../../crud/ParamIndex';
 import { ProviderList, providerByKey } from '../../crud/ProviderList';
-import { checkParams } from '../../crud/params';
+import { checkParams, useTecnologias } from '../../crud/params';
 import { UnknownParams } from '../../crud/GenericList';
 
 /** The screen (with list) whose route or subroutes match the path. */
@@ -35,7 +35,10 @@ function ProviderScreenOf({ screen }: { screen: ScreenMeta }) {
     return name ? [{ name, field: p.name, label: p.label, values: p.values } as RouteParamMeta] : [];
   });
   const values = mapped.map((p) => route[p.name]).filter((x): x is string => !!x);
-  const { labels, error } = checkParams(mapped, values);
+  const { tecs, ready } = useTecnologias();
+  const checked = checkParams(mapped, values, tecs);
+  const { labels } = checked;
+  const error = ready ? checked.error : undefined;
   const tab = list.tabs?.options.find((o) => pathname.endsWith(`/${o.path}`));
   const here = [screen.route, ...values.map(encodeURIComponent)].join('/');
   const complete = values.length === mapped.length;

@@ -111,9 +111,11 @@ describe('configuration models by technology and model', () => {
     expect((await (await ts.login('so_ativos', 'senha-teste-123')).get('/api/tecnologias')).status).toBe(403);
     await ts.createUser({ login: 'so_configuracoes', ambienteId: admin.user.ambienteId, empresas: [A], permissoes: ['adm.bib.modelos_de_configuracao.lista'] });
     expect((await (await ts.login('so_configuracoes', 'senha-teste-123')).get('/api/tecnologias')).status).toBe(200);
-    // a model deleted from the register is no longer a route value once the configuration models of it are gone
+    // the register's row is in use while a configuration model names it; deleted afterwards, it is no route value
+    const modeloId = (await created.json()).id;
+    expect((await admin.del(`/api/modelo/${modeloId}`)).status).toBe(409);
     await admin.del(`${BASE}/queclink/gv75w/${(await res.json()).id}`);
-    expect((await admin.del(`/api/modelo/${(await created.json()).id}`)).status).toBe(200);
+    expect((await admin.del(`/api/modelo/${modeloId}`)).status).toBe(200);
     expect((await admin.get(`${BASE}/queclink/gv75w`)).status).toBe(404);
   });
 

@@ -212,7 +212,8 @@ export function validatePayload(entity: EntityMeta, action: ActionMeta, body: un
   return body as Row;
 }
 
-function matches(row: Row, cond: Record<string, unknown>): boolean {
+/** Metadata visibleWhen: each field's value is the one given or one of the list's. */
+export function matches(row: Row, cond: Record<string, unknown>): boolean {
   return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
 }
 

@@ -11,7 +11,7 @@ import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName } from './registry.ts';
 import { batches, exportResponse } from './export.ts';
 import { MAX_PAGE, exportParams, listFilter, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
-import { handlerOf, readPayload, runAction, validatePayload } from './actions.ts';
+import { handlerOf, matches, readPayload, runAction, validatePayload } from './actions.ts';
 import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
@@ -24,10 +24,6 @@ import { fastOne, fastPage } from './fast.ts';
 import { boundParams } from './params.ts';
 import { addComputed, computedColumns, computedField } from './computed.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
-
-function matches(row: Row, cond: Record<string, unknown>): boolean {
-  return Object.entries(cond).every(([k, v]) => (Array.isArray(v) ? v.includes(row[k]) : row[k] === v));
-}
 
 // ---------- handlers shared with the nested routes (server/crud/nested.ts) ----------
 

@@ -3,6 +3,7 @@
 // be served.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
+import { emitOpenApi } from './emit/openapi.ts';
 import { editYaml, metadataProblems, tempProjects } from './test-helpers.ts';
 
 const project = tempProjects();
@@ -15,6 +16,12 @@ describe('lookup fields', () => {
     expect([f('tecnologia').type, f('tecnologia').lookup]).toEqual(['string', { entity: 'protocolo', value: 'codigo' }]);
     expect(f('modelo').lookup).toEqual({ entity: 'modelo', value: 'codigo', parent: { field: 'tecnologia', via: 'protocolo' } });
     expect(f('modelo').options).toBeUndefined();
+    // their choices are documented: GET /api/equipamento/opcoes/modelo?tecnologia=...
+    const doc = emitOpenApi(model) as { paths: Record<string, any> };
+    expect(doc.paths['/api/equipamento/opcoes/modelo'].get).toMatchObject({
+      operationId: 'opcoes_equipamento_modelo', parameters: [{ name: 'tecnologia', in: 'query', required: true }],
+    });
+    expect(doc.paths['/api/equipamento/opcoes/tecnologia'].get.parameters).toBeUndefined();
   });
 
   it('refuses an unknown register, a code field that is not unique text, a parent without lookup and a wrong via', async () => {

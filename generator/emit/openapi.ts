@@ -91,6 +91,23 @@ function paths(e: EntityMeta): Record<string, unknown> {
       get: { tags: tag, operationId: `get_${e.key}_in_${p.entity}`, summary: `Lê ${e.label.singular}`, description: nestedNote, ...perm('visualizar'), responses: { 200: one, ...errors(401, 403, 404) } },
     };
   }
+  for (const f of e.fields.filter((x) => x.lookup)) {
+    // Choices of a lookup field (server/crud/lookup.ts): codes of a register, under the entity's own keys.
+    const parent = f.lookup!.parent?.field;
+    out[`${root}/opcoes/${f.name}`] = {
+      ...(routeParams.length ? { parameters: routeParams } : {}),
+      get: {
+        tags: tag, operationId: `opcoes_${e.key}_${f.name}`, summary: `Opções de ${f.label}`,
+        'x-permission': ['lista', 'visualizar', 'adicionar', 'editar'].map((k) => `${e.permission}.${k}`).join(' | '),
+        description: `Códigos de ${f.lookup!.entity}.${f.lookup!.value}${parent ? ` do ${parent} informado` : ''}, por rótulo.`,
+        ...(parent ? { parameters: [{ name: parent, in: 'query', required: true, schema: { type: 'string' } }] } : {}),
+        responses: {
+          200: { description: 'Opções', content: { 'application/json': { schema: { type: 'array', items: { type: 'object', required: ['value', 'label'], properties: { value: { type: 'string' }, label: { type: 'string' } } } } } } },
+          ...errors(400, 401, 403),
+        },
+      },
+    };
+  }
   for (const a of e.actions) {
     out[`${root}/{id}/${a.name}`] = {
       parameters: [idParam],

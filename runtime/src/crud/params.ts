@@ -21,8 +21,8 @@ type Tecs = Pick<TecnologiaMeta, 'id' | 'label' | 'modelos'>[];
 
 /** Technologies and their models: metadata's at once, then the server's (GET /api/tecnologias: with the models of the
  *  modelo register too). ready: the server's list is in (or refused: metadata's it is). */
-export function useTecnologias(): { tecs: Tecs; ready: boolean } {
-  const { data, isError } = useQuery({ queryKey: ['tecnologias'], queryFn: () => call<Tecs>('/tecnologias'), staleTime: 30_000, retry: false });
+export function useTecnologias(enabled = true): { tecs: Tecs; ready: boolean } {
+  const { data, isError } = useQuery({ queryKey: ['tecnologias'], queryFn: () => call<Tecs>('/tecnologias'), staleTime: 30_000, retry: false, enabled });
   return { tecs: data ?? model.tecnologias ?? [], ready: !!data || isError };
 }
 
@@ -55,7 +55,8 @@ export function checkParams(params: RouteParamMeta[], chosen: string[], tecs?: T
 /** The current route's bound values of an entity with params; null for other entities. */
 export function useBound(entity: EntityMeta): Bound | null {
   const params = useParams();
-  const { tecs, ready } = useTecnologias();
+  // only screens with technology/model parameters ask the server
+  const { tecs, ready } = useTecnologias(!!entity.params?.some((p) => p.values));
   if (!entity.params?.length) return null;
   const values = entity.params.map((p) => params[p.name] ?? '');
   const { labels, error } = checkParams(entity.params, values, tecs);

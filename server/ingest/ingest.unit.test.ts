@@ -121,9 +121,12 @@ describe('writer rows', () => {
   });
 
   it('reads decoder times by arithmetic and anything else like Date.parse', () => {
-    for (const t of ['2026-11-23T12:34:56.789Z', '2024-02-29T23:59:59.000Z', '2023-02-31T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-11-23T12:34:56Z', 'x']) {
-      expect(isoMs(t)).toEqual(Date.parse(t));
+    for (const t of ['2026-11-23T12:34:56.789Z', '2026-11-23T00:00:00.000Z', '2026-11-23T23:59:59.999Z', '2024-02-29T23:59:59.000Z',
+      '2023-02-31T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-11-23T24:00:00.000Z', '2026-11-23T12:34:56Z', '2026-11-22T12:34:56.789Z', 'x']) {
+      expect(isoMs(t), t).toEqual(Date.parse(t));
     }
+    // any time, in any order (the day of the last one is remembered)
+    fc.assert(fc.property(fc.date({ min: new Date('1970-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }), (d) => isoMs(d.toISOString()) === d.getTime()), { numRuns: 20_000 });
   });
 
   it('folds a message into COPY lines with the device columns in front, drops impossible fix times', () => {

@@ -24,6 +24,17 @@ describe('jsonbOrderedJson', () => {
     expect(jsonbOrderedJson({ 'x"); process.exit(1); ("': 1, a: 0 })).toBe('{"x\\"); process.exit(1); (\\"":1,"a":0}');
   });
 
+  it('keeps every shape apart when more key lists alternate than it remembers', () => {
+    const shapes = Array.from({ length: 11 }, (_, i) => Object.fromEntries([['zz', i], [`k${i}`, true], ['a', 'x']]));
+    for (let round = 0; round < 3; round++) {
+      for (const [i, o] of shapes.entries()) {
+        expect(jsonbOrderedJson(o)).toBe(i < 10 ? `{"a":"x","k${i}":true,"zz":${i}}` : '{"a":"x","zz":10,"k10":true}');
+      }
+    }
+    // same keys, another order: another list, the same jsonb order
+    expect(jsonbOrderedJson({ k1: false, zz: 9, a: 'y' })).toBe('{"a":"y","k1":false,"zz":9}');
+  });
+
   it('always means the same JSON value (property)', () => {
     const key = fc.oneof(fc.stringMatching(/^[a-z_][A-Za-z0-9_]{0,12}$/), fc.string({ maxLength: 6 }));
     fc.assert(fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 30 }), (o) => {

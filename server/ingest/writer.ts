@@ -200,14 +200,23 @@ export function isTransient(err: unknown): boolean {
 export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat']);
 
 const DAY = 86_400_000;
+/** The day of the last decoder time read ("YYYY-MM-DDT") and its midnight in ms: messages of one batch share days. */
+let dayKey = '', dayMs = 0;
+
 /** Milliseconds of an ISO-8601 UTC time; the decoders' "YYYY-MM-DDTHH:MM:SS.sssZ" by arithmetic, others by Date.parse. */
 export function isoMs(t: string): number {
   if (t.length === 24 && t.charCodeAt(4) === 45 && t.charCodeAt(7) === 45 && t.charCodeAt(10) === 84 && t.charCodeAt(13) === 58
     && t.charCodeAt(16) === 58 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
-    const y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2), h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2), ms = digits(t, 20, 3);
-    // Out-of-range fields (month 13, hour 24, 31 February...) are left to Date.parse, which knows its own rules.
-    if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59 && ms >= 0) {
-      return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+    const h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2), ms = digits(t, 20, 3);
+    if (h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59 && ms >= 0) {
+      if (t.startsWith(dayKey) && dayKey) return dayMs + ((h * 60 + mi) * 60 + s) * 1000 + ms;
+      const y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
+      // Out-of-range fields (month 13, 31 February...) are left to Date.parse, which knows its own rules.
+      if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28) {
+        dayKey = t.slice(0, 11);
+        dayMs = Date.UTC(y, mo - 1, d);
+        return dayMs + ((h * 60 + mi) * 60 + s) * 1000 + ms;
+      }
     }
   }
   return Date.parse(t);

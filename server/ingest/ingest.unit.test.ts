@@ -129,6 +129,23 @@ describe('writer rows', () => {
     fc.assert(fc.property(fc.date({ min: new Date('1970-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }), (d) => isoMs(d.toISOString()) === d.getTime()), { numRuns: 20_000 });
   });
 
+  it('keeps every message\'s rows intact across the shared slabs (3 MB of messages, non-ASCII text)', () => {
+    const receivedAt = new Date('2026-11-23T12:00:00.000Z');
+    const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };
+    const dev = { equipamentoId: 1, serial: '860000000000001', empresaId: 3, ativoId: null, motoristaId: null, modelo: null, tecnologia: null };
+    const made = Array.from({ length: 6000 }, (_, i) => prepare({ link, raw: 'raw', receivedAt, result: {
+      protocol: 'x', deviceId: dev.serial, type: 'FRI', attributes: { n: i, local: `Região ${'ç'.repeat(i % 200)}` }, events: [],
+      positions: [{ fixTime: '2026-11-23T11:59:00.000Z', latitude: -23.5, longitude: -46.6, speedKmh: i, course: 90, valid: true }],
+    } } as never));
+    const lines = buildRows(made, new Map([[dev.serial, dev]]), () => false).posicao.toString('utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(6000);
+    lines.forEach((l, i) => {
+      const cols = l.split('\t');
+      expect(cols[POSICAO_COLS.indexOf('speed')], `row ${i}`).toBe(String(i));
+      expect(JSON.parse(cols[POSICAO_COLS.indexOf('attributes')]!), `row ${i}`).toEqual({ n: i, local: `Região ${'ç'.repeat(i % 200)}` });
+    });
+  });
+
   it('folds a message into COPY lines with the device columns in front, drops impossible fix times', () => {
     const receivedAt = new Date('2026-11-23T12:00:00.000Z');
     const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };

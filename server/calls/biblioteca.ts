@@ -198,7 +198,7 @@ export const providers: Record<string, Provider> = {
     list: async (q, { meta, em }) => {
       const { tecnologias } = loaded();
       const tid = String(q.params.tecnologia), mid = String(q.params.modelo), tipo = q.params.lista as 'eventos' | 'parametros';
-      // The core checked both against metadata/_tecnologias.yaml (params values); a technology without libraries is 404 too.
+      // The core checked both (params values: metadata and the modelo register); a technology without libraries is 404 too.
       await knownTecnologia(tid, mid);
       const t = tecnologias.find((x) => x.id === tid);
       if (!t) throw new HttpError(404, `A tecnologia ${tid} não tem biblioteca.`);
@@ -209,7 +209,6 @@ export const providers: Record<string, Provider> = {
   },
 };
 
-/** Loads (and validates) the catalogues now: an invalid file stops the start. */
 /** Keys of the screens that navigate by technology and model (entities and providers with such params). */
 function navigationKeys(): PermissionKey[] {
   const m = getModel();
@@ -219,10 +218,12 @@ function navigationKeys(): PermissionKey[] {
   ] as PermissionKey[];
 }
 
+/** Loads (and validates) the catalogues now: an invalid file stops the start. */
 export default (api: Hono<AppEnv>) => {
   loaded();
+  const keys = navigationKeys();
   // GET /api/tecnologias: technologies and their models (metadata and the modelo register) for the navigation of the
   // screens with technology/model route parameters; for whoever may open one of them.
-  route(api, 'get', '/tecnologias', { permission: navigationKeys, scope: 'global' }, async (c) =>
+  route(api, 'get', '/tecnologias', { permission: keys, scope: 'global' }, async (c) =>
     c.json((await tecnologias()).map((t) => ({ id: t.id, label: t.label, modelos: t.modelos }))));
 };

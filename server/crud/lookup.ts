@@ -2,7 +2,7 @@
 // their choices, read under the permission of the entity holding the field (a user who may edit equipment need not
 // see the hardware registers), and the check of a written value.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta, LookupMeta } from '../../generator/model.ts';
 import type { Session } from '../app/env.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { asSystem } from '../db/rls.ts';
@@ -76,23 +76,32 @@ export async function lookupLabelOf(em: EntityManager, e: EntityMeta, name: stri
   return String(row?.[t.recordRepresentation ?? f.lookup.value] ?? value);
 }
 
+/** The lookup fields naming each register, indexed once per model (every update and delete asks). */
+let users: { model: unknown; by: Map<string, { e: EntityMeta; f: FieldMeta & { lookup: LookupMeta } }[]> } | null = null;
+function usersOf(key: string) {
+  const model = getModel();
+  if (users?.model !== model) {
+    const by = new Map<string, { e: EntityMeta; f: FieldMeta & { lookup: LookupMeta } }[]>();
+    for (const e of model.entities) for (const f of e.fields) if (f.lookup) by.set(f.lookup.entity, [...(by.get(f.lookup.entity) ?? []), { e, f: f as FieldMeta & { lookup: LookupMeta } }]);
+    users = { model, by };
+  }
+  return users.by.get(key) ?? [];
+}
+
 /**
  * A register row whose code other rows carry (a lookup target, e.g. the modelo gv50cg of equipment) is neither
  * deleted nor given another code while they do: 409, as a reference in use. Counted in every company (system role:
  * the rows using a platform-wide model belong to many companies); `next` is the update's data, null on delete.
  */
 export async function guardLookupUse(target: EntityMeta, row: Row, next: Row | null): Promise<void> {
-  for (const e of getModel().entities) {
-    for (const f of e.fields) {
-      if (f.lookup?.entity !== target.key) continue;
-      const code = row[f.lookup.value];
-      if (code == null || (next && (!(f.lookup.value in next) || next[f.lookup.value] === code))) continue;
-      const em = getOrm().em.fork();
-      const n = await asSystem(() => em.count(ormName(em, e), { [f.name]: code } as never, { filters: false }));
-      if (!n) continue;
-      const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
-      throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,
-        { entity: e.key, field: f.name, count: n }, 'Registro em uso');
-    }
+  for (const { e, f } of usersOf(target.key)) {
+    const code = row[f.lookup.value];
+    if (code == null || (next && (!(f.lookup.value in next) || next[f.lookup.value] === code))) continue;
+    const em = getOrm().em.fork();
+    const n = await asSystem(() => em.count(ormName(em, e), { [f.name]: code } as never, { filters: false }));
+    if (!n) continue;
+    const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
+    throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,
+      { entity: e.key, field: f.name, count: n }, 'Registro em uso');
   }
 }

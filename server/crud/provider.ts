@@ -110,7 +110,7 @@ async function parseParams(meta: ProviderMeta, c: Context): Promise<Record<strin
       out[p.name] = Number(v);
     } else {
       if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `Valor desconhecido para ${p.label}: ${v}. Use ${p.enum.join(', ')}.`);
-      // Known technologies and models (metadata/_tecnologias.yaml): the one before names the technology.
+      // Known technologies and models (metadata and the modelo register): the one before names the technology.
       if (p.values === 'tecnologias') await knownTecnologia(v);
       if (p.values === 'modelos') await knownTecnologia(String(out[meta.params.find((x) => x.values === 'tecnologias')!.name]), v);
       out[p.name] = v;

@@ -1,7 +1,7 @@
 // JSON text with the object's keys in jsonb's storage order (shorter keys first, then bytewise). PostgreSQL sorts
 // the keys of every jsonb object it parses; keys that already come sorted skip most of that work. In the COPY of
 // the positions the attributes are most of the row: measured 9.0 → 7.6 µs of PostgreSQL CPU per row (simulator
-// traffic, 26 attributes), for ~0.8 µs more in the gateway.
+// traffic, 26 attributes), for ~0.2 µs more in the gateway than a plain JSON.stringify (key lists matched as below).
 //
 // Per key list (decoders produce a handful: one per report layout; the last 8 are matched key by key, others by
 // their joined names) a small compiled function builds an object

@@ -8,9 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { EntityMeta, FieldMeta } from '../../../generator/model';
 import { call } from '../api/http';
 import { useReferenceResource } from './params';
-import { ValueSelect } from './ValueSelect';
-
-export interface LookupOption { value: string; label: string }
+import { ValueSelect, type ValueOption } from './ValueSelect';
 
 /** The choices of a lookup field; none until the parent field has a value. */
 export function useLookupOptions(entity: EntityMeta | undefined, field: FieldMeta | undefined, parentValue?: unknown) {
@@ -20,7 +18,7 @@ export function useLookupOptions(entity: EntityMeta | undefined, field: FieldMet
   const qs = parent && ready ? `?${parent}=${encodeURIComponent(String(parentValue))}` : '';
   const { data, isPending } = useQuery({
     queryKey: ['lookup', resource, field?.name, qs],
-    queryFn: () => call<LookupOption[]>(`/${resource}/opcoes/${field!.name}${qs}`),
+    queryFn: () => call<ValueOption[]>(`/${resource}/opcoes/${field!.name}${qs}`),
     enabled: ready,
     staleTime: 60_000,
   });
@@ -28,7 +26,7 @@ export function useLookupOptions(entity: EntityMeta | undefined, field: FieldMet
 }
 
 /** The label of a code ('' while loading; the code itself when the register no longer has it). */
-export function lookupLabel(options: LookupOption[], value: unknown): string {
+export function lookupLabel(options: ValueOption[], value: unknown): string {
   return options.find((o) => o.value === value)?.label ?? String(value ?? '');
 }
 

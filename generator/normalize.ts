@@ -143,7 +143,9 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     if (f.pick && f.type !== 'referenceList') err(`/fields/${i}/pick`, 'pick vale só para campos referenceList');
     if (f.pick?.colorSecond && !f.pick.secondLabel) err(`/fields/${i}/pick/colorSecond`, 'colorSecond exige secondLabel');
     if (f.lookup && f.type !== 'string') err(`/fields/${i}/lookup`, 'lookup vale só para campos string');
-    if (f.widget && (f.type !== 'json' || f.items || f.options)) err(`/fields/${i}/widget`, 'widget vale só para campos json sem items/options');
+    if (f.widget === 'code' ? f.type !== 'text' : f.widget && (f.type !== 'json' || f.items || f.options)) {
+      err(`/fields/${i}/widget`, f.widget === 'code' ? 'widget code vale só para campos text' : 'widget vale só para campos json sem items/options');
+    }
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
     if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
     byName.set(f.name, declared[i]);

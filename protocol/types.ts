@@ -151,6 +151,20 @@ export interface Decoder<C extends DeviceCommand = DeviceCommand> {
   decode(frame: Buffer, now?: Date): DecodeResult | DecodeError;
   /** Build the bytes of a command; throws CommandValidationError on invalid input. */
   encode(command: C): Buffer;
+  /** Compiles a device model's configuration command templates (text protocols); throws CommandValidationError.
+   *  Absent: the protocol takes no configuration from templates. */
+  configTemplate?(text: string): ConfigTemplate;
+}
+
+/** A writeConfig command: params.group and params.values of DeviceCommand. */
+export interface ConfigCommand { group: string; values: CommandParamValue[] }
+
+/** A device model's configuration commands, compiled (see protocol/queclink/config.ts). */
+export interface ConfigTemplate {
+  /** Parameters the template reads, in order of first use. */
+  fields: string[];
+  /** The commands for one configuration (labels name the parameters in errors); throws CommandValidationError. */
+  render(values: Record<string, unknown>, labels?: Record<string, string>): ConfigCommand[];
 }
 
 /** JSON form of a result (Buffer replies become replyHex), as printed by the CLI. */

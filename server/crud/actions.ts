@@ -16,6 +16,7 @@ import { entityByKey, ormName } from './registry.ts';
 import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
 import { lookupLabelOf } from './lookup.ts';
+import { configCommands, configParameters } from './configuracao.ts';
 import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
@@ -146,8 +147,9 @@ export const actionHandlers: Record<string, ActionHandler> = {
       created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'sync', value: { can: true }, status: 'pendente', processing: false, tentativas: 0 }),
     ]);
   },
-  // modelo_de_configuracao: writeConfig with the model's parameters for each chosen device of the company; every one
-  // must be of the model's technology and model (a configuration is made for one device model), else nothing is queued.
+  // modelo_de_configuracao: for each chosen device of the company, the commands of its model's templates filled with
+  // the configuration's parameters (writeConfig, one queue row per command, in template order). Every device must be
+  // of the configuration's technology and model (a configuration is made for one device model), else nothing is queued.
   aplicar_configuracao: async (ctx) => {
     const ids = (ctx.payload.equipamentos as number[]).map(Number);
     const equipamento = entityByKey('equipamento')!;
@@ -160,12 +162,13 @@ export const actionHandlers: Record<string, ActionHandler> = {
     if (other.length) {
       throw new HttpError(422, `A configuração é para ${ctx.row.tecnologia}/${ctx.row.modelo}; não serve para: ${other.map((r) => `${r.serial} (${r.tecnologia}/${r.modelo})`).join(', ')}`);
     }
-    const skip = new Set(['descricao', 'tecnologia', 'modelo']);
-    const parametros = Object.fromEntries(ctx.entity.fields.filter((f) => !f.system && !skip.has(f.name)).map((f) => [f.name, ctx.row[f.name] ?? null]));
-    const value = { modeloDeConfiguracao: Number(ctx.row.id), descricao: ctx.row.descricao, parametros };
-    return createdAnswer(ctx, ids.map((id) => created(ctx, 'fila_processamento', {
-      serial: byId.get(id)!.serial, event: 'writeConfig', value, status: 'pendente', processing: false, tentativas: 0,
-    })));
+    const commands = await configCommands(ctx.tx, ctx.row, await lookupLabelOf(ctx.tx, ctx.entity, 'modelo', ctx.row.modelo));
+    const parametros = Object.fromEntries(configParameters().map((f) => [f.name, ctx.row[f.name] ?? null]));
+    const base = { modeloDeConfiguracao: Number(ctx.row.id), descricao: ctx.row.descricao, parametros };
+    return createdAnswer(ctx, ids.flatMap((id) => commands.map((c, i) => created(ctx, 'fila_processamento', {
+      serial: byId.get(id)!.serial, event: 'writeConfig', status: 'pendente', processing: false, tentativas: 0,
+      value: { ...base, comando: `${i + 1}/${commands.length}`, group: c.group, values: c.values },
+    }))));
   },
   // equipamento: factory reset (reboot with reset: the Queclink encoder sends AT+GTRTO sub-command 4).
   redefinir: (ctx) => createdAnswer(ctx, [

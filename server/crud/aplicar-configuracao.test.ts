@@ -1,8 +1,10 @@
 // Applying a configuration model to equipment (/adm/cfg/configurar_equipamentos/{tecnology}/{model}/{idConfig}/editar,
-// action aplicar_configuracao) over HTTP: writeConfig with the model's parameters queued for each chosen device of the
-// company; refused for a device of another model, another company's device or configuration, without the key, and
-// for an empty choice.
+// action aplicar_configuracao) over HTTP: the device model's command templates (modelo.comandosConfiguracao, checked
+// when saved) filled with the configuration's parameters, one writeConfig per command queued for each chosen device
+// of the company; refused for a model without templates, a device of another model, another company's device or
+// configuration, without the key, and for an empty choice.
 import pg from 'pg';
+import { encode } from '../../protocol/queclink/encoder.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
 
@@ -12,6 +14,11 @@ let admin: Api, holder: Api, noKey: Api;
 let A: number, B: number;
 let config: number, configB: number, gv50a: number, gv50b: number, gv58: number, alheio: number;
 const Q = '/api/modelo_de_configuracao/queclink/gv50cg';
+const TEMPLATES = `# intervalos; sono em horas
+AT+GTFRI={senha},1,0,,,0000,0000,{intervaloIgnicaoLigada},{intervaloIgnicaoLigada},,,,,{anguloMudancaDirecao},{intervaloIgnicaoDesligada},{serial}$
+AT+GTCFG={senha},,,{periodoSono/60},{alarmeMudancaDirecao},{mensagemGateway},{serial}$`;
+const modeloId = async (codigo: string) => (await pool.query('SELECT id FROM modelo WHERE codigo = $1', [codigo])).rows[0].id as number;
+const setTemplates = (codigo: string, comandosConfiguracao: string | null) => modeloId(codigo).then((id) => admin.put(`/api/modelo/${id}`, { comandosConfiguracao }));
 
 const fila = async () => (await pool.query('SELECT serial, event, value, empresa_id FROM fila_processamento ORDER BY id')).rows;
 
@@ -35,16 +42,51 @@ beforeAll(async () => {
 });
 afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
+describe('modelo.comandosConfiguracao: the templates are checked by the protocol when saved', () => {
+  it('is 400 in pt-BR for a malformed line, an unknown parameter, a protocol without templates', async () => {
+    const cases: [string, string, string][] = [
+      ['gv50cg', 'AT+GTFRI=gv50cg,1,{serial}$', 'Linha 1: o primeiro campo deve ser {senha}'],
+      ['gv50cg', '# ok\nAT+GTFRI={senha},{intervalo},{velocidade*2},{serial}$',
+        'Parâmetro desconhecido: {intervalo}, {velocidade} (os parâmetros do modelo de configuração são intervaloIgnicaoLigada, intervaloIgnicaoDesligada, tempoAntifurto, periodoSono, alarmeMudancaDirecao, anguloMudancaDirecao, velocidadeMudancaDirecao, intervaloSnapshot, amostrasPorRegistro, mensagemGateway, dopMaximo)'],
+      ['legacy', 'AT+GTFRI={senha},{periodoSono},{serial}$', 'O protocolo legacy não recebe configuração por comandos de texto'],
+    ];
+    for (const [codigo, text, message] of cases) {
+      const res = await setTemplates(codigo, text);
+      expect(res.status, text).toBe(400);
+      const body = await res.json();
+      expect(body.msg, text).toBe(message);
+      expect(body.payload, text).toEqual([{ field: 'comandosConfiguracao', label: 'Comandos de configuração', message }]);
+    }
+    expect((await pool.query(`SELECT count(*)::int n FROM modelo WHERE comandos_configuracao IS NOT NULL`)).rows[0].n).toBe(0);
+  });
+});
+
 describe('modelo_de_configuracao.aplicar_configuracao', () => {
-  it('queues writeConfig with the model parameters for each chosen device, in the active company', async () => {
+  it('is 422 while the device model has no configuration commands, queuing nothing', async () => {
+    const res = await holder.post(`${Q}/${config}/aplicar_configuracao`, { equipamentos: [gv50a] });
+    expect(res.status).toBe(422);
+    expect((await res.json()).msg).toBe('O modelo GV50CG não tem comandos de configuração cadastrados: cadastre-os em Hardware › Modelos');
+    expect(await fila()).toEqual([]);
+  });
+
+  it("queues the model's commands filled with the parameters for each chosen device, in the active company", async () => {
+    expect((await setTemplates('gv50cg', TEMPLATES)).status).toBe(200);
     const res = await holder.post(`${Q}/${config}/aplicar_configuracao`, { equipamentos: [gv50a, gv50b] });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body.map((r: any) => [r.serial, r.event, r.status, r.empresaId])).toEqual([
-      ['865300000000001', 'writeConfig', 'pendente', A], ['865300000000002', 'writeConfig', 'pendente', A],
+    expect(body.map((r: any) => [r.serial, r.event, r.status, r.empresaId, r.value.comando])).toEqual([
+      ['865300000000001', 'writeConfig', 'pendente', A, '1/2'], ['865300000000001', 'writeConfig', 'pendente', A, '2/2'],
+      ['865300000000002', 'writeConfig', 'pendente', A, '1/2'], ['865300000000002', 'writeConfig', 'pendente', A, '2/2'],
     ]);
     const rows = await fila();
-    expect(rows.map((r) => [r.serial, r.event, r.empresa_id])).toEqual([['865300000000001', 'writeConfig', A], ['865300000000002', 'writeConfig', A]]);
+    expect(rows.map((r) => [r.serial, r.event, r.empresa_id])).toEqual([
+      ['865300000000001', 'writeConfig', A], ['865300000000001', 'writeConfig', A], ['865300000000002', 'writeConfig', A], ['865300000000002', 'writeConfig', A],
+    ]);
+    // what the gateway sends (server/ingest/commands.ts: params = the row's value, serial = id & 0xFFFF)
+    expect(rows.slice(0, 2).map((r, i) => encode({ type: 'writeConfig', model: 'gv50cg', serial: i + 1, params: r.value }).toString('ascii'))).toEqual([
+      'AT+GTFRI=gv50cg,1,0,,,0000,0000,60,60,,,,,30,3600,0001$',
+      'AT+GTCFG=gv50cg,,,1,0,,0002$',
+    ]);
     expect(rows[0].value).toMatchObject({ modeloDeConfiguracao: config, descricao: 'Urbano' });
     expect(rows[0].value.parametros).toMatchObject({
       tempoAntifurto: 30, periodoSono: 60, intervaloSnapshot: 10, intervaloIgnicaoLigada: 60, intervaloIgnicaoDesligada: 3600, dopMaximo: 15, alarmeMudancaDirecao: false,
@@ -85,6 +127,14 @@ describe('modelo_de_configuracao.aplicar_configuracao', () => {
       msgs.push((await res.json()).msg);
     }
     expect(msgs).toEqual(['O campo Equipamentos é obrigatório', 'O campo Equipamentos é obrigatório', 'O campo Equipamentos deve ser um número inteiro', 'Campo desconhecido: outro']);
-    expect((await fila()).length).toBe(2);
+    expect((await fila()).length).toBe(4);
+  });
+
+  it('is 422 when a parameter cannot travel in a command (a comma in the gateway message)', async () => {
+    const id = (await json(await admin.post(Q, { descricao: 'Com vírgula', mensagemGateway: 'a,b' }))).id;
+    const res = await holder.post(`${Q}/${id}/aplicar_configuracao`, { equipamentos: [gv50a] });
+    expect(res.status).toBe(422);
+    expect((await res.json()).msg).toBe("O campo Mensagem do gateway não pode conter ',', '$' ou quebras de linha num comando de configuração");
+    expect((await fila()).length).toBe(4);
   });
 });

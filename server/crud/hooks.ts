@@ -12,6 +12,7 @@ import { HttpError } from '../http/envelope.ts';
 import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
 import type { Storage } from '../uploads/storage.ts';
+import { compileTemplates } from './configuracao.ts';
 import { plain } from './history.ts';
 import type { Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
@@ -136,11 +137,23 @@ const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) =>
   }
 };
 
+/** modelo: its configuration command templates must compile for its protocol and name only parameters of a
+ *  configuration model (checked again when the protocol changes). */
+const modelo: WriteHook = async ({ tx, data, existing }) => {
+  if (!('comandosConfiguracao' in data) && !('protocolo' in data)) return;
+  const text = String(('comandosConfiguracao' in data ? data.comandosConfiguracao : existing?.comandosConfiguracao) ?? '');
+  if (!text.trim()) return;
+  const protocolo = await byId(tx, 'protocolo', 'protocolo' in data ? data.protocolo : existing?.protocolo);
+  if (!protocolo) throw invalid('protocolo', 'Protocolo', 'O campo Protocolo referencia um registro inexistente');
+  await compileTemplates(String(protocolo.codigo), text);
+};
+
 /** The registry: metadata names a hook by its key here. */
 export const writeHooks: Record<string, WriteHook> = {
   firmware,
   atualizacao_firmware: atualizacaoFirmware,
   formulario,
+  modelo,
   resposta_formulario: respostaFormulario,
 };
 

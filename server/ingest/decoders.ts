@@ -34,3 +34,9 @@ export async function loadDecoders(): Promise<Record<string, Decoder>> {
   }
   return out;
 }
+
+let shared: Promise<Record<string, Decoder>> | null = null;
+/** The decoders loaded once per process (for the back-office: configuration templates of a protocol). */
+export function decoders(): Promise<Record<string, Decoder>> {
+  return (shared ??= loadDecoders());
+}

@@ -77,7 +77,7 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}`);
-    expect(fila.map((r: any) => [r.event, r.value, r.status])).toEqual([['sync', { can: true }, 'pendente']]);
+    expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value, r.status])).toEqual([['sync', { can: true }, 'pendente']]);
   });
 
   it('Redefinir queues the factory reset', async () => {
@@ -90,7 +90,7 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}&sort=${encodeURIComponent('["id","ASC"]')}`);
-    expect(fila.map((r: any) => [r.event, r.value])).toEqual([['sync', { can: true }], ['reboot', { reset: true }]]);
+    expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value])).toEqual([['sync', { can: true }], ['reboot', { reset: true }]]);
     expect(s.errors).toEqual([]);
   });
 
@@ -169,6 +169,24 @@ describe('SIM cards under Configuração', () => {
 });
 
 describe('configurar_equipamentos: a configuration model applied to equipment', () => {
+  it("the device model's configuration commands are written in its form and checked by the server", async () => {
+    const { page } = s;
+    const [modelo] = await api(`/api/modelo?${filter({ codigo: 'gv350ceu' })}`);
+    await page.goto(`${baseUrl}/cfg/cfg/hardware/modelo/${modelo.id}/editar`);
+    const field = page.locator('#root_comandosConfiguracao');
+    await field.fill('AT+GTFRI={senha},1,{intervalo},{serial}$');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Parâmetro desconhecido: {intervalo}', { exact: false }).first().waitFor(T);
+    await field.fill('AT+GTFRI={senha},1,0,,,0000,0000,{intervaloIgnicaoLigada},{intervaloIgnicaoLigada},,,,,0,{intervaloIgnicaoDesligada},{serial}$\n'
+      + 'AT+GTTOW={senha},{tempoAntifurto},{serial}$');
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/modelo-comandos.png` });
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect.poll(async () => (await api(`/api/modelo/${modelo.id}`)).comandosConfiguracao?.split('\n').length, T).toBe(2);
+    // the refused save is the only error of the page (its 400 answer)
+    expect(s.errors.map((e) => e.replace(/^.*?: /, ''))).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    s.errors.length = 0;
+  });
+
   it('navigates technology → model → the models, and {idConfig}/editar applies one to a chosen device', async () => {
     const { page } = s;
     const descricao = `Config E2E ${tag}`;
@@ -196,7 +214,9 @@ describe('configurar_equipamentos: a configuration model applied to equipment', 
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['writeConfig'] })}`);
-    expect(fila.map((r: any) => [r.event, r.value.modeloDeConfiguracao, r.value.parametros.tempoAntifurto])).toEqual([['writeConfig', config, 40]]);
+    expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value.modeloDeConfiguracao, r.value.comando, r.value.group, r.value.values.join(',')])).toEqual([
+      ['writeConfig', config, '1/2', 'GTFRI', '1,0,,,0000,0000,60,60,,,,,0,3600'], ['writeConfig', config, '2/2', 'GTTOW', '40'],
+    ]);
     expect(s.errors).toEqual([]);
   });
 });

@@ -66,8 +66,8 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
         u['ui:options'] = { options: f.options ?? [] };
         break;
       case 'text':
-        u['ui:widget'] = 'textarea';
-        u['ui:options'] = { rows: 4 };
+        u['ui:widget'] = f.widget === 'code' ? 'code' : 'textarea';
+        u['ui:options'] = { rows: f.widget === 'code' ? 8 : 4 };
         break;
       case 'password':
         u['ui:widget'] = 'password';

@@ -265,6 +265,28 @@ export function JsonField(props: FieldProps) {
   );
 }
 
+// text with widget code (device commands, scripts): monospace, long lines kept, full width (FormPanel).
+export function CodeWidget(props: WidgetProps) {
+  const { id, value, required, disabled, readonly, label, rawErrors, options } = props;
+  return (
+    <TextField
+      id={id}
+      label={label}
+      multiline
+      minRows={Number(options.rows ?? 8)}
+      fullWidth
+      required={required}
+      disabled={disabled || readonly}
+      value={value ?? ''}
+      error={!!rawErrors?.length}
+      slotProps={{ htmlInput: { spellCheck: false, wrap: 'off', style: { fontFamily: 'monospace', fontSize: 13, overflowX: 'auto' } } }}
+      onChange={(e) => props.onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
+      onBlur={(e) => props.onBlur(id, e.target.value)}
+      onFocus={(e) => props.onFocus(id, e.target.value)}
+    />
+  );
+}
+
 // Field types image / file: the uploaders; the value is the stored file's URL (null when removed).
 export function ImageUploadWidget(props: WidgetProps) {
   return <ImageUploader id={props.id} label={props.label} value={props.value} disabled={props.disabled || props.readonly} onChange={(v) => props.onChange(v ?? null)} />;
@@ -287,6 +309,7 @@ export const widgets: RegistryWidgetsType = {
   enumMulti: EnumMultiWidget,
   tags: TagsWidget,
   upperCase: UpperCaseWidget,
+  code: CodeWidget,
   time: TimeWidget,
   date: DateWidget,
   datetime: DateTimeWidget,

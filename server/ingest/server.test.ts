@@ -165,6 +165,30 @@ describe('gateway with the real schema, and the named calls', () => {
     d2.close();
   });
 
+  it("writes a configuration model to a connected device: its model's commands, in order, each done on its ack", async () => {
+    const modelo = (await pool.query(`SELECT id FROM modelo WHERE codigo = 'gv58cg'`)).rows[0].id;
+    const templates = 'AT+GTFRI={senha},1,0,,,0000,0000,{intervaloIgnicaoLigada},{intervaloIgnicaoLigada},,,,,0,{intervaloIgnicaoDesligada},{serial}$\n'
+      + 'AT+GTTOW={senha},{tempoAntifurto},{serial}$';
+    expect((await admin.put(`/api/modelo/${modelo}`, { comandosConfiguracao: templates })).status).toBe(200);
+    const Q = '/api/modelo_de_configuracao/queclink/gv58cg';
+    const config = (await json(await admin.post(Q, { descricao: 'Rodovia', intervaloIgnicaoLigada: 30, tempoAntifurto: 120 }))).id;
+    const equipamento = (await pool.query('SELECT id FROM equipamento WHERE serial = $1', [SERIAL_A])).rows[0].id;
+    const applied = await admin.post(`${Q}/${config}/aplicar_configuracao`, { equipamentos: [equipamento] });
+    expect(applied.status).toBe(201);
+    const ids = (await applied.json()).map((r: any) => Number(r.id));
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
+    await d.send(v.fri(new Date()));
+    const hex = (id: number) => (id & 0xffff).toString(16).toUpperCase().padStart(4, '0');
+    await d.waitFor(`AT+GTTOW=gv58cg,120,${hex(ids[1]!)}$`);
+    const sent = d.received.match(/AT\+GT[A-Z]{3}=[^$]*\$/g)!.filter((c) => !c.startsWith('AT+GTRTO'));
+    expect(sent).toEqual([`AT+GTFRI=gv58cg,1,0,,,0000,0000,30,30,,,,,0,3600,${hex(ids[0]!)}$`, `AT+GTTOW=gv58cg,120,${hex(ids[1]!)}$`]);
+    for (const cmd of sent) await d.send(v.ackFor(cmd)!);
+    await until(async () => (await pool.query(`SELECT count(*)::int n FROM fila_processamento WHERE id = ANY($1) AND status = 'concluido'`, [ids])).rows[0].n === 2);
+    d.close();
+    await until(() => gw.metrics.connections === 0);
+  });
+
   it('demo: registers one device per seeded asset and the simulated vehicles report', async () => {
     const dbUrl = (pool as unknown as { options: { connectionString: string } }).options.connectionString;
     const sim = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 5, maxDevices: 4 });

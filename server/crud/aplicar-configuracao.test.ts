@@ -130,6 +130,16 @@ describe('modelo_de_configuracao.aplicar_configuracao', () => {
     expect((await fila()).length).toBe(4);
   });
 
+  it('is 422 for a model whose protocol takes no text configuration (legacy)', async () => {
+    const L = '/api/modelo_de_configuracao/legacy/legacy';
+    const id = (await json(await admin.post(L, { descricao: 'Legado' }))).id;
+    const eq = (await json(await admin.post('/api/equipamento', { serial: '865300000000009', tecnologia: 'legacy', modelo: 'legacy' }))).id;
+    const res = await holder.post(`${L}/${id}/aplicar_configuracao`, { equipamentos: [eq] });
+    expect(res.status).toBe(422);
+    expect((await res.json()).msg).toBe('O protocolo legacy não recebe configuração por comandos de texto: esta configuração não pode ser gravada nos equipamentos Legado');
+    expect((await fila()).length).toBe(4);
+  });
+
   it('is 422 when a parameter cannot travel in a command (a comma in the gateway message)', async () => {
     const id = (await json(await admin.post(Q, { descricao: 'Com vírgula', mensagemGateway: 'a,b' }))).id;
     const res = await holder.post(`${Q}/${id}/aplicar_configuracao`, { equipamentos: [gv50a] });

@@ -44,10 +44,13 @@ export async function compileTemplates(protocolo: string, text: string): Promise
  *  422 in pt-BR when the model has no templates or a value cannot travel in a command. */
 export async function configCommands(tx: EntityManager, config: Row, modeloLabel: string): Promise<ConfigCommand[]> {
   const modelo = await tx.findOne(ormName(tx, entityByKey('modelo')!), { codigo: config.modelo } as never, { populate: ['protocolo'] as never }) as Row | null;
+  const protocolo = String((modelo?.protocolo as Row | null | undefined)?.codigo ?? config.tecnologia);
+  if (!(await decoders())[protocolo]?.configTemplate) {
+    throw new HttpError(422, `O protocolo ${protocolo} não recebe configuração por comandos de texto: esta configuração não pode ser gravada nos equipamentos ${modeloLabel}`);
+  }
   const text = String(modelo?.comandosConfiguracao ?? '');
   const none = () => new HttpError(422, `O modelo ${modeloLabel} não tem comandos de configuração cadastrados: cadastre-os em Hardware › Modelos`);
   if (!modelo || !text.trim()) throw none();
-  const protocolo = String((modelo.protocolo as Row | null)?.codigo ?? config.tecnologia);
   let template: ConfigTemplate;
   try {
     template = await compileTemplates(protocolo, text);

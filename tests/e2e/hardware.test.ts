@@ -217,6 +217,9 @@ describe('configurar_equipamentos: a configuration model applied to equipment', 
     expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value.modeloDeConfiguracao, r.value.comando, r.value.group, r.value.values.join(',')])).toEqual([
       ['writeConfig', config, '1/2', 'GTFRI', '1,0,,,0000,0000,60,60,,,,,0,3600'], ['writeConfig', config, '2/2', 'GTTOW', '40'],
     ]);
+    await page.goto(`${baseUrl}/adm/con/controle?${filter({ serial: serialCan })}`);
+    await page.getByRole('row', { name: /GTTOW/ }).waitFor(T);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/controle-writeconfig.png` });
     expect(s.errors).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // character codes, strings sliced only for values that are strings. Layout notes: protocol/queclink/README.md.
 import type { CommandAck, DecodeError, DecodeErrorCode, DecodeResult, NormalizedEvent, NormalizedPosition } from '../types.ts';
 import { eventsFor } from './events.ts';
-import { bits, FIELDS, FieldError, type Attrs } from './fields.ts';
+import { bits, FIELDS, FieldError, round, type Attrs } from './fields.ts';
 import { MAX_FRAME } from './framer.ts';
 import {
   BLE_FIELDS, CAN_EXPANSION, CAN_EXPANSION3, CAN_EXPANSION_BIT, CAN_TAIL_BITS, layoutFor, modelFromVersion,
@@ -149,7 +149,6 @@ function decField(i: number, name: string): number {
   if (v !== v) throw new FieldError(name, str(i));
   return v;
 }
-const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 
 // YYYYMMDDHHMMSS (UTC) → ISO-8601, strictly validated (real calendar date, years 0100-9999), no Date, no regex.
 // The text is built from two cached parts ("YYYY-MM-DDT" per day, "HH:MM:SS.000Z" per second of the day).

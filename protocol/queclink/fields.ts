@@ -73,7 +73,10 @@ export function hex(raw: string, name: string): number {
   }
   return v;
 }
-const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
+const ROUND_POW = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
+/** n rounded to d (0-6) decimals; the same values as Math.round(n * 10 ** d) / 10 ** d, whose ** cost the decoder
+ *  ~4 % of its time. */
+export const round = (n: number, d: number): number => { const p = ROUND_POW[d]!; return Math.round(n * p) / p; };
 
 /** Two decimal digits at i as a number, -1 if not digits. */
 function dd(raw: string, i: number): number {

@@ -5,6 +5,7 @@ import Ajv from 'ajv';
 import schema from '../normalized.schema.json' with { type: 'json' };
 import { isDecodeError, toJson } from '../types.ts';
 import { decode, frame, MAX_FRAME, queclinkDecoder } from './index.ts';
+import { round } from './fields.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
@@ -165,6 +166,14 @@ function split(buf: Buffer, cuts: number[]): Buffer[] {
   out.push(buf.subarray(prev));
   return out;
 }
+
+describe('queclink rounding', () => {
+  it('round(n, d) gives the values of Math.round(n * 10 ** d) / 10 ** d (its table replaced the **)', () => {
+    fc.assert(fc.property(fc.oneof(fc.double({ noNaN: true, min: -1e9, max: 1e9 }), fc.integer({ min: -1e7, max: 1e7 }).map((x) => x / 1000)),
+      fc.integer({ min: 0, max: 6 }), (n, d) => Object.is(round(n, d), Math.round(n * 10 ** d) / 10 ** d)), { numRuns: 20_000 });
+    expect([round(12.3456, 1), round(13_821 / 1000, 3), round(-0.05, 1)]).toEqual([12.3, 13.821, -0]);
+  });
+});
 
 describe('queclink framer', () => {
   it('many frames per packet, split frames and line breaks', () => {

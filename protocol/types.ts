@@ -71,6 +71,8 @@ export interface DecodeResult {
   attributes: Record<string, AttributeValue>;
   /** Present when the frame acknowledges a command. */
   ack?: CommandAck;
+  /** The device's configuration as it reported it, answering a read (readConfig); protocol text, as is. */
+  configuration?: string;
   /** What the gateway must send back (only after the data is committed). */
   reply?: Reply;
 }

@@ -482,6 +482,16 @@ describe('queclink decode: acknowledgements and specifics', () => {
     expect(out.sentTime).toBe('2026-05-14T01:04:58.000Z');
   });
 
+  it('the configuration a device reports after AT+GTRTO READ (GTALL, GTALC; GTALS for one command) is kept as written', () => {
+    const all = ok('+RESP:GTALL,8020030703,864100000000001,GV58CG,FRI,1,0,,,0000,0000,30,30,,,,,0,3600,TOW,1,120,20261126002000,00A1$');
+    expect([all.type, all.configuration, all.positions, all.events.map((e) => e.key), all.reply])
+      .toEqual(['GTALL', 'FRI,1,0,,,0000,0000,30,30,,,,,0,3600,TOW,1,120', [], ['configurationReport'], '+SACK:00A1$']);
+    const one = ok('+RESP:GTALS,1A0401,135790246811220,,CFG,gl300,GL300,,0,1,,20100214093254,11F0$');
+    expect([one.type, one.model, one.configuration]).toEqual(['GTALS', 'gl300', 'CFG,gl300,GL300,,0,1,']);
+    expect(ok('+RESP:GTALC,8020030703,864100000000001,GV58CG,20261126002000,00A2$').configuration).toBe('');
+    expect(ok('+RESP:GTFRI,8020030703,864100000000001,GV58CG,12600,10,1,1,0.0,0,700.0,-46.6,-23.5,20261126002000,0724,0005,1A2B,00C3F1D2,01,9,1000.0,00012:34:56,,,,90,220100,,,,20261126002000,00A3$').configuration).toBeUndefined();
+  });
+
   it('reads the model from the device type of the protocol version', () => {
     expect(modelFromVersion('740904')).toMatchObject({ model: 'gv350ceu', deviceType: '74', firmware: '09.04' });
     expect(modelFromVersion('8020030703')).toMatchObject({ model: 'gv58cg', deviceType: '802003' });

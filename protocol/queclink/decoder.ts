@@ -846,6 +846,9 @@ function headerKind(text: string): number {
  */
 class AttributeBag {}
 
+/** Reports answering AT+GTRTO READ with the device's configuration (all: GTALL, GTALC; one command: GTALS). */
+const CONFIG_REPORTS = new Set(['GTALL', 'GTALC', 'GTALS']);
+
 function decodeText(opts: DecodeOptions): DecodeResult {
   const k = headerKind(T);
   if (!k) fail(T.charCodeAt(0) === 43 ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
@@ -880,11 +883,17 @@ function decodeText(opts: DecodeOptions): DecodeResult {
 
   const c = CTX; // one reading state, reused (decode() is not re-entrant)
   c.i = first; c.end = NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false; c.eri = 0;
-  const layout = layoutOf(vi, codeKey, code);
-  if (layout) {
-    runLayout(c, layout);
-    if (layout.length === 0 && NF !== 6) attributes.unparsed = T.slice(ST[4]!, EN[NF - 3]!);
-  } else readAnyPositions(c);
+  if (CONFIG_REPORTS.has(code)) {
+    // the configuration, command by command, between the device name and the send time: kept as the device wrote it
+    // (its field layout is each command's, per model and firmware)
+    base.configuration = first <= NF - 3 ? T.slice(ST[first]!, EN[NF - 3]!) : '';
+  } else {
+    const layout = layoutOf(vi, codeKey, code);
+    if (layout) {
+      runLayout(c, layout);
+      if (layout.length === 0 && NF !== 6) attributes.unparsed = T.slice(ST[4]!, EN[NF - 3]!);
+    } else readAnyPositions(c);
+  }
   const reportType = typeof attributes.reportType === 'number' ? attributes.reportType : -1;
   if (code === 'GTHBM' && reportType >= 0) {
     attributes.harshBehaviorType = reportType;

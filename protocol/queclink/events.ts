@@ -34,6 +34,10 @@ const BY_CODE: Record<string, EventDef> = {
   GTBPL: { key: 'lowBattery', description: 'Bateria interna baixa' },
   GTJDR: { key: 'jamming', description: 'Bloqueio de sinal celular (jammer) detectado' },
   GTJDS: { key: 'jammingState', description: 'Mudança do estado de bloqueio de sinal celular' },
+  // Answers to AT+GTRTO READ (sub-command 2): the whole configuration (GTALL, GTALC) or one command's (GTALS).
+  GTALL: { key: 'configurationReport', description: 'Configuração lida do equipamento' },
+  GTALC: { key: 'configurationReport', description: 'Configuração lida do equipamento' },
+  GTALS: { key: 'configurationReport', description: 'Configuração lida do equipamento' },
 };
 
 /** Events chosen by the report type digit (second char of Report ID/Type). */

@@ -36,6 +36,9 @@ export const REFUSED = {
   anterior: 'Comando criado antes do registro atual do equipamento: não enviado',
 } as const;
 
+/** How long after a read (readConfig) was sent the device's configuration report is taken as its answer. */
+const READ_ANSWER_MINUTES = 30;
+
 export interface DispatcherOptions { pollMs?: number; ackTimeoutMs?: number }
 
 export class CommandDispatcher {
@@ -146,6 +149,7 @@ export class CommandDispatcher {
   /** Called after the batch holding the ack committed. */
   async handleAcks(batch: IngestMessage[]): Promise<void> {
     for (const m of batch) {
+      if (m.result.configuration !== undefined) await this.configurationRead(m);
       const ack = m.result.ack;
       if (!ack) continue;
       // No sequence in the ack (a bare SV ACK/NACK): it answers the oldest command sent to the device.
@@ -164,6 +168,23 @@ export class CommandDispatcher {
       } catch (err) {
         log.warn({ err: (err as Error).message, serial: m.result.deviceId }, 'falha ao registrar confirmação de comando');
       }
+    }
+  }
+
+  /** The device reported its configuration: the answer of its latest read (readConfig sent in the last
+   *  READ_ANSWER_MINUTES, of the serial's registration), kept as the row's resposta; the row is done. */
+  private async configurationRead(m: IngestMessage): Promise<void> {
+    try {
+      await this.pool.query(
+        `UPDATE ${fila.table} SET ${fila.status} = 'concluido', ${fila.processing} = false, ${fila.concluidoEm} = coalesce(${fila.concluidoEm}, now()),
+                ${fila.resposta} = $2, ${fila.updatedAt} = now()
+          WHERE ${fila.id} = (SELECT f.${fila.id} FROM ${fila.table} f
+                       WHERE f.${fila.serial} = $1 AND f.${fila.event} = 'readConfig' AND f.${fila.status} IN ('enviado', 'concluido')
+                         AND f.${fila.enviadoEm} > now() - make_interval(mins => $3) AND ${LEGIT}
+                       ORDER BY f.${fila.enviadoEm} DESC, f.${fila.id} DESC LIMIT 1 FOR UPDATE)`,
+        [m.result.deviceId, `${m.result.type}: ${m.result.configuration}`.slice(0, 20_000), READ_ANSWER_MINUTES]);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, serial: m.result.deviceId }, 'falha ao registrar a configuração lida do equipamento');
     }
   }
 }

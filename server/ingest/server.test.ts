@@ -189,6 +189,27 @@ describe('gateway with the real schema, and the named calls', () => {
     await until(() => gw.metrics.connections === 0);
   });
 
+  it('Ler do equipamento: the configuration the device reports (+RESP:GTALL) is the answer of the read', async () => {
+    const res = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'readConfig', value: {} });
+    expect(res.status).toBe(201);
+    const id = Number((await res.json()).id);
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
+    await d.send(v.fri(new Date()));
+    await d.waitFor(/AT\+GTRTO=gv58cg,2,[^$]*\$/);
+    const cmd = /AT\+GTRTO=gv58cg,2,[^$]*\$/.exec(d.received)![0];
+    await d.send(v.ackFor(cmd)!);
+    await d.send(`+RESP:GTALL,8020030703,${SERIAL_A},GV58CG,FRI,1,0,,,0000,0000,30,30,,,,,0,3600,TOW,1,120,20261126002000,00A1$`);
+    await d.waitFor('+SACK:00A1$');
+    await until(async () => (await pool.query('SELECT resposta FROM fila_processamento WHERE id = $1', [id])).rows[0].resposta?.startsWith('GTALL'));
+    const row = (await pool.query('SELECT status, processing, resposta FROM fila_processamento WHERE id = $1', [id])).rows[0];
+    expect(row).toEqual({ status: 'concluido', processing: false, resposta: 'GTALL: FRI,1,0,,,0000,0000,30,30,,,,,0,3600,TOW,1,120' });
+    // an answer, not an event
+    expect((await pool.query(`SELECT count(*)::int n FROM telemetria.evento WHERE serial = $1 AND code = 'GTALL'`, [SERIAL_A])).rows[0].n).toBe(0);
+    d.close();
+    await until(() => gw.metrics.connections === 0);
+  });
+
   it('demo: registers one device per seeded asset and the simulated vehicles report', async () => {
     const dbUrl = (pool as unknown as { options: { connectionString: string } }).options.connectionString;
     const sim = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 5, maxDevices: 4 });

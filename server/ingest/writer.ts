@@ -21,7 +21,7 @@ export interface WriterOptions {
   maxQueued?: number;     // above this, links are paused (backpressure)
   retryMinMs?: number;
   retryMaxMs?: number;
-  /** After COMMIT, with the batch's messages that acknowledge a command (result.ack). */
+  /** After COMMIT, with the batch's messages that acknowledge or answer a command (result.ack, result.configuration). */
   onAcksCommitted?: (acks: IngestMessage[]) => void;
   /** Bounds of the pending list; default pendingLimitsFromEnv(). */
   pending?: Partial<PendingLimits>;
@@ -196,8 +196,9 @@ export function isTransient(err: unknown): boolean {
   return /^(08|53|57|58|40|28|3D)/.test(code) || ['55P03', '42P01', '42501', '42883'].includes(code);
 }
 
-/** Event keys that are just the report kind (periodic position, heartbeat): kept in posicao/ultimo_estado, not in evento. */
-export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat']);
+/** Event keys that are just the report kind (periodic position, heartbeat) or a command's answer (configuration read:
+ *  kept in the command's row): not in evento. */
+export const NON_EVENT_KEYS = new Set(['fixedReport', 'heartbeat', 'configurationReport']);
 
 const DAY = 86_400_000;
 /** The day of the last decoder time read ("YYYY-MM-DDT") and its midnight in ms: messages of one batch share days. */
@@ -282,7 +283,7 @@ export interface Prepared {
   link: Link;
   raw: string | Buffer;
   done: ((ok: boolean) => void) | undefined;
-  /** The original message, kept only when it acknowledges a command (see WriterOptions.onAcksCommitted). */
+  /** The original message, kept only when it acknowledges or answers a command (see WriterOptions.onAcksCommitted). */
   ack: IngestMessage | null;
   reply: string | Buffer | undefined;
   deviceId: string;
@@ -359,7 +360,7 @@ export function prepare(m: IngestMessage): Prepared {
   const ign = ignitionOf(r);
   const attributes = hasKeys(r.attributes) ? jsonbOrderedJson(r.attributes) : null;
   const p: Prepared = {
-    link: m.link, raw: m.raw, done: m.done, ack: r.ack ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
+    link: m.link, raw: m.raw, done: m.done, ack: r.ack || r.configuration !== undefined ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
     type: r.type, model: r.model ?? null, received, rows: null, positions: 0, implausible: 0, months: null,
     fixTime: null, lat: null, lon: null, speed: null, course: null, altitude: null, valid: null, ignition: ign,
     battery: num(r.attributes.batteryLevel) ?? num(r.attributes.battery),

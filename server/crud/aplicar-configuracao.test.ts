@@ -88,6 +88,9 @@ describe('modelo_de_configuracao.aplicar_configuracao', () => {
       'AT+GTCFG=gv50cg,,,1,0,,0002$',
     ]);
     expect(rows[0].value).toMatchObject({ modeloDeConfiguracao: config, descricao: 'Urbano' });
+    // the command list (Controle de comandos) says what each one writes
+    const list = await json(await admin.get(`/api/fila_processamento?filter=${encodeURIComponent(JSON.stringify({ serial: '865300000000001' }))}&sort=${encodeURIComponent('["id","ASC"]')}`));
+    expect(list.map((r: any) => r.detalhe)).toEqual(['Urbano (1/2) GTFRI: 1,0,,,0000,0000,60,60,,,,,30,3600', 'Urbano (2/2) GTCFG: ,,1,0,']);
     expect(rows[0].value.parametros).toMatchObject({
       tempoAntifurto: 30, periodoSono: 60, intervaloSnapshot: 10, intervaloIgnicaoLigada: 60, intervaloIgnicaoDesligada: 3600, dopMaximo: 15, alarmeMudancaDirecao: false,
     });

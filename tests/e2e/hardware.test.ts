@@ -218,7 +218,7 @@ describe('configurar_equipamentos: a configuration model applied to equipment', 
       ['writeConfig', config, '1/2', 'GTFRI', '1,0,,,0000,0000,60,60,,,,,0,3600'], ['writeConfig', config, '2/2', 'GTTOW', '40'],
     ]);
     await page.goto(`${baseUrl}/adm/con/controle?${filter({ serial: serialCan })}`);
-    await page.getByRole('row', { name: /GTTOW/ }).waitFor(T);
+    await page.locator('tbody tr', { hasText: `${descricao} (2/2) GTTOW: 40` }).waitFor(T);
     if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/controle-writeconfig.png` });
     expect(s.errors).toEqual([]);
   });

@@ -24,6 +24,25 @@ describe('jsonbOrderedJson', () => {
     expect(jsonbOrderedJson({ 'x"); process.exit(1); ("': 1, a: 0 })).toBe('{"x\\"); process.exit(1); (\\"":1,"a":0}');
   });
 
+  it('tells key lists apart whatever their keys hold (a comma, an empty key)', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(jsonbOrderedJson({ a: 1, b: 2 })).toBe('{"a":1,"b":2}');
+      expect(jsonbOrderedJson({ 'a,b': 3 })).toBe('{"a,b":3}');
+      expect(jsonbOrderedJson({})).toBe('{}');
+      expect(jsonbOrderedJson({ '': null })).toBe('{"":null}');
+    }
+  });
+
+  it('writes exactly what JSON.stringify writes for the ordered object (property)', () => {
+    const key = fc.constantFrom('a', 'bb', 'lat', 'mcc', 'odometer', 'deviceStatus', 'protocolVersion', 'x1', 'Z');
+    const value = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined),
+      fc.constant(Number.NaN), fc.constant(-0), fc.array(fc.integer(), { maxLength: 3 }), fc.string({ unit: 'grapheme' }));
+    fc.assert(fc.property(fc.dictionary(key, value, { maxKeys: 9 }), (o) => {
+      const ordered = Object.fromEntries(Object.keys(o).sort(jsonbKeyOrder).map((k) => [k, o[k]]));
+      expect(jsonbOrderedJson(o)).toBe(JSON.stringify(ordered));
+    }), { numRuns: 3000 });
+  });
+
   it('keeps every shape apart when more key lists alternate than it remembers', () => {
     const shapes = Array.from({ length: 11 }, (_, i) => Object.fromEntries([['zz', i], [`k${i}`, true], ['a', 'x']]));
     for (let round = 0; round < 3; round++) {

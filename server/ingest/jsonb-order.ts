@@ -41,7 +41,7 @@ export function jsonbOrderedJson(a: Record<string, unknown>): string {
     for (let i = 0; i < n; i++) if (r.keys[i] !== keys[i]) continue next;
     return JSON.stringify(r.build ? r.build(a) : a);
   }
-  const sig = keys.join(',');
+  const sig = JSON.stringify(keys); // unambiguous (keys may hold commas: ['a,b'] is not ['a', 'b'])
   let build = shapes.get(sig);
   if (build === undefined) {
     build = compile(keys);

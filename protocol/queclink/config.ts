@@ -8,6 +8,7 @@
 // parameter of the configuration model, {campo*60} / {campo/60} scales it (minutes → seconds …; division rounds).
 // Booleans are 1/0, an empty parameter an empty field. Lines starting with # are comments.
 import { CommandValidationError, type CommandParamValue, type ConfigTemplate } from '../types.ts';
+import { FORBIDDEN, PRINTABLE } from './encoder.ts';
 
 export const MAX_TEMPLATE_LINES = 30;
 
@@ -15,7 +16,6 @@ type Part = { literal: string } | { field: string; mul: number; div: number };
 
 const LINE = /^AT\+(GT[A-Z]{3})=(.*)\$$/;
 const PLACEHOLDER = /^\{([A-Za-z][A-Za-z0-9_]*)(?:([*/])([1-9][0-9]{0,6}))?\}$/;
-const LITERAL = /^[\x20-\x7e]*$/;
 
 const problem = (line: number, message: string) => new CommandValidationError('INVALID', `linha ${line}`, `Linha ${line}: ${message}`);
 
@@ -33,7 +33,7 @@ function parseLine(text: string, n: number): { group: string; parts: Part[] } {
       if (field === 'senha' || field === 'serial') throw problem(n, `{${field}} só pode ser o ${field === 'senha' ? 'primeiro' : 'último'} campo`);
       return { field: field!, mul: op === '*' ? Number(k) : 1, div: op === '/' ? Number(k) : 1 };
     }
-    if (!LITERAL.test(f) || f.includes('$')) throw problem(n, `campo inválido '${f}': só caracteres ASCII visíveis, sem '$'`);
+    if (!PRINTABLE.test(f) || f.includes('$')) throw problem(n, `campo inválido '${f}': só caracteres ASCII visíveis, sem '$'`);
     return { literal: f };
   });
   return { group: m[1]!, parts };
@@ -48,7 +48,7 @@ function valueOf(part: Extract<Part, { field: string }>, raw: unknown, label: st
   }
   if (typeof raw !== 'string') throw new CommandValidationError('INVALID', part.field, `O campo ${label} tem tipo inválido para um comando`);
   if (part.mul !== 1 || part.div !== 1) throw new CommandValidationError('INVALID', part.field, `O campo ${label} não é numérico: não pode ser escalado`);
-  if (/[,$\r\n]/.test(raw)) throw new CommandValidationError('DELIMITER', part.field, `O campo ${label} não pode conter ',', '$' ou quebras de linha num comando de configuração`);
+  if (FORBIDDEN.test(raw)) throw new CommandValidationError('DELIMITER', part.field, `O campo ${label} não pode conter ',', '$' ou quebras de linha num comando de configuração`);
   return raw;
 }
 

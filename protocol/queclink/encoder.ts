@@ -5,8 +5,9 @@ import { specFor } from './models.ts';
 /** AT+GTRTO sub-commands (@Track): 1 RTL (position now), 2 READ (configuration), 3 REBOOT, 4 RESET (factory). */
 export const RTO = { RTL: '1', READ: '2', REBOOT: '3', RESET: '4' } as const;
 
-const FORBIDDEN = /[,$\r\n]/;
-const PRINTABLE = /^[\x20-\x7e]*$/;
+/** What a command field may not hold (the field and command delimiters, line breaks), and may (printable ASCII). */
+export const FORBIDDEN = /[,$\r\n]/;
+export const PRINTABLE = /^[\x20-\x7e]*$/;
 
 function param(field: string, value: CommandParamValue | undefined): string {
   if (value === undefined || value === null) return '';

@@ -4,7 +4,7 @@
 // traffic, 26 attributes), for ~0.2 µs more in the gateway than a plain JSON.stringify (key lists matched as below).
 //
 // Per key list (decoders produce a handful: one per report layout; the last 8 are matched key by key, others by
-// their joined names) a small compiled function builds an object
+// the list's JSON text) a small compiled function builds an object
 // literal in that order; V8 gives such literals a fixed shape, so JSON.stringify stays on its fast path. Only
 // plain identifiers are compiled (keys from device input, like CAN or OsmAnd parameter names, could be anything),
 // and the cache is bounded; anything else is serialized as it is (valid, only not pre-sorted).

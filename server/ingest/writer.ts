@@ -210,7 +210,7 @@ export function isoMs(t: string): number {
     && t.charCodeAt(16) === 58 && t.charCodeAt(19) === 46 && t.charCodeAt(23) === 90) {
     const h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2), ms = digits(t, 20, 3);
     if (h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59 && ms >= 0) {
-      if (t.startsWith(dayKey) && dayKey) return dayMs + ((h * 60 + mi) * 60 + s) * 1000 + ms;
+      if (dayKey && t.startsWith(dayKey)) return dayMs + ((h * 60 + mi) * 60 + s) * 1000 + ms;
       const y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
       // Out-of-range fields (month 13, 31 February...) are left to Date.parse, which knows its own rules.
       if (y >= 100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 28) {
@@ -360,7 +360,7 @@ export function prepare(m: IngestMessage): Prepared {
   const ign = ignitionOf(r);
   const attributes = hasKeys(r.attributes) ? jsonbOrderedJson(r.attributes) : null;
   const p: Prepared = {
-    link: m.link, raw: m.raw, done: m.done, ack: r.ack || r.configuration !== undefined ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
+    link: m.link, raw: m.raw, done: m.done, ack: (r.ack || r.configuration !== undefined) ? m : null, reply: r.reply, deviceId: intern(r.deviceId), protocol: r.protocol,
     type: r.type, model: r.model ?? null, received, rows: null, positions: 0, implausible: 0, months: null,
     fixTime: null, lat: null, lon: null, speed: null, course: null, altitude: null, valid: null, ignition: ign,
     battery: num(r.attributes.batteryLevel) ?? num(r.attributes.battery),

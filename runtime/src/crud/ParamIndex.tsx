@@ -21,7 +21,7 @@ export function ParamLevels({ title: label, base, params, level }: { title: stri
   const route = useParams();
   const navigate = useNavigate();
   const chosen = params.slice(0, level).map((p) => route[p.name] ?? '');
-  const { tecs, ready } = useTecnologias();
+  const { tecs, ready } = useTecnologias(params.some((x) => x.values));
   const checked = checkParams(params, chosen, tecs);
   const { labels } = checked;
   const error = ready ? checked.error : undefined;

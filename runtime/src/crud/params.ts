@@ -20,10 +20,10 @@ export interface ParamOption { id: string; label: string }
 type Tecs = Pick<TecnologiaMeta, 'id' | 'label' | 'modelos'>[];
 
 /** Technologies and their models: metadata's at once, then the server's (GET /api/tecnologias: with the models of the
- *  modelo register too). ready: the server's list is in (or refused: metadata's it is). */
+ *  modelo register too). ready: the server's list is in (or refused, or not asked: metadata's it is). */
 export function useTecnologias(enabled = true): { tecs: Tecs; ready: boolean } {
   const { data, isError } = useQuery({ queryKey: ['tecnologias'], queryFn: () => call<Tecs>('/tecnologias'), staleTime: 30_000, retry: false, enabled });
-  return { tecs: data ?? model.tecnologias ?? [], ready: !!data || isError };
+  return { tecs: data ?? model.tecnologias ?? [], ready: !enabled || !!data || isError };
 }
 
 /** The known values of parameter `level` given the values chosen before it (null: any value). */

@@ -35,7 +35,7 @@ function ProviderScreenOf({ screen }: { screen: ScreenMeta }) {
     return name ? [{ name, field: p.name, label: p.label, values: p.values } as RouteParamMeta] : [];
   });
   const values = mapped.map((p) => route[p.name]).filter((x): x is string => !!x);
-  const { tecs, ready } = useTecnologias();
+  const { tecs, ready } = useTecnologias(mapped.some((p) => p.values));
   const checked = checkParams(mapped, values, tecs);
   const { labels } = checked;
   const error = ready ? checked.error : undefined;

@@ -7,7 +7,9 @@
 // Each repetition: empty tables, CHECKPOINT, the load generator (own process) sends every frame as fast as TCP
 // allows and waits for every +SACK (sent only after COMMIT) → end-to-end rate. Then the very rows the gateway
 // stored are read back as COPY text (COPY TO, outside the timing) and loaded with one COPY FROM into an empty
-// copy of telemetria.posicao (same partitions, primary key and index), in one transaction → raw COPY rate.
+// copy of telemetria.posicao (same partitions, primary key and index), in one transaction → raw COPY rate; the
+// previous pass's rows (same frames) are loaded the same way just before the pass, and the raw COPY rate is that
+// of both loads together, so that the machine's drift within seconds (a shared host) weighs on both sides.
 // The ratio compares rows per second on both sides. CPU seconds of the gateway and of the PostgreSQL backends
 // are printed too: they are steadier than wall-clock rates when the machine is shared.
 //
@@ -73,6 +75,13 @@ function cpuOf(pid: number): number {
 const cpuSeconds = (pids: number[]) => pids.reduce((s, p) => s + cpuOf(p), 0);
 /** CPU seconds used since `before` by the processes then and now (a process that ended meanwhile is lost). */
 const cpuSince = (before: Map<number, number>, now: number[]) => now.reduce((s, p) => s + cpuOf(p) - (before.get(p) ?? 0), 0);
+/** Idle CPU seconds of the whole machine so far (idle + iowait of /proc/stat; 0 where unreadable). */
+function machineIdle(): number {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return (Number(f[4]) + Number(f[5])) / 100;
+  } catch { return 0; }
+}
 const snapshot = (pids: number[]) => new Map(pids.map((p) => [p, cpuOf(p)]));
 
 /** Frames of the simulator's fleet (the very traffic of the end-to-end pass). */
@@ -107,7 +116,7 @@ function decodeFigures(): DecodeFigures[] {
   ];
 }
 
-interface Rep { load: number; msgs: number; rows: number; e2eS: number; copyRows: number; copyS: number; gwCpu: number; pgCpu: number; copyPgCpu: number; loadCpu: number; batches: number }
+interface Rep { load: number; msgs: number; rows: number; e2eS: number; copyRows: number; copyS: number; gwCpu: number; pgCpu: number; copyPgCpu: number; loadCpu: number; batches: number; idle: number; copyRates: number[] }
 
 async function main(): Promise<void> {
   console.log(`Benchmark de ingestão — ${DEVICES} equipamentos × ${PER_DEVICE} mensagens, ${REPS} repetições (+ aquecimento)`);
@@ -159,7 +168,40 @@ async function main(): Promise<void> {
     /** Transactions written so far by the gateway process(es). */
     const batchCount = async () => (gw ? gw.metrics.batches : (await cl!.metrics()).reduce((s, m) => s + m.batches, 0));
 
-    const pass = async (perDevice: number, profile: boolean): Promise<Rep> => {
+    /** One raw COPY FROM of `chunks` into an empty copy of telemetria.posicao (same partitions, PK, index), timed. */
+    const rawCopy = async (chunks: Buffer[]): Promise<{ rows: number; s: number; cpu: number }> => {
+      await pool.query('DROP TABLE IF EXISTS telemetria.posicao_copia');
+      await pool.query(`CREATE TABLE telemetria.posicao_copia (LIKE telemetria.posicao INCLUDING DEFAULTS) PARTITION BY RANGE (fix_time)`);
+      await pool.query(`ALTER TABLE telemetria.posicao_copia ADD PRIMARY KEY (serial, fix_time, tipo)`);
+      await pool.query(`CREATE INDEX ON telemetria.posicao_copia (ativo_id, fix_time)`);
+      const parts = await pool.query(`SELECT pg_get_expr(c.relpartbound, c.oid) b, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'telemetria.posicao'::regclass`);
+      for (const p of parts.rows) await pool.query(`CREATE TABLE telemetria.${p.relname}_copia PARTITION OF telemetria.posicao_copia ${p.b}`);
+      await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });
+      const client = await pool.connect();
+      try {
+        const [{ pid }] = (await client.query('SELECT pg_backend_pid() pid')).rows;
+        const c0 = cpuSeconds([pid]);
+        const t1 = performance.now();
+        await client.query('BEGIN');
+        await new Promise<void>((resolve, reject) => {
+          const s = client.query(copyFrom(`COPY telemetria.posicao_copia (${cols}) FROM STDIN`));
+          s.on('error', reject);
+          s.on('finish', () => resolve());
+          let i = 0;
+          const write = () => { while (i < chunks.length) if (!s.write(chunks[i++])) return void s.once('drain', write); s.end(); };
+          write();
+        });
+        await client.query('COMMIT');
+        const sec = (performance.now() - t1) / 1000, cpu = cpuSeconds([pid]) - c0;
+        const rows = Number((await client.query('SELECT count(*) n FROM telemetria.posicao_copia')).rows[0].n);
+        return { rows, s: sec, cpu };
+      } finally { client.release(); }
+    };
+    let previousRows: Buffer[] | null = null;
+
+    const pass = async (perDevice: number, profile: boolean, measured = true): Promise<Rep> => {
+      // The machine's speed drifts within seconds (shared host): the raw COPY is timed on both sides of the pass.
+      const before = previousRows && measured ? await rawCopy(previousRows) : null;
       await reset();
       const prof = profile && gw ? new (await import('node:inspector/promises')).Session() : null;
       if (prof) { prof.connect(); await prof.post('Profiler.enable'); await prof.post('Profiler.start'); }
@@ -182,7 +224,7 @@ async function main(): Promise<void> {
           }
         } finally { await c.end(); }
       })() : null;
-      const pg0 = snapshot(await backends()), gw0 = cpuSeconds(gwPids);
+      const pg0 = snapshot(await backends()), gw0 = cpuSeconds(gwPids), idle0 = machineIdle();
       const t0 = performance.now();
       load.send({ go: true, chunk: 10, perDevice });
       const done = await waitFor('done');
@@ -191,6 +233,7 @@ async function main(): Promise<void> {
       await sampler;
       if (states.samples) console.log(`  backends (média por amostra de ${states.samples}): ${Object.entries(states).filter(([k]) => k !== 'samples').map(([k, n]) => `${k} ${fix(n / states.samples!)}`).join(', ')}`);
       if (eld) { eld.disable(); console.log(`  atraso do laço de eventos: p50 ${fix(eld.percentile(50) / 1e6, 1)} ms, p99 ${fix(eld.percentile(99) / 1e6, 1)} ms, máx ${fix(eld.max / 1e6, 1)} ms`); }
+      const idle = (machineIdle() - idle0) / (availableParallelism() * e2eS);
       const gwCpu = cpuSeconds(gwPids) - gw0;
       const pgCpu = cpuSince(pg0, await backends());
       if (prof) {
@@ -200,7 +243,8 @@ async function main(): Promise<void> {
       }
       const rows = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao')).rows[0].n);
 
-      // Raw COPY of the same rows: COPY TO (not timed), then one COPY FROM in one transaction (timed).
+      // Raw COPY of the same rows: COPY TO (not timed), then one COPY FROM in one transaction (timed), after the
+      // pass and, with the previous pass's rows (the same frames: the same rows but for received_at), before it.
       const chunks: Buffer[] = [];
       {
         const c = await pool.connect();
@@ -209,41 +253,24 @@ async function main(): Promise<void> {
           for await (const b of s) chunks.push(b as Buffer);
         } finally { c.release(); }
       }
-      await pool.query(`CREATE TABLE telemetria.posicao_copia (LIKE telemetria.posicao INCLUDING DEFAULTS) PARTITION BY RANGE (fix_time)`);
-      await pool.query(`ALTER TABLE telemetria.posicao_copia ADD PRIMARY KEY (serial, fix_time, tipo)`);
-      await pool.query(`CREATE INDEX ON telemetria.posicao_copia (ativo_id, fix_time)`);
-      const parts = await pool.query(`SELECT pg_get_expr(c.relpartbound, c.oid) b, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'telemetria.posicao'::regclass`);
-      for (const p of parts.rows) await pool.query(`CREATE TABLE telemetria.${p.relname}_copia PARTITION OF telemetria.posicao_copia ${p.b}`);
-      await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });
-      const client = await pool.connect();
-      let copyS: number, copyPgCpu: number;
-      try {
-        const [{ pid }] = (await client.query('SELECT pg_backend_pid() pid')).rows;
-        const c0 = cpuSeconds([pid]);
-        const t1 = performance.now();
-        await client.query('BEGIN');
-        await new Promise<void>((resolve, reject) => {
-          const s = client.query(copyFrom(`COPY telemetria.posicao_copia (${cols}) FROM STDIN`));
-          s.on('error', reject);
-          s.on('finish', () => resolve());
-          let i = 0;
-          const write = () => { while (i < chunks.length) if (!s.write(chunks[i++])) return void s.once('drain', write); s.end(); };
-          write();
-        });
-        await client.query('COMMIT');
-        copyS = (performance.now() - t1) / 1000;
-        copyPgCpu = cpuSeconds([pid]) - c0;
-      } finally { client.release(); }
-      const copyRows = Number((await pool.query('SELECT count(*) n FROM telemetria.posicao_copia')).rows[0].n);
+      const after = await rawCopy(chunks);
+      previousRows = chunks;
+      const copies = before ? [before, after] : [after];
+      const copyRows = copies.reduce((t, c) => t + c.rows, 0), copyS = copies.reduce((t, c) => t + c.s, 0);
+      const copyPgCpu = copies.reduce((t, c) => t + c.cpu, 0);
       const msgs = Number(done.acks);
       if (rows !== done.withPosition) console.log(`  (atenção: ${rows} posições gravadas, esperadas ${done.withPosition})`);
-      return { load: loadavg()[0]!, msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (await batchCount()) - batches0 };
+      return { load: loadavg()[0]!, msgs, rows, e2eS, copyRows, copyS, gwCpu, pgCpu, copyPgCpu, loadCpu: Number(done.cpu), batches: (await batchCount()) - batches0, idle, copyRates: copies.map((c) => c.rows / c.s) };
     };
     for (let i = 0; i < WARMUP_PASSES; i++) {
-      const w = await pass(WARMUP, false);
+      const w = await pass(WARMUP, false, false);
       console.log(`aquecimento ${i + 1}/${WARMUP_PASSES}: ${fmt(w.msgs)} mensagens, ${fmt(w.msgs / w.e2eS)} msg/s, gateway ${fix(1e6 * w.gwCpu / w.msgs, 1)} µs/msg`);
     }
     const reps: Rep[] = [];
+    // Share of the cores busy with the pass (gateway, PostgreSQL, load generator): what is missing to 100 % is
+    // time when each side waited for the other — the overlap, which CPU figures alone do not show.
+    const busyOf = (x: Rep) => (x.gwCpu + x.pgCpu + x.loadCpu) / (availableParallelism() * x.e2eS);
+    const pct = (v: number) => `${Math.round(100 * v)} %`;
     console.log('rep  ponta a ponta        linhas/s   COPY bruto   razão   CPU µs/msg: gateway  postgres | COPY: postgres µs/linha');
     for (let r = 0; r < REPS; r++) {
       const x = await pass(PER_DEVICE, !!process.env.BENCH_PROFILE && r === REPS - 1);
@@ -251,7 +278,7 @@ async function main(): Promise<void> {
       const e2eRows = x.rows / x.e2eS, copyRate = x.copyRows / x.copyS;
       console.log(`${String(r + 1).padStart(3)}  ${fmt(x.msgs / x.e2eS).padStart(8)} msg/s  ${fmt(e2eRows).padStart(9)}  ${fmt(copyRate).padStart(9)}/s  ${fix(e2eRows / copyRate).padStart(5)}   `
         + `${fix(1e6 * x.gwCpu / x.msgs, 1).padStart(15)}  ${fix(1e6 * x.pgCpu / x.msgs, 1).padStart(8)} | ${fix(1e6 * x.copyPgCpu / x.copyRows, 1).padStart(6)}`
-        + `   (${fmt(x.msgs)} msgs em ${fix(x.e2eS)} s, ${x.batches || '?'} lotes; gerador ${fix(x.loadCpu)} s CPU; carga média da máquina ${fix(x.load, 1)})`);
+        + `   (${fmt(x.msgs)} msgs em ${fix(x.e2eS)} s, ${x.batches || '?'} lotes; gerador ${fix(x.loadCpu)} s CPU; COPY antes/depois ${x.copyRates.map(fmt).join('/')}/s; núcleos ocupados ${pct(busyOf(x))}, ociosos ${pct(x.idle)}; carga média da máquina ${fix(x.load, 1)})`);
     }
     load.kill();
     await gw?.stop();
@@ -266,6 +293,7 @@ async function main(): Promise<void> {
     console.log(`  ponta a ponta (TCP → COMMIT):  ${fmt(e2e)} msg/s  (${fmt(e2eRows)} posições/s)`);
     console.log(`  COPY bruto das mesmas linhas:  ${fmt(copy)} linhas/s`);
     console.log(`  razão ponta a ponta / COPY:    ${fix(ratio)}  (posições/s ÷ linhas/s, por repetição)`);
+    console.log(`  núcleos durante a passagem ponta a ponta: ocupados pelo gateway, postgres e gerador ${pct(median(reps.map(busyOf)))}, ociosos ${pct(median(reps.map((x) => x.idle)))}`);
     console.log(`  CPU por mensagem: gateway ${fix(median(reps.map((x) => 1e6 * x.gwCpu / x.msgs)), 1)} µs, postgres ${fix(median(reps.map((x) => 1e6 * x.pgCpu / x.msgs)), 1)} µs; COPY bruto: postgres ${fix(median(reps.map((x) => 1e6 * x.copyPgCpu / x.copyRows)), 1)} µs/linha`);
     // What the CPU figures allow with the machine's cores free (the wall-clock ratio swings with other processes):
     // gateway processes and database backends share the cores during the end-to-end pass (the simulated devices

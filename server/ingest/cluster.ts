@@ -19,6 +19,9 @@ export function defaultWorkers(): number {
   return envNumber('GATEWAY_WORKERS', Math.min(2, Math.max(1, os.availableParallelism())), { min: 1 });
 }
 
+/** SO_REUSEPORT where Node supports it for TCP (see GatewayOptions.reusePort); elsewhere the cluster shares the port. */
+const REUSE_PORT = process.platform === 'linux';
+
 export interface ClusterHandle {
   workers: number;
   /** Process ids of the workers. */
@@ -39,7 +42,7 @@ export async function startGatewayCluster(o: { databaseUrl: string; ports: Gatew
   const list: import('node:cluster').Worker[] = [];
   for (let i = 0; i < n; i++) {
     const ports: GatewayPorts = i === 0 ? o.ports : { queclinkTcp: o.ports.queclinkTcp, legacyTcp: o.ports.legacyTcp };
-    const w = cluster.fork({ ...o.env, GATEWAY_WORKER_CONFIG: JSON.stringify({ databaseUrl: o.databaseUrl, ports, host: o.host, migrate: false } satisfies GatewayOptions) });
+    const w = cluster.fork({ ...o.env, GATEWAY_WORKER_CONFIG: JSON.stringify({ databaseUrl: o.databaseUrl, ports, host: o.host, migrate: false, reusePort: REUSE_PORT } satisfies GatewayOptions) });
     list.push(w);
     ready.push(new Promise((resolve, reject) => {
       w.on('message', (m: { ready?: boolean; error?: string }) => { if (m.ready) resolve(); if (m.error) reject(new Error(m.error)); });

@@ -109,8 +109,10 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
 /** Device sockets of each TCP server (destroyed on stop). */
 export const tcpSockets = new WeakMap<net.Server, Set<net.Socket>>();
 
+/** reusePort: every process of a cluster listens on its own socket and the kernel spreads the connections
+ *  (see GatewayOptions.reusePort). */
 export function startTcp(port: number, host: string, decoder: Decoder, sink: IngestSink, metrics: GatewayMetrics, ev: LinkEvents,
-                         limits?: ConnectionLimits, limiter?: AddressLimiter): Promise<net.Server> {
+                         limits?: ConnectionLimits, limiter?: AddressLimiter, reusePort = false): Promise<net.Server> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     const addr = socket.remoteAddress ?? '';
@@ -183,7 +185,9 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
   tcpSockets.set(server, sockets);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(server); });
+    const done = () => { server.off('error', reject); resolve(server); };
+    if (reusePort) server.listen({ port, host, exclusive: true, reusePort: true }, done);
+    else server.listen(port, host, done);
   });
 }
 

@@ -133,6 +133,18 @@ describe('a serial follows its one registration', () => {
     await pool.query(`UPDATE fila_processamento SET status = 'cancelado', processing = false WHERE id = $1`, [id]);
   });
 
+  it('the configuration B’s device reports never answers a read of another company', async () => {
+    // A's read (Ler do equipamento) for B's serial, marked as sent: B's device's +RESP:GTALL must not become its answer.
+    const id = (await q(`INSERT INTO fila_processamento (empresa_id, serial, event, value, status, processing, tentativas, enviado_em, created_at, updated_at)
+      VALUES ($1, $2, 'readConfig', '{}', 'enviado', true, 1, now(), now(), now()) RETURNING id`, [A, SERIAL_B]))[0].id;
+    const n = dev.count('+SACK:');
+    await dev.send(`+RESP:GTALL,8020030703,${SERIAL_B},GV58CG,FRI,1,0,,,0000,0000,30,30,,,,,0,3600,TOW,1,120,20261126002000,00B1$`);
+    await until(() => dev.count('+SACK:') > n); // stored and answered: the gateway is done with it
+    await sleep(300);
+    expect(await status(id)).toEqual({ status: 'enviado', resposta: null });
+    await pool.query(`UPDATE fila_processamento SET status = 'cancelado', processing = false WHERE id = $1`, [id]);
+  });
+
   it('a second registration of the serial inserted around the API: nobody gets the positions or sends commands', async () => {
     await dropSerialUniqueness();
     const rogue = (await q(`INSERT INTO equipamento (empresa_id, serial, tecnologia, modelo, ativado, created_at, updated_at)

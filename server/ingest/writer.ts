@@ -3,7 +3,6 @@
 // sends the replies (acks). On database errors the batch is retried with backoff (nothing acked, nothing
 // lost); ON CONFLICT DO NOTHING makes a retry of an already committed batch harmless.
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber } from './env.ts';
@@ -12,6 +11,7 @@ import { equipamento as eqp, equipamento_pendente as pend } from '../generated/c
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
+import { pipelined } from './pipelined.ts';
 import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
 
 export interface WriterOptions {
@@ -836,38 +836,35 @@ export class BatchWriter {
   }
 
   /**
-   * One transaction in three round trips, one statement at a time on the connection: BEGIN; the COPY of the
-   * positions; then events, latest state, equipment touches and COMMIT as ONE simple query (their parameters
-   * inlined as literals, see inlineParams). The rare statements of unknown devices go before, one by one.
-   * A failed statement aborts the rest: the error is thrown and write() rolls back.
+   * One transaction in ONE round trip (see pipelined.ts): BEGIN, the COPY of the positions (its data written right
+   * behind the query), the statements of unknown devices, events, latest state, equipment touches and COMMIT as one
+   * simple query, their parameters inlined as literals (see inlineParams). A failed statement skips the rest: the
+   * error is thrown and write() rolls back.
    */
   private async transaction(client: pg.PoolClient, rows: BatchRows, staging: boolean): Promise<void> {
+    const sql = ['BEGIN'];
+    if (rows.posicaoCount) {
+      if (staging && !this.staged.has(client)) { sql.push(SQL_STAGING); this.staged.add(client); }
+      sql.push(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT);
+      if (staging) sql.push(SQL_POSICAO);
+    }
+    let pendingAt = -1;
+    if (rows.pendentes.length) {
+      const lim = this.pendingLimits;
+      sql.push(inlineParams(SQL_PENDENTE, [JSON.stringify(rows.pendentes), lim.serials]));
+      pendingAt = sql.length;
+      sql.push(inlineParams(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)]));
+      if (lim.perSerial > 0) sql.push(inlineParams(SQL_PENDENTE_POR_SERIAL, [rows.pendentes.map((p) => p.serial), lim.perSerial]));
+    }
+    if (rows.eventoCount) sql.push(inlineParams(SQL_EVENTO, [rows.eventos]));
+    if (rows.ultimoCount) sql.push(inlineParams(SQL_ULTIMO, rows.ultimos));
+    if (rows.touches.length) sql.push(inlineParams(SQL_TOUCH, [JSON.stringify(rows.touches)]));
+    sql.push('COMMIT');
     try {
-      await client.query('BEGIN');
-      if (rows.posicaoCount) {
-        if (staging && !this.staged.has(client)) { await client.query(SQL_STAGING); this.staged.add(client); }
-        await new Promise<void>((resolve, reject) => {
-          const copy = client.query(copyFrom(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT));
-          copy.on('finish', resolve);
-          copy.on('error', reject);
-          copy.end(rows.posicao);
-        });
-        if (staging) await client.query(SQL_POSICAO);
-      }
-      if (rows.pendentes.length) {
-        const lim = this.pendingLimits;
-        await client.query(SQL_PENDENTE, [JSON.stringify(rows.pendentes), lim.serials]);
-        rows.pendingKept = (await client.query(SQL_MENSAGEM_PENDENTE, [JSON.stringify(rows.mensagensPendentes)])).rowCount ?? 0;
-        if (lim.perSerial > 0) await client.query(SQL_PENDENTE_POR_SERIAL, [rows.pendentes.map((p) => p.serial), lim.perSerial]);
-      }
-      const last: string[] = [];
-      if (rows.eventoCount) last.push(inlineParams(SQL_EVENTO, [rows.eventos]));
-      if (rows.ultimoCount) last.push(inlineParams(SQL_ULTIMO, rows.ultimos));
-      if (rows.touches.length) last.push(inlineParams(SQL_TOUCH, [JSON.stringify(rows.touches)]));
-      last.push('COMMIT');
-      const res = (await client.query(last.join(';\n'))) as pg.QueryResult | pg.QueryResult[];
-      const tag = (Array.isArray(res) ? res[res.length - 1]! : res).command;
-      if (tag !== 'COMMIT') throw Object.assign(new Error(`transação não confirmada (${tag})`), { code: '40000' });
+      const tags = await pipelined(client, sql.join(';\n'), rows.posicaoCount ? rows.posicao : null);
+      const tag = tags[tags.length - 1];
+      if (tags.length !== sql.length || tag !== 'COMMIT') throw Object.assign(new Error(`transação não confirmada (${tag})`), { code: '40000' });
+      if (pendingAt >= 0) rows.pendingKept = Number(tags[pendingAt]!.split(' ').pop());
     } catch (err) {
       if (staging) this.staged.delete(client); // the CREATE may have been rolled back with the rest
       throw err;

@@ -17,7 +17,7 @@
 // a database `rastro_bench_ingest` is created on that server and dropped at the end.
 // BENCH_DEVICES (1000), BENCH_MESSAGES_PER_DEVICE (200), BENCH_REPS (5), BENCH_WARMUP (messages per device in a
 // warm-up pass: as a measured one), BENCH_WARMUP_PASSES (2),
-// BENCH_WORKERS (gateway processes; default as `npm run gateway`: GATEWAY_WORKERS, else 2 on 2+ cores), BENCH_DECODE=off (end-to-end only), BENCH_PROFILE=file.cpuprofile (in-process
+// BENCH_WORKERS (gateway processes; default as `npm run gateway`: GATEWAY_WORKERS, else 2 on 2+ cores), BENCH_DECODE=off (end-to-end only), BENCH_PROGRESS=1 (cluster: each process's commits every 100 ms), BENCH_PROFILE=file.cpuprofile (in-process
 // gateway, last repetition).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
       const eld = gw && process.env.BENCH_ELD ? (await import('node:perf_hooks')).monitorEventLoopDelay({ resolution: 5 }) : null;
       eld?.enable();
       // BENCH_PGSTATE=1: samples the states of the bench database's backends every 5 ms from another database
-      // (its own backend is not counted): 'idle in transaction' = a batch waiting for the gateway's next statement.
+      // (its own backend is not counted).
       const states: Record<string, number> = {};
       let sampling = !!process.env.BENCH_PGSTATE;
       const sampler = sampling ? (async () => {
@@ -227,7 +227,21 @@ async function main(): Promise<void> {
       const pg0 = snapshot(await backends()), gw0 = cpuSeconds(gwPids), idle0 = machineIdle();
       const t0 = performance.now();
       load.send({ go: true, chunk: 10, perDevice });
+      // BENCH_PROGRESS=1 (cluster): every 100 ms, thousands of positions committed by each process and its queue.
+      const progress: string[] = [];
+      let polling = !!cl && !!process.env.BENCH_PROGRESS;
+      const poller = polling ? (async () => {
+        const base = (await cl!.metrics()).map((m) => m.positions);
+        while (polling) {
+          const ms = await cl!.metrics();
+          progress.push(`${ms.map((m, i) => Math.round((m.positions - base[i]!) / 1000)).join('/')} (fila ${ms.map((m) => Math.round(m.queued / 1000)).join('/')})`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })() : null;
       const done = await waitFor('done');
+      polling = false;
+      await poller;
+      if (progress.length) console.log(`  mil posições por processo a cada 100 ms: ${progress.join(' ')}`);
       const e2eS = (performance.now() - t0) / 1000;
       sampling = false;
       await sampler;
@@ -292,7 +306,7 @@ async function main(): Promise<void> {
     for (const d of dec) console.log(`  decodificação ${decLine(d)}`);
     console.log(`  ponta a ponta (TCP → COMMIT):  ${fmt(e2e)} msg/s  (${fmt(e2eRows)} posições/s)`);
     console.log(`  COPY bruto das mesmas linhas:  ${fmt(copy)} linhas/s`);
-    console.log(`  razão ponta a ponta / COPY:    ${fix(ratio)}  (posições/s ÷ linhas/s, por repetição)`);
+    console.log(`  razão ponta a ponta / COPY:    ${fix(ratio, 3)}  (posições/s ÷ linhas/s, por repetição)`);
     console.log(`  núcleos durante a passagem ponta a ponta: ocupados pelo gateway, postgres e gerador ${pct(median(reps.map(busyOf)))}, ociosos ${pct(median(reps.map((x) => x.idle)))}`);
     console.log(`  CPU por mensagem: gateway ${fix(median(reps.map((x) => 1e6 * x.gwCpu / x.msgs)), 1)} µs, postgres ${fix(median(reps.map((x) => 1e6 * x.pgCpu / x.msgs)), 1)} µs; COPY bruto: postgres ${fix(median(reps.map((x) => 1e6 * x.copyPgCpu / x.copyRows)), 1)} µs/linha`);
     // What the CPU figures allow with the machine's cores free (the wall-clock ratio swings with other processes):

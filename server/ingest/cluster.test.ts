@@ -66,4 +66,10 @@ describe('gateway cluster', () => {
     expect(rows[0]).toEqual({ n: DEVICES, serials: DEVICES });
     for (const d of devices) d.close();
   }, 60_000);
+
+  it('a second gateway on the same port is refused, not let in to take half of the devices', async () => {
+    await expect(startGatewayCluster({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: port }, workers: 2 }))
+      .rejects.toThrow(`porta ${port} já em uso`);
+    expect(listeners(port)).toBe(2);
+  });
 });

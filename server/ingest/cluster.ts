@@ -2,6 +2,7 @@
 // The primary migrates once and forks; worker 1 also serves UDP and OsmAnd HTTP. Each worker has its own
 // writer, pool and command dispatcher (a command is claimed atomically by the worker holding the device).
 import cluster from 'node:cluster';
+import net from 'node:net';
 import os from 'node:os';
 import pg from 'pg';
 import { envNumber } from './env.ts';
@@ -22,6 +23,20 @@ export function defaultWorkers(): number {
 /** SO_REUSEPORT where Node supports it for TCP (see GatewayOptions.reusePort); elsewhere the cluster shares the port. */
 const REUSE_PORT = process.platform === 'linux';
 
+/**
+ * Refuses a TCP port already taken. With SO_REUSEPORT a second gateway started by mistake on the same port would
+ * bind too and take half of the devices; a plain bind, done once by the primary before forking, still fails.
+ */
+export function assertPortFree(port: number, host?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE'
+      ? Object.assign(new Error(`porta ${port} já em uso: outro gateway (ou outro programa) escuta nela`), { code: err.code })
+      : err));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
 export interface ClusterHandle {
   workers: number;
   /** Process ids of the workers. */
@@ -34,6 +49,7 @@ export interface ClusterHandle {
 /** In the primary: migrate, fork `workers` processes running this module's worker entry. */
 export async function startGatewayCluster(o: { databaseUrl: string; ports: GatewayPorts; host?: string; workers?: number; env?: Record<string, string> }): Promise<ClusterHandle> {
   const n = Math.max(1, o.workers ?? os.availableParallelism());
+  if (REUSE_PORT) for (const p of [o.ports.queclinkTcp, o.ports.legacyTcp]) if (p) await assertPortFree(p, o.host);
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 1 });
   try { await migrateTelemetria(pool); } finally { await pool.end(); }
   // A larger young generation: the hot path allocates many short-lived objects.

@@ -239,15 +239,16 @@ async function main(): Promise<void> {
         }
       })() : null;
       const done = await waitFor('done');
+      // Timed now: the diagnostics below wind down for up to 100 ms.
+      const e2eS = (performance.now() - t0) / 1000;
+      const idle = (machineIdle() - idle0) / (availableParallelism() * e2eS);
       polling = false;
       await poller;
       if (progress.length) console.log(`  mil posições por processo a cada 100 ms: ${progress.join(' ')}`);
-      const e2eS = (performance.now() - t0) / 1000;
       sampling = false;
       await sampler;
       if (states.samples) console.log(`  backends (média por amostra de ${states.samples}): ${Object.entries(states).filter(([k]) => k !== 'samples').map(([k, n]) => `${k} ${fix(n / states.samples!)}`).join(', ')}`);
       if (eld) { eld.disable(); console.log(`  atraso do laço de eventos: p50 ${fix(eld.percentile(50) / 1e6, 1)} ms, p99 ${fix(eld.percentile(99) / 1e6, 1)} ms, máx ${fix(eld.max / 1e6, 1)} ms`); }
-      const idle = (machineIdle() - idle0) / (availableParallelism() * e2eS);
       const gwCpu = cpuSeconds(gwPids) - gw0;
       const pgCpu = cpuSince(pg0, await backends());
       if (prof) {
@@ -267,9 +268,9 @@ async function main(): Promise<void> {
           for await (const b of s) chunks.push(b as Buffer);
         } finally { c.release(); }
       }
-      const after = await rawCopy(chunks);
       previousRows = chunks;
-      const copies = before ? [before, after] : [after];
+      // A warm-up pass only keeps its rows for the next pass's "before" load.
+      const copies = measured ? (before ? [before, await rawCopy(chunks)] : [await rawCopy(chunks)]) : [];
       const copyRows = copies.reduce((t, c) => t + c.rows, 0), copyS = copies.reduce((t, c) => t + c.s, 0);
       const copyPgCpu = copies.reduce((t, c) => t + c.cpu, 0);
       const msgs = Number(done.acks);

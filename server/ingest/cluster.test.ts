@@ -2,9 +2,9 @@
 // Both processes take devices (the kernel spreads connections: SO_REUSEPORT), every report is stored once and
 // answered by the process holding its connection.
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../db/embedded.ts';
 import { startGatewayCluster, type ClusterHandle } from './cluster.ts';
 import { createDatabase, defaultDatabaseUrl } from './testing/db.ts';
 import { FakeDevice } from './testing/device.ts';
@@ -16,10 +16,6 @@ let db: { url: string; drop: () => Promise<void> };
 let pool: pg.Pool;
 let cl: ClusterHandle;
 let port: number;
-
-const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
-});
 
 beforeAll(async () => {
   db = await createDatabase(inject('databaseUrl') ?? defaultDatabaseUrl(), `ingest_cluster_${process.pid}`);

@@ -22,6 +22,18 @@ function failValidation(errors: FieldError[]): never {
   throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');
 }
 
+const owned = new WeakMap<EntityMeta, Set<string>>();
+/** Names the model knows on `e` that a client may send back but never writes: system fields, read-only, hidden
+ *  and other non-writable fields, and the computed (virtual) list columns. */
+export function serverOwned(e: EntityMeta): Set<string> {
+  let s = owned.get(e);
+  if (!s) {
+    s = new Set([...SYSTEM, ...e.fields.map((f) => f.name), ...e.columns.filter((c) => c.virtual).map((c) => c.source)]);
+    owned.set(e, s);
+  }
+  return s;
+}
+
 /** Validates a request body against the entity's JSON Schema; answers the data to persist. */
 export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unknown, existing: Row | null): Promise<Row> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Corpo da requisição inválido: esperado um objeto JSON');
@@ -29,11 +41,11 @@ export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const errors: FieldError[] = [];
   const input: Row = {};
+  const known = serverOwned(e);
   for (const [k, v] of Object.entries(body as Row)) {
-    const f = fieldOf(e, k);
-    // System and read-only fields are the server's: ignored when sent (ra sends the whole record on update).
-    if (SYSTEM.has(k) || (f && (f.readOnly || f.system) && !(k in props))) continue;
-    if (!(k in props) && f?.hidden) continue;
+    // What the server owns is ignored when sent, never written (react-admin's edit and clone send the whole record
+    // back); a name the entity does not have stays in and is refused by the schema (additionalProperties).
+    if (known.has(k) && !(k in props)) continue;
     input[k] = v;
   }
   // Only wiki/dev may grant the special roles.

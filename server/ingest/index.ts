@@ -74,14 +74,15 @@ export function portsFromEnv(): GatewayPorts {
 
 /**
  * Connection limits from env. GATEWAY_IDLE_TIMEOUT_S (2400 = 40 min): longer than the 30-minute heartbeat assumed
- * for parked devices (Queclink +RESP:GTHBD every 30 min); GATEWAY_FIRST_MESSAGE_TIMEOUT_S (120): a connection that
- * sends no valid message is closed; GATEWAY_MAX_CONN_PER_IP (200): open connections per remote address (devices
- * behind one carrier NAT share an address: raise it or set 0 = no cap). 0 disables each.
+ * for parked devices (Queclink +RESP:GTHBD every 30 min); GATEWAY_FIRST_MESSAGE_TIMEOUT_S (10): a connection that
+ * sends no valid message is closed (a device sends one right after connecting); GATEWAY_MAX_CONN_PER_IP (200):
+ * connections per remote address that have not sent a valid message yet (over it the oldest of them is closed;
+ * identified devices behind one carrier NAT are not counted). 0 disables each.
  */
 export function limitsFromEnv(): ConnectionLimits {
   return {
     idleTimeoutMs: envNumber('GATEWAY_IDLE_TIMEOUT_S', 2400) * 1000,
-    firstMessageTimeoutMs: envNumber('GATEWAY_FIRST_MESSAGE_TIMEOUT_S', 120) * 1000,
+    firstMessageTimeoutMs: envNumber('GATEWAY_FIRST_MESSAGE_TIMEOUT_S', 10) * 1000,
     maxPerAddress: envNumber('GATEWAY_MAX_CONN_PER_IP', 200),
   };
 }

@@ -194,15 +194,23 @@ describe('writer rows', () => {
     expect([rows.refused, rows.posicaoCount, rows.pendentes.length, rows.mensagensPendentes.length]).toEqual([1, 1, 0, 0]);
   });
 
-  it('counts connections per address and refuses over the cap (0 = no cap)', () => {
+  it('counts unidentified connections per address; over the cap the oldest is closed (0 = no cap)', () => {
     const m = newMetrics();
     const l = new AddressLimiter(2, m);
-    expect([l.acquire('1.1.1.1'), l.acquire('1.1.1.1'), l.acquire('1.1.1.1'), l.acquire('2.2.2.2')]).toEqual([true, true, false, true]);
-    expect(m.rejectedConnections).toBe(1);
-    l.release('1.1.1.1');
-    expect([l.count('1.1.1.1'), l.acquire('1.1.1.1')]).toEqual([1, true]);
+    const closed: string[] = [];
+    const take = (addr: string, name: string) => l.acquire(addr, () => closed.push(name));
+    const a = take('1.1.1.1', 'a'), b = take('1.1.1.1', 'b');
+    take('2.2.2.2', 'x');
+    expect([closed, l.count('1.1.1.1')]).toEqual([[], 2]);
+    take('1.1.1.1', 'c'); // full: a, the oldest, goes
+    expect([closed, l.count('1.1.1.1'), m.evictedConnections]).toEqual([['a'], 2, 1]);
+    l.release(a); // its close arrives later: nothing more happens
+    l.release(b); // b identified itself: it leaves the count
+    take('1.1.1.1', 'd');
+    expect([closed, l.count('1.1.1.1'), l.count('2.2.2.2')]).toEqual([['a'], 2, 1]);
     const off = new AddressLimiter(0, m);
-    expect(Array.from({ length: 500 }, () => off.acquire('3.3.3.3')).every(Boolean)).toBe(true);
+    for (let i = 0; i < 500; i++) off.acquire('3.3.3.3', () => closed.push('off'));
+    expect([closed.length, off.count('3.3.3.3')]).toEqual([1, 0]);
   });
 });
 

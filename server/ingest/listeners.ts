@@ -18,7 +18,13 @@ export interface LinkEvents {
   onAck?(link: Link, m: IngestMessage): void; // a command ack was decoded (handled after commit by the caller)
 }
 
-const MAX_PENDING_BYTES = 64 * 1024; // a partial frame larger than this is garbage
+/** Bytes a connection may send without one valid frame before it is closed: before its first valid frame (16 KB, four
+ *  times the largest frame of our protocols: @Track 4 KB, legacy 1 KB) and after it (64 KB). The partial frame kept
+ *  between chunks never grows past these either. */
+export const GARBAGE_LIMITS = { unidentified: 16 * 1024, identified: 64 * 1024 };
+/** Bad frames of one link written to the log; the rest are only counted (metrics.badFrames). */
+const BAD_FRAMES_LOGGED = 3;
+const EMPTY = Buffer.alloc(0);
 let linkSeq = 0;
 
 /** Limits of device connections (see limitsFromEnv in index.ts). 0 disables a limit. */
@@ -27,38 +33,65 @@ export interface ConnectionLimits {
   idleTimeoutMs: number;
   /** A TCP socket that has not identified itself (no valid message) this long after connecting is closed. */
   firstMessageTimeoutMs: number;
-  /** Open connections per remote address, over all the gateway's TCP/HTTP ports. */
+  /** Connections per remote address that have not identified themselves yet (over all the gateway's TCP/HTTP ports);
+   *  a new one over the cap closes the oldest of them. */
   maxPerAddress: number;
 }
 
-/** Counts open connections per remote address; shared by every listener of one gateway. */
+/** A connection's place among the unidentified connections of its address. */
+export interface AddressSlot {
+  readonly addr: string;
+  /** Closes the connection (when it is evicted). */
+  readonly close: () => void;
+  /** The set it is counted in; null once it identified itself, closed or was evicted (or with no cap). */
+  set: Set<AddressSlot> | null;
+}
+
+/**
+ * Counts the connections of each remote address that have not sent a valid frame yet; shared by every listener of
+ * one gateway. Identified connections are not counted: devices behind one carrier NAT share an address. Over the cap,
+ * the OLDEST unidentified connection of the address is closed to make room, so a flood only churns its own
+ * connections and a genuine device, which identifies itself right after connecting, always gets in.
+ */
 export class AddressLimiter {
-  private open = new Map<string, number>();
+  private waiting = new Map<string, Set<AddressSlot>>(); // insertion order = oldest first
   private lastLog = 0;
   constructor(readonly max: number, private metrics: GatewayMetrics) {}
 
-  /** Takes a slot for this address; false (and counted) when it is over the cap. */
-  acquire(addr: string): boolean {
-    const n = this.open.get(addr) ?? 0;
-    if (this.max > 0 && n >= this.max) {
-      this.metrics.rejectedConnections++;
+  /** A slot for a new connection of this address; evicts the address's oldest unidentified connection when full. */
+  acquire(addr: string, close: () => void): AddressSlot {
+    if (this.max <= 0) return { addr, close, set: null };
+    let set = this.waiting.get(addr);
+    if (!set) this.waiting.set(addr, (set = new Set()));
+    if (set.size >= this.max) {
+      const oldest = set.values().next().value as AddressSlot;
+      set.delete(oldest);
+      oldest.set = null;
+      this.metrics.evictedConnections++;
       const now = Date.now();
       if (now - this.lastLog >= 10_000) {
         this.lastLog = now;
-        log.warn({ address: addr, max: this.max, rejected: this.metrics.rejectedConnections }, 'limite de conexões por endereço atingido: conexão recusada');
+        log.warn({ address: addr, max: this.max, evicted: this.metrics.evictedConnections },
+          'limite de conexões sem identificação por endereço atingido: a mais antiga foi encerrada');
       }
-      return false;
+      oldest.close();
     }
-    this.open.set(addr, n + 1);
-    return true;
+    const slot: AddressSlot = { addr, close, set };
+    set.add(slot);
+    return slot;
   }
 
-  release(addr: string): void {
-    const n = (this.open.get(addr) ?? 0) - 1;
-    if (n > 0) this.open.set(addr, n); else this.open.delete(addr);
+  /** The connection sent a valid frame (or closed): it leaves the count of its address. */
+  release(slot: AddressSlot): void {
+    const set = slot.set;
+    if (!set) return;
+    slot.set = null;
+    set.delete(slot);
+    if (set.size === 0 && this.waiting.get(slot.addr) === set) this.waiting.delete(slot.addr);
   }
 
-  count(addr: string): number { return this.open.get(addr) ?? 0; }
+  /** Unidentified connections of the address. */
+  count(addr: string): number { return this.waiting.get(addr)?.size ?? 0; }
 }
 
 /** Text to keep for a frame (pending list, logs): ASCII protocols as is, binary as hex. */
@@ -70,9 +103,10 @@ export function rawText(frame: Buffer): string {
   return frame.toString('latin1');
 }
 
-/** Decodes frames and enqueues messages; shared by TCP and UDP. */
-export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sink: IngestSink, metrics: GatewayMetrics, ev: LinkEvents): void {
+/** Decodes frames and enqueues messages; shared by TCP and UDP. Answers how many frames decoded. */
+export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sink: IngestSink, metrics: GatewayMetrics, ev: LinkEvents): number {
   const now = new Date();
+  let decoded = 0;
   for (const f of frames) {
     metrics.frames++;
     let r;
@@ -83,10 +117,12 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
     }
     if (isDecodeError(r)) {
       metrics.badFrames++;
+      if ((link.badFrames = (link.badFrames ?? 0) + 1) > BAD_FRAMES_LOGGED) continue; // counted, not logged
       log.warn({ link: link.id, protocol: decoder.protocol, error: r.error, code: r.errorCode, frame: rawText(f).slice(0, 200) }, 'quadro inválido descartado');
       continue;
     }
     metrics.messages++;
+    decoded++;
     if (link.serial && link.serial !== r.deviceId) {
       // A connection is bound to the first serial it reported: a frame claiming another device would take over
       // that device's commands and acks (another company's, possibly).
@@ -104,6 +140,7 @@ export function handleFrames(frames: Buffer[], link: Link, decoder: Decoder, sin
     if (r.ack) ev.onAck?.(link, m);
     sink.enqueue(m);
   }
+  return decoded;
 }
 
 /** Device sockets of each TCP server (destroyed on stop). */
@@ -116,13 +153,15 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     const addr = socket.remoteAddress ?? '';
-    if (limiter && !limiter.acquire(addr)) { socket.destroy(); return; }
+    const slot = limiter?.acquire(addr, () => socket.destroy());
     sockets.add(socket);
     metrics.connections++;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
-    let pending: Buffer = Buffer.alloc(0);
+    let pending: Buffer = EMPTY;
     let closed = false;
+    let identified = false;
+    let junk = 0; // bytes received since the last frame that decoded
     const link: Link = {
       id: `tcp-${decoder.protocol}-${++linkSeq}`,
       protocol: decoder.protocol,
@@ -153,7 +192,9 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
       firstTimer.unref();
     }
     socket.on('data', (chunk: Buffer) => {
+      if (closed) return;
       metrics.bytesIn += chunk.length;
+      junk += chunk.length;
       const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       let res;
       try {
@@ -161,19 +202,33 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
       } catch (err) {
         log.error({ err: (err as Error).message, link: link.id }, 'erro no enquadramento; descartando buffer');
         metrics.garbageBytes += buf.length;
-        pending = Buffer.alloc(0);
+        pending = EMPTY;
         return;
       }
-      if (res.garbage) { metrics.garbageBytes += res.garbage; log.debug({ link: link.id, bytes: res.garbage }, 'bytes inválidos ignorados'); }
-      pending = res.rest.length > MAX_PENDING_BYTES ? Buffer.alloc(0) : Buffer.from(res.rest);
-      if (res.rest.length > MAX_PENDING_BYTES) metrics.garbageBytes += res.rest.length;
-      if (res.frames.length) handleFrames(res.frames, link, decoder, sink, metrics, ev);
+      if (res.garbage) metrics.garbageBytes += res.garbage;
+      pending = res.rest.length ? Buffer.from(res.rest) : EMPTY;
+      if (res.frames.length && handleFrames(res.frames, link, decoder, sink, metrics, ev) > 0) {
+        junk = pending.length;
+        if (!identified && link.serial) {
+          identified = true;
+          if (slot) limiter!.release(slot);
+          if (firstTimer) { clearTimeout(firstTimer); firstTimer = null; }
+        }
+      } else if (junk > (identified ? GARBAGE_LIMITS.identified : GARBAGE_LIMITS.unidentified)) {
+        // A frame without its end marker, or nothing but garbage: the buffer is not kept, the connection is closed
+        // (a genuine device reconnects and resends what was not acknowledged).
+        metrics.garbageBytes += pending.length;
+        metrics.garbageCloses++;
+        log.warn({ link: link.id, serial: link.serial, address: addr, bytes: junk }, 'conexão encerrada: dados sem quadro válido');
+        pending = EMPTY;
+        socket.destroy();
+      }
     });
     const close = () => {
       if (closed) return;
       closed = true;
       if (firstTimer) clearTimeout(firstTimer);
-      limiter?.release(addr);
+      if (slot) limiter!.release(slot);
       sockets.delete(socket);
       metrics.connections--;
       unregister();

@@ -1,11 +1,12 @@
 // OsmAnd protocol (Traccar Client app): HTTP GET/POST with id, lat, lon, timestamp, speed (knots), bearing,
 // altitude, batt; or the app's JSON body. The HTTP answer (200) is sent only after the commit.
 import http from 'node:http';
+import type net from 'node:net';
 import type { DecodeError, DecodeResult, Decoder, FrameResult } from '../../protocol/types.ts';
 import { protocolAllowed, type DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { AddressLimiter, IngestSink } from './listeners.ts';
+import type { AddressLimiter, AddressSlot, IngestSink } from './listeners.ts';
 import type { Link } from './types.ts';
 
 const KNOTS_TO_KMH = 1.852;
@@ -113,6 +114,7 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const directory = opts.directory;
   /** The serial is registered, but not as an OsmAnd device (cached lookup). */
+  const slots = new WeakMap<net.Socket, AddressSlot>();
   const foreign = (id: string) => { const d = directory?.get(id); return !!d && !protocolAllowed(d, 'osmand'); };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -136,6 +138,8 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
         return;
       }
       metrics.messages++;
+      const slot = slots.get(req.socket);
+      if (slot) opts.limiter?.release(slot);
       const refuse = () => {
         metrics.refusedMessages++;
         log.warn({ serial: r.deviceId, address: req.socket.remoteAddress }, 'posição OsmAnd recusada: equipamento de outra tecnologia');
@@ -163,8 +167,10 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
     const limiter = opts.limiter;
     server.on('connection', (socket) => {
       const addr = socket.remoteAddress ?? '';
-      if (!limiter.acquire(addr)) { socket.destroy(); return; }
-      socket.once('close', () => limiter.release(addr));
+      // An HTTP connection counts as unidentified until one of its requests decodes.
+      const slot = limiter.acquire(addr, () => socket.destroy());
+      slots.set(socket, slot);
+      socket.once('close', () => limiter.release(slot));
     });
   }
   return new Promise((resolve, reject) => {

@@ -12,6 +12,8 @@ export interface Link {
   /** Serial seen on this link (set by the first decoded frame). */
   serial?: string;
   model?: string;
+  /** Frames of this link that did not decode (only the first few are logged). */
+  badFrames?: number;
   pause?(): void;
   resume?(): void;
 }

@@ -21,7 +21,7 @@ interface RawEntity {
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; visibleWhen?: Record<string, unknown[]> }[];
-  permissions?: PermissionMeta[]; readOnlyResource?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
+  permissions?: PermissionMeta[]; readOnlyResource?: boolean; credentials?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
   owner?: string; aliases?: AliasMeta[]; listScreen?: string;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };
   parent?: { entity: string; field: string; by?: string; path?: string }; calls?: string;
@@ -247,6 +247,10 @@ function normalizeEntity(raw: RawEntity, file: string, area: string, err: (path:
     if (raw.scope !== 'empresa') err('/importable', 'importable exige scope: empresa');
     if (readOnlyResource) err('/importable', 'cadastro somente leitura não pode ser importado');
     entity.importable = true;
+  }
+  if (raw.credentials) {
+    if (raw.importable) err('/importable', 'cadastro de credenciais (credentials) não pode ser importado');
+    entity.credentials = true;
   }
   if (raw.owner) {
     const f = byName.get(raw.owner);

@@ -17,9 +17,8 @@ export default (api: Hono<AppEnv>) => {
   route(api, 'get', '/usuario/perfil', { permission: 'self', scope: 'ambiente' }, async (c) => ok(c, perfil(await findUser(c.get('em'), c.get('session').usuarioId))));
 
   // Only nome and e-mail, validated by the usuario schema's own rules; the change goes to the history.
-  route(api, 'put', '/usuario/perfil', { permission: 'self', scope: 'ambiente' }, async (c) => {
+  route(api, 'put', '/usuario/perfil', { permission: 'self', scope: 'ambiente', credentials: true }, async (c) => {
     const s = c.get('session');
-    if (s.apiKey) throw new HttpError(403, 'Uma chave de API não tem perfil de usuário');
     let b: any;
     try { b = await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }
     const extra = b && typeof b === 'object' ? Object.keys(b).filter((k) => k !== 'nome' && k !== 'email') : [];
@@ -44,7 +43,7 @@ export default (api: Hono<AppEnv>) => {
     return ok(c, after, 'Perfil salvo');
   });
 
-  route(api, 'put', '/usuario', { permission: 'self', scope: 'empresa' }, async (c) => {
+  route(api, 'put', '/usuario', { permission: 'self', scope: 'empresa', credentials: true }, async (c) => {
     const s = c.get('session');
     let b: any;
     try { b = await c.req.json(); } catch { throw badRequest('Corpo da requisição inválido: JSON malformado'); }

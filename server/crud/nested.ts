@@ -44,7 +44,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
 
   // The keys of the parent's record tabs that show this list (metadata record) are required too.
   const tabSteps = (p.tabKeys ?? []).map((k) => permissionStep([k as PermissionKey]));
-  app.use('*', sessionStep(), ...tabSteps);
+  app.use('*', sessionStep({ credentials: entity.credentials }), ...tabSteps);
   app.get('/', parentPerm, perm('lista'), scopeRead, listHandler(e, parent));
   app.get('/:id', parentPerm, perm('visualizar'), scopeRead, oneHandler(e, parent));
   if (entity.readOnlyResource) return app;

@@ -7,7 +7,8 @@ import type { AppEnv } from '../app/env.ts';
 import { json, startTestServer, type TestServer } from '../test/harness.ts';
 import { requirePermission } from '../auth/middleware.ts';
 import { PERMISSION_KEYS } from '../generated/permissions.ts';
-import { permissionStep, route, scopeStep, sessionStep, stepOf, type Step } from './pipeline.ts';
+import { permissionStep, route, scopeStep, sessionStep } from './pipeline.ts';
+import { complete, credentialWrites, endpoints } from './route-table.ts';
 
 /** Routes outside the pipeline, each with its reason. */
 const ALLOWED: Record<string, string> = {
@@ -25,32 +26,8 @@ const ALLOWED: Record<string, string> = {
   'POST /api/auth/empresa/:id': 'switch of the own active company, checked against the own companies (server/auth/routes.ts)',
 };
 
-interface Endpoint { id: string; method: string; path: string; steps: Step[] }
-
-const covers = (pattern: string, path: string) =>
-  pattern === path || pattern === '*' || pattern === '/*' || (pattern.endsWith('/*') && (path + '/').startsWith(pattern.slice(0, -1)));
-
-/** Each endpoint of a route table with the tagged steps that run before it, in order. */
-export function endpoints(routes: { method: string; path: string; handler: unknown }[]): Endpoint[] {
-  const last = new Map<string, number>();
-  routes.forEach((r, i) => { if (!stepOf(r.handler)) last.set(`${r.method} ${r.path}`, i); });
-  const out: Endpoint[] = [];
-  for (const [id, i] of last) {
-    const { method, path } = routes[i];
-    if (method === 'ALL' && path.endsWith('*') && id !== 'ALL /api/*' && routes.slice(i + 1).some((r) => r.path.startsWith(path.slice(0, -1)))) continue; // middleware
-    const steps = routes.slice(0, i)
-      .filter((r) => (r.method === method || r.method === 'ALL') && covers(r.path, path))
-      .map((r) => stepOf(r.handler)).filter((s): s is Step => !!s);
-    out.push({ id, method, path, steps });
-  }
-  return out;
-}
-
-/** Whether session, permission and scope all run, in that order. */
-export function complete(steps: Step[]): boolean {
-  const at = (s: Step) => steps.indexOf(s);
-  return at('session') >= 0 && at('session') < at('permission') && at('permission') < at('scope');
-}
+/** Sign-in routes below /api/auth that take no session (so no API key): they act on the token or password sent. */
+const PUBLIC_AUTH = new Set(['POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/changepwd', 'POST /api/auth/recover']);
 
 let ts: TestServer;
 beforeAll(async () => { ts = await startTestServer(); });
@@ -85,6 +62,33 @@ describe('route table', () => {
     app.route('/sub', sub);
     const found = Object.fromEntries(endpoints(app.routes).map((e) => [e.id, complete(e.steps)]));
     expect(found).toEqual({ 'GET /ok': true, 'GET /no-permission': false, 'GET /bare': false, 'GET /scope-first': false, 'GET /sub': true });
+  });
+
+  it('every route writing users, passwords, roles, grants, sessions or API keys refuses API-key calls', () => {
+    const all = endpoints(ts.app.routes);
+    const writes = credentialWrites(all, ts.model).filter((e) => !PUBLIC_AUTH.has(e.id));
+    expect(writes.filter((e) => !e.credentials).map((e) => e.id)).toEqual([]);
+    // The walk finds the generated, named-call and custom ones.
+    const ids = writes.map((e) => e.id);
+    for (const id of ['PUT /api/usuario/:id', 'POST /api/usuario', 'DELETE /api/usuario/:id', 'POST /api/usuario/:id/desativa', 'POST /api/usuario/vincula_empresa',
+      'PUT /api/adm/cad/usuario/:id', 'POST /api/cargo', 'PUT /api/cargo/:id', 'POST /api/permissao', 'POST /api/chave_de_api', 'POST /api/chave_de_api/:id/revoga',
+      'POST /api/sessao/:id/elimina', 'POST /api/adm/sessao/elimina/:id', 'PUT /api/usuario/perfil', 'PUT /api/usuario', 'POST /api/auth/empresa/:id']) {
+      expect(ids, id).toContain(id);
+    }
+    // Public sign-in routes take no API key (they read only a token or a password): still existing routes.
+    expect([...PUBLIC_AUTH].filter((id) => !all.some((e) => e.id === id))).toEqual([]);
+    // Ordinary registers are not flagged (the refusal is targeted).
+    expect(all.filter((e) => e.credentials && (e.id === 'POST /api/ativo' || e.id === 'POST /api/garagem'))).toEqual([]);
+  });
+
+  it('the walk finds a credentials write without the flag', () => {
+    const app = new Hono<AppEnv>();
+    route(app, 'put', '/api/usuario/:id', { permission: ['adm.sis.usuario.editar'], scope: 'ambiente', credentials: true }, (c) => c.text('ok'));
+    route(app, 'post', '/api/cargo/:id/copia', { permission: ['adm.sis.cargo.adicionar'], scope: 'empresa' }, (c) => c.text('x'));
+    route(app, 'get', '/api/usuario/:id', { permission: ['adm.sis.usuario.visualizar'], scope: 'ambiente' }, (c) => c.text('x'));
+    route(app, 'post', '/api/ativo', { permission: ['tlm.fro.ativo.adicionar'], scope: 'empresa' }, (c) => c.text('x'));
+    const found = credentialWrites(endpoints(app.routes), ts.model).map((e) => [e.id, e.credentials]);
+    expect(found).toEqual([['PUT /api/usuario/:id', true], ['POST /api/cargo/:id/copia', false]]);
   });
 
   it('permission keys are the generated union: a key the catalogue lacks does not type-check (npm run typecheck)', () => {

@@ -10,7 +10,7 @@ import type { PermissionKey } from '../generated/permissions.ts';
 
 export type Step = 'session' | 'permission' | 'scope';
 export const STEP = Symbol.for('rastro.pipeline.step');
-type Tagged = MiddlewareHandler<AppEnv> & { [STEP]?: Step; scope?: Scope; permission?: string };
+type Tagged = MiddlewareHandler<AppEnv> & { [STEP]?: Step; scope?: Scope; permission?: string; credentials?: boolean };
 
 export type Scope = 'empresa' | 'ambiente' | 'global';
 
@@ -23,8 +23,24 @@ export function stepOf(fn: unknown): Step | undefined {
   return (fn as Tagged | undefined)?.[STEP];
 }
 
-/** Step 1: a live session (401 otherwise). */
-export const sessionStep = () => tag('session', requireSession());
+/** The refusal of a write to credentials by an API-key call. */
+export const API_KEY_CREDENTIALS = 'Chaves de API não podem alterar usuários, senhas, cargos, permissões, sessões nem chaves de API.';
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a step (of the route table) refuses API-key writes (`credentials`). */
+export const guardsCredentials = (fn: unknown) => !!(fn as Tagged | undefined)?.credentials;
+
+/** Step 1: a live session (401 otherwise). `credentials`: the route writes users, passwords, roles, grants, sessions
+ *  or API keys (metadata `credentials`, RouteSpec.credentials): an API-key session may only read it (403 otherwise),
+ *  whatever keys the key carries. */
+export const sessionStep = (o: { credentials?: boolean } = {}) => {
+  const s = requireSession();
+  if (!o.credentials) return tag('session', s);
+  return tag('session', (c, next) => s(c, async () => {
+    if (c.get('session').apiKey && !READS.has(c.req.method)) throw new HttpError(403, API_KEY_CREDENTIALS);
+    await next();
+  }), { credentials: true });
+};
 
 /** Step 2: one of the permission keys (403 otherwise; roles wiki/dev hold all). 'self' marks a route on the caller's
  *  own data (own preferences, own permissions), which needs the session only: said explicitly, never by omission. */
@@ -52,11 +68,13 @@ export function scopeStep(scope: Scope, o: { sessionInSql?: boolean } = {}): Mid
 export interface RouteSpec {
   permission: PermissionKey[] | 'self' | ((c: Context<AppEnv>) => PermissionKey[]);
   scope: Scope;
+  /** Writes users, passwords, roles, grants, sessions or API keys: refused to API-key calls (sessionStep). */
+  credentials?: boolean;
 }
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 /** Registers a route with the whole chain in order: session → permission → scope → handler. */
 export function route(app: Hono<AppEnv>, method: Method, path: string, spec: RouteSpec, handler: Handler<AppEnv>): void {
-  app.on(method.toUpperCase(), path, sessionStep(), permissionStep(spec.permission), scopeStep(spec.scope), handler);
+  app.on(method.toUpperCase(), path, sessionStep({ credentials: spec.credentials }), permissionStep(spec.permission), scopeStep(spec.scope), handler);
 }

@@ -114,7 +114,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   const narrow: Narrow | undefined = entity.params?.length ? async (c) => (await boundParams(c, e()))! : undefined;
 
   hookOf(entity); // an unknown write hook fails at start-up, not at the first save
-  app.use('*', sessionStep());
+  app.use('*', sessionStep({ credentials: entity.credentials }));
 
   // getMany (filter {id:[...]}) is used to show references: any read permission of the entity will do.
   const listKeys = permissionStep((c) => {

@@ -226,9 +226,21 @@ async function* xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, a
   }
 }
 
-/** The encoded file as chunks (used by exportResponse; also handy in tests). */
-export function exportChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]> = batches(o)): AsyncGenerator<Uint8Array> {
-  return o.format === 'csv' ? csvChunks(o, source) : xlsxChunks(o, source);
+/** The encoded file as chunks (used by exportResponse; also handy in tests). The first batch is read before the
+ *  first chunk: a source that refuses at once (a parent of another company: 404, a bad filter: 400) fails the first
+ *  chunk, which exportBody takes before answering, so the client gets the JSON error instead of a broken file. */
+export async function* exportChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]> = batches(o)): AsyncGenerator<Uint8Array> {
+  const it = source[Symbol.asyncIterator]();
+  let first: IteratorResult<Record<string, any>[]>;
+  try { first = await it.next(); } catch (err) { await it.return?.(); throw err; }
+  async function* rest() {
+    try {
+      for (let r = first; !r.done; r = await it.next()) yield r.value;
+    } finally {
+      await it.return?.();
+    }
+  }
+  yield* o.format === 'csv' ? csvChunks(o, rest()) : xlsxChunks(o, rest());
 }
 
 /**

@@ -23,6 +23,10 @@ beforeAll(async () => {
   semVinculo = (await json(await admin.post('/api/ativo', { descricao: 'Caminhão sem equipamento', placa: 'BLQ2B34' }))).id;
   const link = (ativoId: number, serial: string, dataInicio: string, dataFim?: string) =>
     admin.post('/api/equipamento_ativo', { serial, ativoId, dataInicio, ...(dataFim ? { dataFim } : {}) });
+  // A link takes only a device of the company (equipamento).
+  for (const serial of ['865100000000001', '865100000000009']) {
+    expect((await admin.post('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true })).status).toBe(201);
+  }
   expect((await link(ligado, '865100000000001', '2024-01-01T00:00:00Z')).status).toBe(201);
   expect((await link(ligado, '865100000000009', '2023-01-01T00:00:00Z', '2023-06-01T00:00:00Z')).status).toBe(201); // ended
   // Company B's asset, linked to its own device.

@@ -17,6 +17,7 @@ import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
 import { lookupLabelOf } from './lookup.ts';
 import { configCommands, configParameters } from './configuracao.ts';
+import { assertOwnDevices } from './commands.ts';
 import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
@@ -70,8 +71,10 @@ const altera: ActionHandler = async (ctx) => {
   return { body: serialize(entity, row), changes: [{ entity: entity.key, id, op: action.name, before, after }] };
 };
 
-/** Rows of `rows` created in the handler's transaction: flushed, answered 201 and emitted after commit. */
+/** Rows of `rows` created in the handler's transaction: flushed, answered 201 and emitted after commit. Commands
+ *  (fila_processamento) go only to devices of the caller's company, checked here before anything is written. */
 async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: EntityMeta }[]): Promise<ActionResult> {
+  await assertOwnDevices(ctx.tx, ctx.session, rows.filter((r) => r.entity.key === 'fila_processamento').map((r) => r.row.serial));
   await ctx.tx.flush();
   // Rows an action creates are recorded like any other create (e.g. a keyboard's logs show the macro sent).
   for (const r of rows) history(ctx.tx, r.entity, ctx.session, Number(r.row.id), 'create', null, plain(r.entity, r.row));

@@ -22,6 +22,10 @@ beforeAll(async () => {
   ativo = (await json(await admin.post('/api/ativo', { descricao: 'Caminhão calculado', placa: 'CAL1A23' }))).id;
   outro = (await json(await admin.post('/api/ativo', { descricao: 'Caminhão sem vínculo', placa: 'CAL2B34' }))).id;
   const link = (serial: string, dataInicio: string, dataFim?: string) => admin.post('/api/equipamento_ativo', { serial, ativoId: ativo, dataInicio, ...(dataFim ? { dataFim } : {}) });
+  // A link takes only a device of the company (equipamento).
+  for (const serial of ['865000000000001', '865000000000002', '865000000000009']) {
+    expect((await admin.post('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true })).status).toBe(201);
+  }
   expect((await link('865000000000002', '2024-01-01T00:00:00Z')).status).toBe(201);
   expect((await link('865000000000001', '2024-02-01T00:00:00Z')).status).toBe(201);
   expect((await link('865000000000009', '2023-01-01T00:00:00Z', '2023-06-01T00:00:00Z')).status).toBe(201); // ended

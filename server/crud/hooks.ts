@@ -13,6 +13,7 @@ import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
 import type { Storage } from '../uploads/storage.ts';
 import { compileTemplates } from './configuracao.ts';
+import { assertOwnDevices } from './commands.ts';
 import { plain } from './history.ts';
 import type { Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
@@ -96,6 +97,7 @@ const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) =
     empresaId: session.empresaAtiva, serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
     value: { firmwareId: Number(fw.id), versao: fw.versao, arquivo: fw.arquivo ?? null, tamanho: fw.tamanho ?? null },
   };
+  await assertOwnDevices(tx, session, [eq.serial]);
   const row = tx.create(ormName(tx, fila), command as never) as Row;
   await tx.flush();
   data.comando = Number(row.id);

@@ -1,6 +1,9 @@
 // String fields whose values are the codes of a register (metadata `lookup`, e.g. equipamento.modelo → modelo.codigo):
 // their choices, read under the permission of the entity holding the field (a user who may edit equipment need not
-// see the hardware registers), and the check of a written value.
+// see the hardware registers), and the check of a written value: a row the caller sees (company scope), so a code of
+// another company's register (e.g. its tracker's serial in equipamento_ativo) is refused like an unknown one. The code
+// field of a parent by code (metadata `parent: { by }`, e.g. fila_processamento.serial → equipamento.serial) is
+// checked the same way, whatever the route (nested or not).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta, LookupMeta } from '../../generator/model.ts';
 import type { Session } from '../app/env.ts';
@@ -45,12 +48,21 @@ export async function lookupOptions(em: EntityManager, e: EntityMeta, name: stri
   return rows.map((r) => ({ value: String(r[f.lookup!.value]), label: String(r[label] ?? r[f.lookup!.value]) }));
 }
 
-/** A written code (or a code whose parent changed) must be one of its register's rows. */
+/** The fields of `e` holding a register's code: its lookups, and the field naming its parent by a code (a string
+ *  field, not a reference: `parent.by` other than id), as a lookup of the parent's code without narrowing. */
+function codeFields(e: EntityMeta): (FieldMeta & { lookup: LookupMeta })[] {
+  const out = e.fields.filter((f): f is FieldMeta & { lookup: LookupMeta } => !!f.lookup);
+  const p = e.parent;
+  const pf = p && p.by !== 'id' && !p.refId ? fieldOf(e, p.field) : undefined;
+  if (p && pf && !pf.lookup && pf.type === 'string') out.push({ ...pf, lookup: { entity: p.entity, value: p.by } });
+  return out;
+}
+
+/** A written code (or a code whose parent changed) must be one of its register's rows the caller sees. */
 export async function checkLookups(em: EntityManager, e: EntityMeta, s: Session, data: Row, existing: Row | null): Promise<void> {
   const errors: { field: string; label: string; message: string }[] = [];
-  for (const f of e.fields) {
+  for (const f of codeFields(e)) {
     const l = f.lookup;
-    if (!l) continue;
     const parent = l.parent?.field;
     if (!(f.name in data) && !(parent && parent in data)) continue;
     const value = f.name in data ? data[f.name] : existing?.[f.name];
@@ -62,7 +74,7 @@ export async function checkLookups(em: EntityManager, e: EntityMeta, s: Session,
     if (n) continue;
     const pf = parent ? fieldOf(e, parent) : undefined;
     errors.push({ field: f.name, label: f.label, message: `O valor '${String(value)}' do campo ${f.label} não está cadastrado em ${t.label.plural}`
-      + (pf ? ` para ${pf.label} '${String(pv ?? '')}'` : '') });
+      + (t.scope === 'empresa' ? ' desta empresa' : '') + (pf ? ` para ${pf.label} '${String(pv ?? '')}'` : '') });
   }
   if (errors.length) throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');
 }

@@ -108,7 +108,11 @@ describe('a serial follows its one registration', () => {
   });
 
   it('a command queued by A for B’s serial never reaches the device; B’s own command does', async () => {
-    const idA = await queue(userA, SERIAL_B, 'engineBlock');
+    // The API refuses it (server/crud/lookup.ts: the serial must be a device of A); a row written around it is refused by the gateway.
+    const refused = await userA.post('/api/fila_processamento', { serial: SERIAL_B, event: 'engineBlock', value: {} });
+    expect(refused.status).toBe(400);
+    const idA = (await q(`INSERT INTO fila_processamento (empresa_id, serial, event, value, status, created_at, updated_at)
+      VALUES ($1, $2, 'engineBlock', '{}', 'pendente', now(), now()) RETURNING id`, [A, SERIAL_B]))[0].id;
     await until(async () => (await status(idA)).status === 'erro');
     expect(await status(idA)).toEqual({ status: 'erro', resposta: REFUSED.outraEmpresa });
     const idB = await queue(userB, SERIAL_B, 'reboot');

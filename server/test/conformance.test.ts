@@ -62,12 +62,30 @@ async function make(key: string, t: Tenant, depth = 0): Promise<number> {
   return Number(row.id);
 }
 
+/** The register a code field names (a lookup without default, or the field naming the parent by a code), if any. */
+function codeTarget(e: EntityMeta, f: FieldMeta): { entity: string; value: string } | undefined {
+  if (f.lookup) return f.lookup.parent || f.default !== undefined ? undefined : f.lookup;
+  const p = e.parent;
+  return p && p.field === f.name && p.by !== 'id' && !p.refId ? { entity: p.entity, value: p.by } : undefined;
+}
+
+/** A code of a register row made in the caller's tenant (the API takes only codes the caller sees). */
+async function codeFor(e: EntityMeta, f: FieldMeta): Promise<string | undefined> {
+  const t = codeTarget(e, f);
+  if (!t) return undefined;
+  const te = entities.find((x) => x.key === t.entity)!;
+  const id = await make(te.key, own, 1);
+  const col = te.fields.find((x) => x.name === t.value)!.column;
+  return (await ts.em().getConnection().execute(`select ${col} as code from ${te.table} where id = ?`, [id]))[0].code;
+}
+
 /** A valid API body of `e` (its writable required fields and defaults), references made in the caller's tenant. */
 async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   const companiesHead = e.companies?.split('.')[0];
   for (const f of e.fields.filter(isWritable)) {
     if (f.name === companiesHead && f.reference === 'empresa') { body[f.name] = f.type === 'referenceList' ? [own.empresaId] : own.empresaId; continue; }
+    if (f.required && codeTarget(e, f)) { body[f.name] = await codeFor(e, f); continue; }
     if (f.type === 'reference' || f.type === 'referenceList') {
       if (f.required) body[f.name] = f.type === 'reference' ? await make(f.reference!, own, 1) : [await make(f.reference!, own, 1)];
       continue;
@@ -203,7 +221,7 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
       // Update as react-admin's edit sends it: the whole record as read (computed columns, read-only and system
       // fields included: ignored), with a new value for the first writable text field.
       const f = e.fields.find((x) => isWritable(x) && ['string', 'text'].includes(x.type) && !x.writeOnly);
-      const change = f ? { [f.name]: sample(f) } : {};
+      const change = f ? { [f.name]: (await codeFor(e, f)) ?? sample(f) } : {};
       const read = await json(await api.get(`${apiOf(e)}/${row.id}`));
       for (const c of e.columns.filter((x) => x.virtual && x.sql)) expect(read, c.source).toHaveProperty(c.source);
       const updated = await api.put(`${apiOf(e)}/${row.id}`, { ...read, ...change });
@@ -299,7 +317,7 @@ describe.each(entities.map((e) => [e.key, e] as const))('%s', (_key, e) => {
         const del = await plataforma.del(`/api/${t.key}/${tid}`);
         expect(del.status, f.name).toBe(409);
         expect((await json(del)).msg).toContain(`1 ${e.label.singular} (campo ${f.label}) usa o`);
-        const recoded = await plataforma.put(`/api/${t.key}/${tid}`, { [f.lookup!.value]: `${code}_x` });
+        const recoded = await plataforma.put(`/api/${t.key}/${tid}`, { [f.lookup!.value]: fields(t).get(f.lookup!.value)!.pattern ? sample(fields(t).get(f.lookup!.value)!) : `${code}_x` });
         expect(recoded.status, f.name).toBe(409);
         expect(await rowExists(t, tid)).toBe(true);
         await sql(`delete from ${e.table} where id = ?`, [rid]);

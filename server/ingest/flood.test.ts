@@ -28,8 +28,12 @@ const connect = async (port: number) => {
   return d;
 };
 const closed = (d: FakeDevice) => new Promise<void>((r) => { if (d.socket.destroyed) r(); else d.socket.once('close', () => r()); });
-const within = <T>(p: Promise<T>, ms: number, what: string) =>
-  Promise.race([p, sleep(ms).then(() => { throw new Error(`${what}: não ocorreu em ${ms} ms`); })]);
+/** p, or an error naming `what` after ms (the timer is cleared: no stray rejection later). */
+const within = <T>(p: Promise<T>, ms: number, what: string) => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: não ocorreu em ${ms} ms`)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+};
 /** A fix time `s` seconds ago, whole seconds (the @Track time has no milliseconds). */
 const ago = (s: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - s * 1000);
 /** Positions of `serial` stored with fix time `d`. */

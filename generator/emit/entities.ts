@@ -13,6 +13,9 @@ function property(e: EntityMeta, f: FieldMeta): string {
   const tail = () => {
     if (nullable) opts.push('nullable: true');
     if (f.hidden || f.writeOnly) opts.push('hidden: true');
+    // Credentials (password hash, API key hash): the app's database role may not read them (server/db/rls.ts), so
+    // the ORM never selects them unless asked (populate), which only the sign-in path does, as the system role.
+    if (f.type === 'password' || f.secretToken) opts.push('lazy: true');
     const scalarDefault = f.default !== undefined && f.default !== null && typeof f.default !== 'object';
     if (scalarDefault) opts.push(`default: ${lit(f.default)}`);
   };

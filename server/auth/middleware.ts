@@ -154,6 +154,6 @@ export function tenant(): MiddlewareHandler<AppEnv> {
       }
     }
     // Second line: every query of the rest of the request runs under row-level security (server/db/rls.ts).
-    await withCompany(s.empresaAtiva, next);
+    await withCompany(s.empresaAtiva, next, s.ambienteId);
   };
 }

@@ -16,8 +16,8 @@ import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
 import { invalidateSession } from './session-cache.ts';
-import { endSession, loadSession, sessaoName } from './middleware.ts';
-import { route, sessionStep } from '../crud/pipeline.ts';
+import { endSession, loadSession, requireSession, sessaoName } from './middleware.ts';
+import { route } from '../crud/pipeline.ts';
 import { SESSION_HOURS, sha256, signSession } from './tokens.ts';
 import {
   can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
@@ -129,7 +129,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const [rl, ri] = await Promise.all([perLogin.get(key), perIp.get(ip)]);
 
     const em = c.get('em');
-    const user = await findUserByLogin(em, login);
+    const user = await findUserByLogin(em, login, true);
     const now = new Date();
     const base = { nome: user?.nome ?? login, login, dataLogin: now, ip, estaLogado: false, sucesso: false };
     // Refused by the rate limit: recorded like any failed attempt (the password is not checked).
@@ -220,7 +220,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
       const s = await loadSession(c);
       if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
       const atual = str(b, 'senhaAtual', 'Senha atual', 200);
-      const u = await findUser(em, s.usuarioId);
+      const u = await findUser(em, s.usuarioId, true);
       if (!u || !(await verify(String(u.senha ?? DUMMY_HASH), atual).catch(() => false))) throw badRequest('Senha atual incorreta');
       usuarioId = s.usuarioId;
     }
@@ -266,7 +266,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     return ok(c, null, generic);
   });
 
-  app.post('/empresa/:id', sessionStep({ credentials: true }), async (c) => {
+  app.post('/empresa/:id', requireSession(), async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
@@ -297,7 +297,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
       { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
   });
-  route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente', credentials: true }, async (c) => {
+  route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     const em = c.get('em');

@@ -40,12 +40,16 @@ const populateOf = (em: EntityManager, key: string, fields: string[]) => {
   return fields.filter((f) => meta?.properties[f as never]?.kind && meta.properties[f as never].kind !== 'scalar') as never[];
 };
 
-export async function findUserByLogin(em: EntityManager, login: string): Promise<Row | null> {
-  return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { filters: false, populate: populateOf(em, 'usuario', ['empresas', 'cargos']) }) as Promise<Row | null>;
+export async function findUserByLogin(em: EntityManager, login: string, withPassword = false): Promise<Row | null> {
+  return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { filters: false, populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
 }
-export async function findUser(em: EntityManager, id: number): Promise<Row | null> {
-  return em.findOne(name(em, 'usuario'), { id } as never, { filters: false, populate: populateOf(em, 'usuario', ['empresas', 'cargos']) }) as Promise<Row | null>;
+export async function findUser(em: EntityManager, id: number, withPassword = false): Promise<Row | null> {
+  return em.findOne(name(em, 'usuario'), { id } as never, { filters: false, populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
 }
+/** The password hash is a lazy property that the app's database role may not read (server/db/rls.ts): only the
+ *  sign-in and password change paths ask for it, outside a company (system role). */
+const userPopulate = (em: EntityManager, withPassword: boolean) =>
+  [...populateOf(em, 'usuario', ['empresas', 'cargos']), ...(withPassword ? ['senha' as never] : [])];
 export async function findEmpresa(em: EntityManager, id: number): Promise<Row | null> {
   return em.findOne(name(em, 'empresa'), { id } as never, { filters: false }) as Promise<Row | null>;
 }

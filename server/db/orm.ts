@@ -29,7 +29,7 @@ export interface OrmOptions {
 export async function createOrm(o: OrmOptions): Promise<MikroORM> {
   // Row-level security (server/db/rls.ts): policies declared on company-scoped entities; each pooled connection
   // is switched to the request's company (app role) or back to the system role when reserved.
-  declarePolicies(o.entities);
+  declarePolicies(o.entities, systemEntities);
   return MikroORM.init({
     onReserveConnection,
     clientUrl: o.url,

@@ -5,7 +5,11 @@
 //   login, session lookup and everything outside a company's request. It bypasses RLS as owner/superuser; the
 //   tables are not FORCEd, so no policy is needed for it.
 // - rastro_app: NOLOGIN, not superuser, not BYPASSRLS. Every query of a request with an active company runs as it,
-//   and its policies admit only rows whose empresa_id equals the setting rastro.empresa. Unset -> no rows.
+//   and its policies admit only rows whose empresa_id equals the setting rastro.empresa (company-scoped tables) or
+//   whose ambiente_id equals rastro.ambiente (ambiente-scoped: usuario, sessao, historico_de_login, empresa).
+//   Unset -> no rows. Credentials (password hashes, API key hashes, recovery tokens) are not readable by it at all
+//   (column privileges, migration *_rls_credenciais): the sign-in path, session lookup and password recovery run
+//   outside a company, as the system role; the ORM never selects those columns (lazy properties).
 // - rastro_ingest: the gateway writer's role (writes for every company): its policies admit every row.
 //
 // How a query gets the company: the request runs inside `withCompany(id, next)` (AsyncLocalStorage); the ORM
@@ -29,15 +33,21 @@ export const COMPANY_SETTING = 'rastro.empresa';
 /** The company column every company-scoped table carries (system field empresaId). */
 export const COMPANY_COLUMN = 'empresa_id';
 
-export const COMPANY_CHECK = `${COMPANY_COLUMN} = nullif(current_setting('${COMPANY_SETTING}', true), '')::integer`;
+export const AMBIENTE_SETTING = 'rastro.ambiente';
+export const AMBIENTE_COLUMN = 'ambiente_id';
 
-interface Scope { empresa: number }
+export const COMPANY_CHECK = `${COMPANY_COLUMN} = nullif(current_setting('${COMPANY_SETTING}', true), '')::integer`;
+export const AMBIENTE_CHECK = `${AMBIENTE_COLUMN} = nullif(current_setting('${AMBIENTE_SETTING}', true), '')::integer`;
+
+interface Scope { empresa: number; ambiente?: number }
 const als = new AsyncLocalStorage<Scope>();
 
-/** Runs fn with every database query (ORM pool) restricted to the company's rows, as the app role. */
-export function withCompany<T>(empresa: number, fn: () => T): T {
+/** Runs fn with every database query (ORM pool) restricted to the company's rows (and its ambiente's, for the
+ *  ambiente-scoped tables), as the app role. */
+export function withCompany<T>(empresa: number, fn: () => T, ambiente?: number): T {
   if (!Number.isSafeInteger(empresa) || empresa <= 0) throw new Error(`empresa inválida: ${empresa}`);
-  return als.run({ empresa }, fn);
+  if (ambiente !== undefined && (!Number.isSafeInteger(ambiente) || ambiente <= 0)) throw new Error(`ambiente inválido: ${ambiente}`);
+  return als.run({ empresa, ambiente }, fn);
 }
 
 /** Runs fn outside any company scope (system role), e.g. platform work started from inside a request. */
@@ -50,56 +60,75 @@ export function currentCompany(): number | undefined {
   return als.getStore()?.empresa;
 }
 
-/** SQL putting a connection in the state of `empresa` (undefined: system role, no company). */
-export function scopeSql(empresa: number | undefined): string {
+/** SQL putting a connection in the state of `empresa` (undefined: system role, no company); `local`: for the
+ *  current transaction only. Both values are integers checked by withCompany. */
+export function scopeSql(empresa: number | undefined, ambiente?: number, local = false): string {
+  const l = String(local);
   return empresa === undefined
-    ? `select set_config('role', 'none', false), set_config('${COMPANY_SETTING}', '', false)`
-    : `select set_config('${COMPANY_SETTING}', '${empresa}', false), set_config('role', '${APP_ROLE}', false)`;
+    ? `select set_config('role', 'none', ${l}), set_config('${COMPANY_SETTING}', '', ${l}), set_config('${AMBIENTE_SETTING}', '', ${l})`
+    : `select set_config('${COMPANY_SETTING}', '${empresa}', ${l}), set_config('${AMBIENTE_SETTING}', '${ambiente ?? ''}', ${l}), set_config('role', '${APP_ROLE}', ${l})`;
 }
 
 interface Executor { executeQuery(q: unknown): Promise<unknown> }
-/** Company each pooled connection is set to (0: system role, -1: unknown). */
-const state = new WeakMap<object, number>();
+/** State each pooled connection is set to ('': system role, '?': unknown, else 'empresa:ambiente'). */
+const state = new WeakMap<object, string>();
 
 /** Kysely/MikroORM onReserveConnection hook (server/db/orm.ts). */
 export async function onReserveConnection(connection: unknown): Promise<void> {
-  const want = currentCompany() ?? 0;
+  const s = als.getStore();
+  const want = s ? `${s.empresa}:${s.ambiente ?? ''}` : '';
   const c = connection as Executor;
   // A new connection starts as the system role with no company.
-  if ((state.get(c) ?? 0) === want) return;
+  if ((state.get(c) ?? '') === want) return;
   // Unknown until the statement succeeds (one statement: applied whole or not at all), so a failure is retried.
-  state.set(c, -1);
+  state.set(c, '?');
   // Kysely's PostgresConnection reads only sql and parameters of the compiled query.
-  await c.executeQuery({ sql: scopeSql(want || undefined), parameters: [], query: { kind: 'RawNode', sqlFragments: [], parameters: [] } });
+  await c.executeQuery({ sql: scopeSql(s?.empresa, s?.ambiente), parameters: [], query: { kind: 'RawNode', sqlFragments: [], parameters: [] } });
   state.set(c, want);
 }
 
 /** Inside a transaction of a plain pg client of another pool (the exports' cursor pool): the current context's
  *  company and the app role for that transaction only (no company: nothing changes, system role). */
 export async function scopeTransaction(client: { query(sql: string): Promise<unknown> }): Promise<void> {
-  const e = currentCompany();
-  if (e === undefined) return;
-  await client.query(`select set_config('${COMPANY_SETTING}', '${e}', true), set_config('role', '${APP_ROLE}', true)`);
+  const s = als.getStore();
+  if (!s) return;
+  await client.query(scopeSql(s.empresa, s.ambiente, true));
 }
 
-/** Table name -> whether it carries the company column; used to declare the policies on the entities. */
-function isCompanyScoped(schema: EntitySchema): boolean {
+/** Whether the entity carries the column of property `prop` (system fields empresaId, ambienteId). */
+function hasColumn(schema: EntitySchema, prop: string, column: string): boolean {
   const meta = schema.meta as unknown as { properties: Record<string, { fieldName?: string; fieldNames?: string[] }> };
-  const p = meta.properties?.empresaId;
-  return !!p && (p.fieldName === COMPANY_COLUMN || p.fieldNames?.[0] === COMPANY_COLUMN || p.fieldName === undefined);
+  const p = meta.properties?.[prop];
+  return !!p && (p.fieldName === column || p.fieldNames?.[0] === column || p.fieldName === undefined);
 }
+
+const tableOf = (e: EntitySchema) => {
+  const meta = e.meta as unknown as { collection?: string; tableName?: string };
+  return meta.tableName ?? meta.collection ?? e.meta.className;
+};
+
+/** The change history (server/db/system-entities.ts) keeps the company the change was made in, and the ambiente. */
+export const HISTORY_TABLE = 'historico_alteracao';
 
 /**
- * Declares the RLS policies on every company-scoped entity (property empresaId). The schema diff then creates
- * them for a new register (`npm run migration:create`) and `migration:check` proves they exist.
+ * Declares the RLS policies on every company-scoped entity (property empresaId) and ambiente-scoped entity
+ * (property ambienteId, no empresaId). The schema diff then creates them for a new register
+ * (`npm run migration:create`) and `migration:check` proves they exist. The change history admits the company's
+ * changes, and the ambiente's changes of registers that are not company-scoped (their history is shared like
+ * the rows: usuario, empresa, platform registers) — the list is the metadata's, so a new register changes it.
  */
-export function declarePolicies(entities: EntitySchema[]): void {
-  for (const e of entities) {
-    if (!isCompanyScoped(e)) continue;
-    const meta = e.meta as unknown as { collection?: string; tableName?: string; policies?: unknown[] };
-    const table = meta.tableName ?? meta.collection ?? e.meta.className;
-    meta.policies = [
-      { name: `${table}_empresa`.slice(0, 63), roles: [APP_ROLE], using: COMPANY_CHECK, check: COMPANY_CHECK },
+export function declarePolicies(entities: EntitySchema[], system: EntitySchema[] = []): void {
+  const shared = entities.filter((e) => !hasColumn(e, 'empresaId', COMPANY_COLUMN)).map(tableOf).sort();
+  for (const e of [...entities, ...system]) {
+    const table = tableOf(e);
+    let check: string;
+    if (table === HISTORY_TABLE) {
+      check = shared.length ? `${COMPANY_CHECK} or (${AMBIENTE_CHECK} and entidade in (${shared.map((t) => `'${t}'`).join(', ')}))` : COMPANY_CHECK;
+    } else if (hasColumn(e, 'empresaId', COMPANY_COLUMN)) check = COMPANY_CHECK;
+    else if (hasColumn(e, 'ambienteId', AMBIENTE_COLUMN)) check = AMBIENTE_CHECK;
+    else continue;
+    (e.meta as unknown as { policies?: unknown[] }).policies = [
+      { name: `${table}_${check === AMBIENTE_CHECK ? 'ambiente' : 'empresa'}`.slice(0, 63), roles: [APP_ROLE], using: check, check },
       { name: `${table}_ingest`.slice(0, 63), roles: [INGEST_ROLE], using: 'true', check: 'true' },
     ];
   }

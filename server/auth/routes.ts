@@ -16,8 +16,8 @@ import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
 import { invalidateSession } from './session-cache.ts';
-import { endSession, loadSession, requireSession, sessaoName } from './middleware.ts';
-import { route } from '../crud/pipeline.ts';
+import { endSession, loadSession, sessaoName } from './middleware.ts';
+import { route, sessionStep } from '../crud/pipeline.ts';
 import { SESSION_HOURS, sha256, signSession } from './tokens.ts';
 import {
   can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
@@ -266,7 +266,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     return ok(c, null, generic);
   });
 
-  app.post('/empresa/:id', requireSession(), async (c) => {
+  app.post('/empresa/:id', sessionStep({ credentials: true }), async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
@@ -297,7 +297,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
       { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
   });
-  route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente' }, async (c) => {
+  route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente', credentials: true }, async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     const em = c.get('em');

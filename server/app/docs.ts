@@ -66,10 +66,13 @@ const permissionOf = (op: Record<string, any>): string | undefined => op['x-perm
  * The document reduced to the operations allowed by `may`: an operation without a permission key is dropped
  * (fail closed); tags and component schemas nobody references any more are dropped too.
  */
-export function openapiFor(doc: Record<string, any>, may: (key: string) => boolean): Record<string, any> {
+export function openapiFor(doc: Record<string, any>, may: (key: string) => boolean, extra: Map<string, string[]> = new Map()): Record<string, any> {
   const paths: Record<string, any> = {};
   for (const [p, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
     const kept: Record<string, any> = {};
+    // Keys every operation of the path needs besides its own (nested routes: the parent's, its tabs').
+    const needs = extra.get(p) ?? [];
+    if (!needs.every(may)) continue;
     for (const [k, op] of Object.entries(item)) {
       if (!METHODS.includes(k)) continue;
       const key = op && typeof op === 'object' ? permissionOf(op) : undefined;
@@ -109,6 +112,20 @@ export function openapiFor(doc: Record<string, any>, may: (key: string) => boole
   return out;
 }
 
+/** The keys a nested route (server/crud/nested.ts) requires besides its operation's own, by OpenAPI path:
+ *  the parent's visualizar and the keys of the parent's record tabs that show the list (parent.tabKeys). */
+export function nestedKeys(model: Model): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const e of model.entities) {
+    if (!e.parent) continue;
+    const base = `/api/${e.parent.api.replace(':parent', '{parent}')}`;
+    const keys = [`${e.parent.permission}.visualizar`, ...(e.parent.tabKeys ?? [])];
+    out.set(base, keys);
+    out.set(`${base}/{id}`, keys);
+  }
+  return out;
+}
+
 /** The docs page has an inline <style> and nothing else. */
 const DOCS_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -125,7 +142,8 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
   };
   // Opened in a browser tab there is no bearer header: the front end's token cookie identifies the session.
   const fromCookie = sessionFromCookie();
-  const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k)); };
+  const nested = nestedKeys(model);
+  const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k), nested); };
   app.get('/openapi.json', fromCookie);
   app.get('/docs', fromCookie);
   route(app, 'get', '/openapi.json', { permission: 'self', scope: 'ambiente' }, (c) => c.json(mine(c)));

@@ -15,6 +15,7 @@ import { demoMode, seedIfEmpty, type SeedOptions, type SeedResult } from '../see
 import { seedCatalogues } from '../seed/catalogos.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
+import { answerClientErrors } from '../http/client-error.ts';
 
 export interface StartOptions {
   port?: number;
@@ -77,6 +78,8 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
   });
+  // Headers over Node's limit and malformed requests: the JSON envelope in pt-BR, not a bare status line.
+  answerClientErrors(server as import('node:http').Server);
   const actual = (server.address() as AddressInfo).port;
   // socket.io at /socket_server on the same HTTP server.
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log });

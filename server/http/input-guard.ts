@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import { HttpError } from './envelope.ts';
 import { header, headerValues } from './headers.ts';
 
+export const MSG_MEDIA_TYPE = 'Tipo de conteúdo não suportado: envie o corpo da requisição como JSON (Content-Type: application/json)';
 export const MSG_NUL = 'Requisição inválida: caractere nulo (\\u0000) não é permitido';
 export const msgDepth = (max: number) => `Requisição inválida: JSON aninhado demais (máximo de ${max} níveis)`;
 
@@ -42,6 +43,12 @@ function decode(s: string): string {
   try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; }
 }
 
+/** application/json or a +json type (e.g. application/merge-patch+json), parameters aside. */
+export function isJsonType(contentType: string | undefined): boolean {
+  const t = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return t === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(t);
+}
+
 /** Whether a request of this method may carry a body (the Node adapter gives GET and HEAD none). */
 export const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 
@@ -69,8 +76,15 @@ export function inputGuard(o: InputGuardOptions = {}): MiddlewareHandler {
     // Multipart bodies are the uploads (server/calls/upload.ts): binary content, checked there by its magic bytes.
     const multipart = () => (header(c, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
     if (hasBody(c.req.method) && c.req.raw.body && !multipart()) {
-      // Every other body of this API is JSON; the text is cached by Hono for the handler's c.req.json().
-      return c.req.text().then((text) => { check(scanJson(text, maxDepth)); return next(); });
+      // Every other body of this API is JSON, and only a JSON media type is read as JSON: text/plain and form bodies
+      // are "simple" cross-site requests (no CORS preflight), so refusing them also keeps forged forms out. An empty
+      // body goes on whatever its type (ra-data-simple-rest's DELETE says text/plain). The text is cached by Hono
+      // for the handler's c.req.json().
+      return c.req.text().then((text) => {
+        if (text.length && !isJsonType(header(c, 'content-type'))) throw new HttpError(415, MSG_MEDIA_TYPE);
+        check(scanJson(text, maxDepth));
+        return next();
+      });
     }
     return next();
   };

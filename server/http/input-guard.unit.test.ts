@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { HttpError } from './envelope.ts';
-import { inputGuard, MSG_NUL, msgDepth, scanJson } from './input-guard.ts';
+import { inputGuard, isJsonType, MSG_MEDIA_TYPE, MSG_NUL, msgDepth, scanJson } from './input-guard.ts';
 
 const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
@@ -29,8 +29,9 @@ describe('inputGuard()', () => {
   app.use('*', inputGuard({ maxDepth: 8 }));
   app.all('*', async (c) => c.json({ body: c.req.raw.body ? await c.req.json() : null }));
   app.onError((err, c) => c.json({ msg: err.message }, err instanceof HttpError ? err.status : 500));
+  // Bodies are sent as JSON unless the test says otherwise.
   const call = async (url: string, init?: RequestInit) => {
-    const r = await app.request(url, init);
+    const r = await app.request(url, init?.body !== undefined ? { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } } : init);
     return { status: r.status, json: await r.json() };
   };
 
@@ -49,5 +50,20 @@ describe('inputGuard()', () => {
     expect(await call('/x', { method: 'POST', body: `{"a":${nest(8)}}` })).toEqual({ status: 400, json: { msg: msgDepth(8) } });
     expect(await call('/x', { method: 'POST', body: `{"a":${nest(7)}}` })).toEqual({ status: 200, json: { body: { a: JSON.parse(nest(7)) } } });
     expect(await call('/x?filter=' + encodeURIComponent(`{"id":${nest(9)}}`))).toEqual({ status: 400, json: { msg: msgDepth(8) } });
+  });
+  it('reads only JSON media types as JSON: others are 415 (text/plain is a cross-site "simple" request)', async () => {
+    for (const t of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'application/xml']) {
+      expect(await call('/x', { method: 'POST', headers: { 'content-type': t }, body: '{"a":1}' }), t).toEqual({ status: 415, json: { msg: MSG_MEDIA_TYPE } });
+    }
+    const bare = new Request('http://x/x', { method: 'PUT', body: new TextEncoder().encode('{"a":1}') });
+    expect(bare.headers.get('content-type')).toBe(null);
+    expect((await app.request(bare)).status).toBe(415);
+    for (const t of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      expect(await call('/x', { method: 'POST', headers: { 'content-type': t }, body: '{"a":1}' }), t).toEqual({ status: 200, json: { body: { a: 1 } } });
+    }
+    // An empty body goes on whatever its type (ra-data-simple-rest's DELETE sends text/plain).
+    expect((await app.request('/x', { method: 'DELETE', headers: { 'content-type': 'text/plain' } })).status).not.toBe(415);
+    expect(isJsonType('application/jsonx')).toBe(false);
+    expect(isJsonType('text/json')).toBe(false);
   });
 });

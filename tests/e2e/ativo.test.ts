@@ -232,7 +232,7 @@ describe('read-only user', () => {
     try {
       await signIn(page, baseUrl, 'leitor', leitorPassword);
       await page.goto(`${LIST}/adicionar`);
-      await page.getByText('Você não tem permissão').waitFor({ timeout: 10_000 });
+      await page.getByText('Você não tem permissão').waitFor({ timeout: 30_000 });
       await page.waitForURL(`${baseUrl}/home`);
       expect(await page.locator('#root_placa').count()).toBe(0);
       // the list itself is allowed, without the add button

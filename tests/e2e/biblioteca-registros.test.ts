@@ -9,7 +9,7 @@ import { apiCall, launch, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 15_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 const TLM = `${baseUrl}/tlm/cfg/biblioteca`;
 const ADM = `${baseUrl}/adm/bib/biblioteca_de_eventos`;
 const SHOTS = process.env.E2E_SHOTS;

@@ -14,7 +14,7 @@ const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
 const EVENTOS = `${baseUrl}/adm/bib/biblioteca_de_eventos`;
 const TLM = `${baseUrl}/tlm/cfg/biblioteca`;
-const T = { timeout: 15_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 
 interface Entry { event: string; message?: string; risk?: string; description: string; undescribed?: boolean; unit: { short: string; full: string } }
 const yaml = (name: string): Entry[] => parse(readFileSync(join(import.meta.dirname, '../../metadata/catalogos', `${name}.yaml`), 'utf8')).entries;

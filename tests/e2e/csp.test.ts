@@ -47,10 +47,17 @@ describe('Content-Security-Policy in the browser', () => {
     await page.getByRole('columnheader', { name: 'Placa' }).first().waitFor();
     await page.goto(`${baseUrl}/tlm/fro/ativo/adicionar`);
     await page.locator('#root_descricao').waitFor();
+    // the live map drawn from its data (markers are styled elements) and the realtime socket open
+    const positions = page.waitForResponse((r) => r.url().includes('/api/rastreamento/ultimo_estado') && r.ok(), { timeout: 60_000 });
     await page.goto(`${baseUrl}/tlm/ras/rastreamento_ao_vivo`);
     await page.locator('.leaflet-container').waitFor();
-    await page.waitForTimeout(1500);
-    expect(sockets.some((u) => u.includes('/socket_server'))).toBe(true);
+    const body = await (await positions).json();
+    const located = ((Array.isArray(body) ? body : body.payload) as { latitude?: number | null }[]).filter((r) => r.latitude);
+    await expect.poll(() => page.getByTestId('atualizado').textContent(), { timeout: 30_000 }).toMatch(/^Atualizado às/);
+    if (located.length) await page.locator('.rastro-veiculo, .rastro-cluster').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => sockets.some((u) => u.includes('/socket_server')), { timeout: 30_000 }).toBe(true);
+    // violation reports are dispatched as tasks: one more round trip through the page's task queue delivers them
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
     expect(violations).toEqual([]);
   });
 });

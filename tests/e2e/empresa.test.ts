@@ -6,7 +6,7 @@ import { openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 15_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 
 let s: AdminSession;
 let page: Page;

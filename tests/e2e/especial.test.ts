@@ -6,7 +6,7 @@ import { apiCall, openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 
 let s: AdminSession;
 const tag = String(Date.now()).slice(-8);

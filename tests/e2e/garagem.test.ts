@@ -6,7 +6,7 @@ import { apiCall, launch, randomPlate, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 
 let browser: Browser;
 let ctx: BrowserContext;

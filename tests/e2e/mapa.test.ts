@@ -54,7 +54,7 @@ describe('rastreamento ao vivo (admin)', () => {
     expect(ativos).toBeGreaterThan(0);
     await expect.poll(async () => located(await api<Estado[]>('/api/rastreamento/ultimo_estado')).length, { timeout: 60_000, interval: 1000 }).toBe(ativos);
     // the page refreshes every 5 s: its count reaches the devices reporting
-    await expect.poll(() => page.getByTestId('total-veiculos').textContent(), { timeout: 20_000 }).toBe(String(ativos));
+    await expect.poll(() => page.getByTestId('total-veiculos').textContent(), { timeout: 30_000 }).toBe(String(ativos));
     await expect.poll(() => page.getByRole('list', { name: 'Veículos' }).getByRole('listitem').count()).toBeGreaterThan(0);
     // every vehicle is on the map: as its own marker or inside a cluster's count
     const onMap = async () => {
@@ -64,7 +64,7 @@ describe('rastreamento ao vivo (admin)', () => {
       return markers + inClusters;
     };
     await page.getByRole('button', { name: 'Mostrar toda a frota' }).click();
-    await expect.poll(onMap, { timeout: 10_000 }).toBe(ativos);
+    await expect.poll(onMap, { timeout: 30_000 }).toBe(ativos);
   });
 
   it('searches a vehicle, centres the map on it and shows its plate in the popup', async () => {
@@ -110,7 +110,7 @@ describe('rastreamento ao vivo (cargo holder)', () => {
       await signIn(p2, baseUrl, `monitor.${suffix}`, 'Monitor-2024!');
       await p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
       await p2.waitForURL(MAP);
-      await expect.poll(() => p2.getByTestId('total-veiculos').textContent(), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
+      await expect.poll(() => p2.getByTestId('total-veiculos').textContent(), { timeout: 30_000 }).toMatch(/^[1-9]\d*$/);
       expect(await p2.getByRole('menuitem', { name: 'Ativos' }).count()).toBe(0);
     } finally {
       await c2.close();

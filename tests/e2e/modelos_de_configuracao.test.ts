@@ -6,7 +6,7 @@ import { apiCall, launch, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 const BASE = '/adm/bib/modelos_de_configuracao';
 const SHOTS = '/tmp/shots/params';
 

@@ -5,7 +5,7 @@ import { apiCall, openSession, randomPlate, type AdminSession } from './browser'
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 const stamp = String(Date.now()).slice(-6);
 
 let s: AdminSession;

@@ -2,7 +2,7 @@
 // (dialog 'Permissões Alteradas', reload after 5 s), then ends their session (dialog 'Sessão terminada',
 // token removed, /login after 2 s).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import { launch, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
@@ -46,9 +46,19 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// Resolves once the page's socket.io connection has upgraded to a websocket.
+// Resolves once the page's socket.io connection has upgraded to a websocket: the client sends the upgrade packet
+// ('5') only after the polling transport flushed what it had queued, so by then the server has connected the socket
+// (its user's and session's rooms joined) and received set_user / join_room.
 function socketOpened(p: Page) {
-  return p.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/socket_server'), timeout: 20_000 });
+  return new Promise<void>((resolve, reject) => {
+    const onSocket = (ws: WebSocket) => {
+      if (!ws.url().includes('/socket_server')) return;
+      ws.on('framesent', (f) => { if (f.payload === '5') { cleanup(); resolve(); } });
+    };
+    const timer = setTimeout(() => { cleanup(); reject(new Error('o socket /socket_server não abriu em 60 s')); }, 60_000);
+    const cleanup = () => { clearTimeout(timer); p.off('websocket', onSocket); };
+    p.on('websocket', onSocket);
+  });
 }
 
 describe('server push dialogs', () => {
@@ -56,11 +66,10 @@ describe('server push dialogs', () => {
     const opened = socketOpened(page);
     await signIn(page, baseUrl, LOGIN, SENHA);
     await opened;
-    await page.waitForTimeout(500); // set_user / join_room answered
-    const reloaded = page.waitForEvent('load', { timeout: 15_000 });
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await admin('PUT', `/api/usuario/${userId}`, { permissoesExtras: ['tlm.ras.rastreamento_ao_vivo'] });
     const dialog = page.getByRole('dialog', { name: 'Permissões Alteradas' });
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor({ timeout: 30_000 });
     const shownAt = Date.now();
     expect(await dialog.innerText()).toContain('Atenção, suas permissões de usuário foram alteradas pelo administrador do sistema, o sistema será recarregado em 5 segundos.');
     await reloaded;
@@ -81,10 +90,10 @@ describe('server push dialogs', () => {
     expect(sessoes).toHaveLength(1);
     await admin('POST', `/api/adm/sessao/elimina/${sessoes[0]!.id}`, {});
     const dialog = page.getByRole('dialog', { name: 'Sessão terminada' });
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor({ timeout: 30_000 });
     const shownAt = Date.now();
     expect(await dialog.innerText()).toContain('Sua sessão foi finalizada por um administrador do sistema.');
-    await page.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    await page.waitForURL(`${baseUrl}/login`, { timeout: 30_000 });
     expect(Date.now() - shownAt).toBeGreaterThan(1500);
     expect((await ctx.cookies()).find((c) => c.name === 'rastro_token')?.value ?? '').toBe('');
   });
@@ -97,16 +106,19 @@ describe('server push dialogs', () => {
     await p2.waitForLoadState('networkidle');
     const sessoes = (await admin('GET', `/api/sessao?filter=${encodeURIComponent(JSON.stringify({ usuario: userId, ativa: true }))}`)) as { id: number }[];
     expect(sessoes).toHaveLength(1);
+    // the first request refused after the session ended, whichever it is (listening before ending it: a request the
+    // page sends meanwhile may be the one)
+    const refused = p2.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401, { timeout: 60_000 });
     await admin('POST', `/api/adm/sessao/elimina/${sessoes[0]!.id}`, {});
-    const refused = p2.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
-    await p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
+    // a request to be refused; when another one was refused first, its dialog covers the menu and this click gives up
+    void p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click({ timeout: 60_000 }).catch(() => undefined);
     expect((await (await refused).json()).payload).toEqual({ motivo: 'administrador' });
     const dialog = p2.getByRole('dialog', { name: 'Sessão terminada' });
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor({ timeout: 30_000 });
     const shownAt = Date.now();
     expect(await dialog.innerText()).toContain('Sua sessão foi finalizada por um administrador do sistema.');
     await p2.screenshot({ path: '/tmp/sessao-terminada-401.png' });
-    await p2.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    await p2.waitForURL(`${baseUrl}/login`, { timeout: 30_000 });
     expect(Date.now() - shownAt).toBeGreaterThan(1500);
     await p2.close();
   });

@@ -8,7 +8,7 @@ import { launch, randomPlate, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 const SHOTS = '/tmp/shots/tabs';
 
 let browser: Browser;

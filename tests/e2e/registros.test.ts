@@ -10,7 +10,7 @@ import { openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
-const T = { timeout: 15_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 const model = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../server/generated/model.json'), 'utf8')) as Model;
 const hubs = model.hubs ?? [];
 const byKey = new Map(model.entities.map((e) => [e.key, e]));

@@ -35,7 +35,7 @@ async function apiNames(order: 'ASC' | 'DESC'): Promise<string[]> {
   const r = await fetch(`${baseUrl}/api/motorista?sort=${encodeURIComponent(JSON.stringify(['nome', order]))}&range=[0,24]`, { headers: { Authorization: `Bearer ${token}` } });
   return ((await r.json()) as { nome: string }[]).map((m) => m.nome);
 }
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 }; // a condition's limit: room to spare on a loaded 2-core machine
 
 describe('shared table', () => {
   it('sorts a column ascending, then descending, then not at all', async () => {
@@ -67,7 +67,7 @@ describe('shared table', () => {
     const before = await headers();
     expect(before[1]).toBe('Nome');
     const first = before[0]!;
-    const saved = page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT' && r.ok(), { timeout: 10_000 });
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT' && r.ok(), { timeout: 30_000 });
     await page.locator('thead th[data-column="nome"]').dragTo(page.locator('thead th[data-column="documento"]'));
     await expect.poll(headers).toEqual(['Nome', first, ...before.slice(2)]);
     await saved;

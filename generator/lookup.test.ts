@@ -41,4 +41,15 @@ describe('lookup fields', () => {
       expect.stringMatching(/equipamento\.yaml: \/fields\/3\/lookup: entidade desconhecida: nao_existe$/),
     ]));
   });
+
+  it('inUseWhileEmpty names an optional field of the entity (an ended link is history)', async () => {
+    const model = await buildModel(project().metadata);
+    const ea = model.entities.find((e) => e.key === 'equipamento_ativo')!;
+    expect(ea.fields.find((f) => f.name === 'serial')!.lookup).toEqual({ entity: 'equipamento', value: 'serial', inUseWhileEmpty: 'dataFim' });
+    const p = project();
+    editYaml(p, 'hdw/equipamento_ativo.yaml', (d) => { d.fields.find((x: any) => x.name === 'serial').lookup.inUseWhileEmpty = 'dataInicio'; });
+    expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
+      expect.stringMatching(/equipamento_ativo\.yaml: \/fields\/0\/lookup: inUseWhileEmpty deve ser um campo opcional de equipamento_ativo: dataInicio$/),
+    ]);
+  });
 });

@@ -17,6 +17,8 @@ export interface LookupMeta {
   /** Narrowed by another field of this entity: the register's reference `via` points to a row whose code (that
    *  field's own lookup value) is the other field's value, e.g. modelo.protocolo → protocolo.codigo = tecnologia. */
   parent?: { field: string; via: string };
+  /** A field of this entity: the row keeps the code in use only while it is empty (an ended link is history). */
+  inUseWhileEmpty?: string;
 }
 
 export interface FieldMeta {

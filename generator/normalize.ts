@@ -97,6 +97,10 @@ export function lookupProblems(e: EntityMeta, f: FieldMeta, byKey: Map<string, E
     if (!via || via.type !== 'reference' || (pf?.lookup && via.reference !== pf.lookup.entity))
       out.push(`parent.via deve ser um campo reference de ${l.entity} para ${pf?.lookup?.entity ?? '?'}: ${l.parent.via}`);
   }
+  if (l.inUseWhileEmpty) {
+    const w = e.fields.find((x) => x.name === l.inUseWhileEmpty);
+    if (!w || w.system || w.required) out.push(`inUseWhileEmpty deve ser um campo opcional de ${e.key}: ${l.inUseWhileEmpty}`);
+  }
   return out;
 }
 

@@ -110,7 +110,8 @@ export async function guardLookupUse(target: EntityMeta, row: Row, next: Row | n
     const code = row[f.lookup.value];
     if (code == null || (next && (!(f.lookup.value in next) || next[f.lookup.value] === code))) continue;
     const em = getOrm().em.fork();
-    const n = await asSystem(() => em.count(ormName(em, e), { [f.name]: code } as never, { filters: false }));
+    const where = f.lookup.inUseWhileEmpty ? { [f.name]: code, [f.lookup.inUseWhileEmpty]: null } : { [f.name]: code };
+    const n = await asSystem(() => em.count(ormName(em, e), where as never, { filters: false }));
     if (!n) continue;
     const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
     throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,

@@ -89,8 +89,11 @@ describe('index.html', () => {
 
   it('a new build is picked up (the page is re-read when the file changes)', async () => {
     const before = await (await get('/')).text();
-    await new Promise((res) => setTimeout(res, 20));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Rastro 2</title>');
+    const file = path.join(dist, 'index.html');
+    const { mtimeMs } = fs.statSync(file);
+    fs.writeFileSync(file, '<!doctype html><title>Rastro 2</title>');
+    // a new build has a newer mtime: set it, rather than count on the clock having moved since the first write
+    fs.utimesSync(file, new Date(), new Date(mtimeMs + 1000));
     const after = await (await get('/')).text();
     expect(before).toContain('<title>Rastro</title>');
     expect(after).toContain('Rastro 2');

@@ -2,7 +2,7 @@
 // database; every change that must end or alter a session, made through the API of one process, takes effect on
 // the very next request to another process (its cached session dropped through the Redis bus).
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSecondProcess, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { cacheStats } from './session-cache.ts';
 import { ASSETS, crossProcessChecks, secondProcess, sessionKit } from './session-cache.kit.ts';
@@ -31,8 +31,12 @@ beforeAll(async () => {
   ({ admin, A, B, amb } = kit);
   expect(cacheStats(ts.orm.config)).toMatchObject({ listening: true, bus: 'redis' });
   other = await startSecondProcess(ts, { REDIS_URL, GATEWAY: 'off' });
-  // Its subscriber connects right after start.
-  await new Promise((res) => setTimeout(res, 300));
+  // Its subscriber connects right after start: wait until Redis counts both processes on the database's channel.
+  const channel = `rastro_sessao:${String(ts.orm.config.get('dbName'))}`;
+  await vi.waitFor(async () => {
+    const subscribers = ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+    if (subscribers !== 2) throw new Error(`${subscribers} assinante(s) em ${channel}, esperados 2`);
+  }, { timeout: 30_000, interval: 50 });
 }, 90_000);
 afterAll(async () => {
   await other?.stop();

@@ -3,7 +3,7 @@
 // on the same database (LISTEN/NOTIFY on rastro_sessao, fed by database triggers; a cache hit first waits for the
 // notifications committed before it).
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSecondProcess, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { cacheStats } from './session-cache.ts';
 import { ASSETS, crossProcessChecks, secondProcess, sessionKit } from './session-cache.kit.ts';
@@ -193,8 +193,12 @@ describe('a second API process on the same database', () => {
 
   beforeAll(async () => {
     other = await startSecondProcess(ts);
-    // Its listener connects right after start: a warm cache is the proof it listens (same latency otherwise).
-    await new Promise((res) => setTimeout(res, 300));
+    // Its listener connects right after start (a warm cache is the proof it listens, same latency otherwise): wait
+    // until the database shows both processes' listener connections.
+    await vi.waitFor(async () => {
+      const [{ n }] = await sql(`select count(*)::int n from pg_stat_activity where datname = current_database() and application_name = 'rastro-sessao-listener'`);
+      if (n !== 2) throw new Error(`${n} conexão(ões) de escuta, esperadas 2 (uma por processo)`);
+    }, { timeout: 30_000, interval: 50 });
   }, 60_000);
   afterAll(async () => { await other?.stop(); });
 

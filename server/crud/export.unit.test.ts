@@ -86,7 +86,7 @@ describe('exportBody', () => {
     await new Promise<void>((resolve) => {
       const req = http.get(url, (res) => { res.once('data', () => { req.destroy(); resolve(); }); });
     });
-    for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && !closed; i++) await new Promise((r) => setTimeout(r, 20)); // up to 10 s
     expect(closed).toBe(true);
     expect(ended).toBe(1);
     const at = produced;
@@ -103,7 +103,7 @@ describe('exportBody idle timeout', () => {
     }
     const url = await serveBody(() => exportBody(chunks(), { format: 'csv', onEnd: () => ended++, idleMs: 300 }));
     const res = await new Promise<http.IncomingMessage>((resolve) => { http.get(url, (r) => { r.pause(); resolve(r); }); });
-    for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && !closed; i++) await new Promise((r) => setTimeout(r, 20)); // up to 10 s
     expect(closed).toBe(true);
     expect(ended).toBe(1);
     res.destroy();

@@ -156,7 +156,7 @@ describe('export limits and failures', () => {
       req.on('error', reject);
     });
   }
-  const waitFor = async (cond: () => boolean) => { for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25)); return cond(); };
+  const waitFor = async (cond: () => boolean) => { for (let i = 0; i < 1200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25)); return cond(); }; // up to 30 s
 
   it('a third concurrent export of the same user is 429 (pt-BR); others are not affected; slots come back', async () => {
     const a = await pausedExport(admin);

@@ -160,8 +160,16 @@ describe('gateway with the real schema, and the named calls', () => {
     const d2 = await FakeDevice.connect(gw.ports.queclinkTcp);
     await d2.send(v.fri(new Date()));
     await d2.waitFor('+SACK:');
-    await new Promise((r) => setTimeout(r, 400));
+    // a command queued after it reaches the device: the queue was read for it, in id order, and the cancelled one
+    // was not sent
+    const res3 = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'reboot', value: {} });
+    const b3 = await json(res3);
+    expect(res3.status, JSON.stringify(b3)).toBeLessThan(300);
+    const id3 = Number((b3.payload ?? b3).id);
+    await d2.waitFor(/AT\+GTRTO=gv58cg,3,[^$]*\$/);
     expect(d2.has('GTOUT')).toBe(false);
+    await d2.send(v.ackFor(/AT\+GTRTO=[^$]*\$/.exec(d2.received)![0])!);
+    await until(async () => (await pool.query('SELECT status FROM fila_processamento WHERE id = $1', [id3])).rows[0].status === 'concluido');
     d2.close();
   });
 

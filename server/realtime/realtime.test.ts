@@ -33,11 +33,12 @@ function open(opts: { token?: string; header?: string }): Socket {
 }
 const connected = (s: Socket) => new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
 const refused = (s: Socket) => new Promise<string>((resolve, reject) => { s.once('connect', () => reject(new Error('conectou'))); s.once('connect_error', (e) => resolve(e.message)); });
-const next = <T = any>(s: Socket, event: string, ms = 5000) => new Promise<T>((resolve, reject) => {
+// bounds for events that must come: room to spare on a loaded machine (they end as soon as the event arrives)
+const next = <T = any>(s: Socket, event: string, ms = 30_000) => new Promise<T>((resolve, reject) => {
   const t = setTimeout(() => reject(new Error(`sem evento ${event} em ${ms} ms`)), ms);
   s.once(event, (p: T) => { clearTimeout(t); resolve(p); });
 });
-const ack = (s: Socket, event: string, arg: unknown) => s.timeout(5000).emitWithAck(event, arg);
+const ack = (s: Socket, event: string, arg: unknown) => s.timeout(30_000).emitWithAck(event, arg);
 const quiet = (s: Socket, event: string, ms = 300) => new Promise<boolean>((resolve) => {
   const h = () => resolve(false);
   s.once(event, h);

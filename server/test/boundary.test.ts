@@ -245,7 +245,7 @@ function open(token: string): Socket {
 }
 const connected = (s: Socket) => new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
 const ended = (s: Socket) => new Promise<{ motivo: string; msg: string }>((resolve, reject) => {
-  const t = setTimeout(() => reject(new Error('sem sessao_finalizada')), 5000);
+  const t = setTimeout(() => reject(new Error('sem sessao_finalizada')), 30_000); // ends as soon as it arrives
   s.once('sessao_finalizada', (p) => { clearTimeout(t); resolve(p); });
 });
 const disconnected = (s: Socket) => new Promise<void>((resolve) => { if (!s.connected) resolve(); else s.once('disconnect', () => resolve()); });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -13,6 +14,12 @@ class EveryScreenLast extends BaseSequencer {
 
 // Three projects: pure unit tests, server integration tests over real HTTP and a real database,
 // and browser tests in headless Chromium. `npm test` runs all three.
+// One after another (sequence.groupOrder), so they never compete for the cores: unit tests first, in at most 2
+// workers and leaving one core to the rest (the main process, the servers the global setups started); then the
+// integration files one at a time (each starts the app on its own database); then the browser tests one file at a
+// time (the app, Chromium and the test share the machine). Budgets leave room for a loaded 2-core machine.
+// (Vitest starts every project's global setup before the first group: the e2e app, with its demo trackers, idles
+// at ~9% of a core during the unit and integration groups.)
 // RASTRO_SELF_CHECK (set only by tests/self-check/run.ts) adds the deliberately failing fixtures of
 // tests/self-check/fixtures to each project, to prove a failure exits non-zero under the real configuration.
 const selfCheck = (project: string) => (process.env.RASTRO_SELF_CHECK ? [`tests/self-check/fixtures/${project}/*.fixture.ts`] : []);
@@ -24,6 +31,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 1 }, // not 0: vitest runs single-worker projects of group 0 last
+          maxWorkers: Math.min(2, Math.max(1, availableParallelism() - 1)),
           // Generator tests build whole temp projects (40+ entities): slow on a shared, loaded machine.
           testTimeout: 30_000,
           include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts', ...selfCheck('unit')],
@@ -33,6 +42,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 2 },
           include: ['server/**/*.test.ts', ...selfCheck('integration')],
           exclude: ['server/**/*.unit.test.ts', '**/node_modules/**'],
           globalSetup: ['server/test/global-setup.ts'],
@@ -44,6 +54,9 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
+          // expect.poll waits for a condition in the page: 1 s by default, far too tight when the machine is loaded
+          expect: { poll: { timeout: 15_000 } },
           include: ['tests/e2e/**/*.test.ts', ...selfCheck('e2e')],
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 120_000,

@@ -107,7 +107,10 @@ describe("a garage's ativos", () => {
 
 describe("an equipment's processing queue (route parameter :serial)", () => {
   it('opens from the equipment record page (by serial) and shows the queued engine block of that serial only', async () => {
-    await api('/api/fila_processamento', { serial: '865999999999999', event: 'reboot' });
+    // a command of another device of the company must not show in this serial's queue
+    const outro = `8658${serial.slice(-11)}`;
+    await api('/api/equipamento', { serial: outro, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
+    await api('/api/fila_processamento', { serial: outro, event: 'reboot' });
     await page.goto(`${baseUrl}/adm/cfg/equipamentos/${serial}`);
     await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serial}/configuracao`);
     expect(await page.locator('#root_serial').inputValue()).toBe(serial);

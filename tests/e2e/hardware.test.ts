@@ -119,7 +119,9 @@ describe('adicionar_equipamento: a serial linked to the asset of the route', () 
     await h1('Adicionar equipamento ao ativo');
     await expect.poll(() => page.locator('#root_ativoId').inputValue(), T).toBe(ativoNome);
     await page.screenshot({ path: '/tmp/hw-add.png' });
+    // the serial is chosen among the company's own devices
     await page.locator('#root_serial').fill(serialNovo);
+    await page.getByRole('option', { name: serialNovo }).click(T);
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Registro salvo').waitFor(T);
     const links = await api(`/api/equipamento_ativo?${filter({ serial: serialNovo })}`);

@@ -3,20 +3,18 @@
 // another company's tracker (written before links were checked, or around the API) cannot send it anything.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../app/env.ts';
-import type { FieldOf } from '../generated/columns.ts';
-import type * as cols from '../generated/columns.ts';
 import { HttpError } from '../http/envelope.ts';
-import type { Row } from './query.ts';
+import { scopeWhere, type Row } from './query.ts';
 import { entityByKey, ormName } from './registry.ts';
-
-type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
 
 /** Refuses (422, pt-BR) when any serial is not a device (equipamento) of the caller's active company. */
 export async function assertOwnDevices(tx: EntityManager, s: Session, serials: unknown[]): Promise<void> {
   const wanted = [...new Set(serials.map(String))];
   if (!wanted.length) return;
-  const where: Fields<'equipamento'> = { serial: { $in: wanted }, empresaId: s.empresaAtiva };
-  const found = (await tx.find(ormName(tx, entityByKey('equipamento')!), where as never, { filters: false })) as Row[];
+  const e = entityByKey('equipamento')!;
+  // The one company-scope function: the caller's active company (the request's RLS role is the backstop).
+  const where = { serial: { $in: wanted }, ...scopeWhere(e, s) };
+  const found = (await tx.find(ormName(tx, e), where as never, { filters: false })) as Row[];
   const own = new Set(found.map((r) => String(r.serial)));
   const alien = wanted.filter((x) => !own.has(x));
   if (alien.length) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { emitColumns } from './emit/columns.ts';
 import { MetadataError } from './errors.ts';
 import { buildModel } from './generate.ts';
-import type { Model } from './model.ts';
+import type { Model } from '../shared/model.ts';
 import { REPO } from './test-helpers.ts';
 
 describe('columns.ts emitter', () => {

@@ -1,5 +1,5 @@
 // Metadata `credentials`: users, roles, grants, sessions and API keys, never written by an API-key call
-// (server/crud/pipeline.ts sessionStep; server/auth/api-key-credenciais.test.ts over HTTP).
+// (server/core/pipeline.ts sessionStep; server/auth/api-key-credenciais.test.ts over HTTP).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';

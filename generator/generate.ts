@@ -6,7 +6,7 @@ import { MetadataError, problem } from './errors.ts';
 import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/index.ts';
 import { loadMetadata } from './load.ts';
 import { menuIcons } from './emit/icons.ts';
-import type { Model } from './model.ts';
+import type { Model } from '../shared/model.ts';
 import { normalize } from './normalize.ts';
 import { validateMetadata } from './validate.ts';
 import { writeTree, type WriteStats } from './write.ts';

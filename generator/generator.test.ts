@@ -9,7 +9,7 @@ import { MetadataError } from './errors.ts';
 import { generate } from './generate.ts';
 import { indexName } from './emit/entities.ts';
 import { schemaKeywords } from './keywords.ts';
-import type { Model } from './model.ts';
+import type { Model } from '../shared/model.ts';
 import { readTree, REPO, tempProject, writeFile, type TempProject } from './test-helpers.ts';
 
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
@@ -207,11 +207,11 @@ describe('generator', () => {
     const p = project();
     writeFile(join(p.metadata, 'tlm/veiculo_teste.yaml'), TEST_ENTITY);
     await gen(p);
-    cpSync(join(REPO, 'generator/model.ts'), join(p.root, 'generator/model.ts'));
+    cpSync(join(REPO, 'shared/model.ts'), join(p.root, 'shared/model.ts'));
     writeFile(join(p.root, 'server/app/env.ts'), 'export type AppEnv = { Variables: Record<string, unknown> };\n');
     writeFile(join(p.root, 'runtime/src/crud/index.ts'), [
       "import type { JSONSchema7 } from 'json-schema';",
-      "import type { EntityMeta } from '../../../generator/model.ts';",
+      "import type { EntityMeta } from '../../../shared/model.ts';",
       'type Props = { entity: EntityMeta; schema: JSONSchema7 };',
       'export const GenericList = (_: Props) => null;',
       'export const GenericCreate = (_: Props) => null;',

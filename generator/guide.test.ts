@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from './generate.ts';
-import type { Model } from './model.ts';
+import type { Model } from '../shared/model.ts';
 import { REPO, tempProjects, writeFile } from './test-helpers.ts';
 
 const project = tempProjects();

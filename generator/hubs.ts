@@ -2,7 +2,7 @@
 // entities and screens whose route sits directly below the hub's route; the runtime shows those the
 // user may open (runtime/src/crud/Hub.tsx). No component of its own: a hub is declared, never hand-written.
 import { basename } from 'node:path';
-import type { EntityMeta, HubMeta, ScreenMeta } from './model.ts';
+import type { EntityMeta, HubMeta, ScreenMeta } from '../shared/model.ts';
 
 export interface RawHub {
   kind: 'hub'; key: string; label: string; route: string; permission: string; permissionLabel?: string;

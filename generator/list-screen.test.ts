@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetadataError } from './errors.ts';
 import { generate } from './generate.ts';
-import type { Model } from './model.ts';
+import type { Model } from '../shared/model.ts';
 import { tempProject, writeFile, type TempProject } from './test-helpers.ts';
 
 const projects: TempProject[] = [];

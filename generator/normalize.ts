@@ -4,11 +4,7 @@ import { basename } from 'node:path';
 import { MetadataError, problem } from './errors.ts';
 import { normalizeHub, type RawHub } from './hubs.ts';
 import type { LoadedMetadata } from './load.ts';
-import type {
-  ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter,
-  ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta,
-  AliasMeta, CompareMeta, CompareOp,
-} from './model.ts';
+import type { ActionMeta, ColumnMeta, EntityMeta, FieldMeta, FieldType, HubMeta, MenuNode, Model, PermissionMeta, ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam, RouteEntry, RouteParamMeta, RuleMeta, Scope, ScreenMeta, FormSection, TabMeta, TecnologiaMeta, AliasMeta, CompareMeta, CompareOp } from '../shared/model.ts';
 
 // Raw YAML shapes (already validated against metadata/_schema/entity.schema.json).
 interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }

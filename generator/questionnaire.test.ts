@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { fieldSchema } from './emit/schemas.ts';
 import { schemaKeywords } from './keywords.ts';
-import type { FieldMeta, Model } from './model.ts';
+import type { FieldMeta, Model } from '../shared/model.ts';
 import { QUESTION_TYPES, checkAnswers, checkQuestions, type Question } from './questionnaire.ts';
 
 const field = (extra: Partial<FieldMeta> = {}) => ({

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { fieldSchema } from './emit/schemas.ts';
 import { schemaKeywords } from './keywords.ts';
-import type { FieldMeta, Model } from './model.ts';
+import type { FieldMeta, Model } from '../shared/model.ts';
 
 const field = (type: string, extra: Partial<FieldMeta> = {}) => ({
   name: 'anexo', column: 'anexo', type, label: 'Anexo', required: false, unique: false, upperCase: false, readOnly: false, hidden: false, writeOnly: false, system: false, ...extra,

@@ -1,7 +1,7 @@
 // Table and column names of every entity as constants, for hand-written SQL (server/generated/columns.ts):
 // a field renamed in metadata then fails the type check where SQL names it, not at run time.
 import { MetadataError, problem } from '../errors.ts';
-import type { Model } from '../model.ts';
+import type { Model } from '../../shared/model.ts';
 import { HEADER } from './names.ts';
 
 const lit = (v: unknown) => JSON.stringify(v);

@@ -1,7 +1,7 @@
 // MikroORM 7 entity definitions (EntitySchema, no decorators). Scoped entities declare the
 // tenant filter named after their scope; reference fields are m:1 relations (FK + index).
 import { createHash } from 'node:crypto';
-import type { EntityMeta, FieldMeta, Model } from '../model.ts';
+import type { EntityMeta, FieldMeta, Model } from '../../shared/model.ts';
 import { HEADER, pascal } from './names.ts';
 
 const lit = (v: unknown) => JSON.stringify(v);

@@ -1,5 +1,5 @@
 // The menu's icons (runtime/src/generated/icons.tsx): exactly the @mui/icons-material icons the metadata names.
-import type { MenuNode, Model } from '../model.ts';
+import type { MenuNode, Model } from '../../shared/model.ts';
 import { HEADER } from './names.ts';
 
 /** Icon names used by the menu (groups, entities, screens), sorted. */

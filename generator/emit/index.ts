@@ -1,5 +1,5 @@
 // Every generated file, as relative path -> content, for server/generated and runtime/src/generated.
-import type { Model } from '../model.ts';
+import type { Model } from '../../shared/model.ts';
 import { emitColumns } from './columns.ts';
 import { emitEntities } from './entities.ts';
 import { json } from './names.ts';

@@ -1,5 +1,5 @@
 // OpenAPI 3.1 document of the generated CRUD API (ra-data-simple-rest conventions).
-import type { EntityMeta, Model } from '../model.ts';
+import type { EntityMeta, Model } from '../../shared/model.ts';
 import { pascal } from './names.ts';
 import { entitySchema, recordSchema, type Schema } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 // The runtime's index (runtime/src/generated/index.ts): what cannot be data — lazy imports of each entity's
 // JSON Schema and of each screen's component. The entities themselves are described once, in model.json
 // (runtime/src/model.ts builds their views from it).
-import type { Model } from '../model.ts';
+import type { Model } from '../../shared/model.ts';
 import type { ImportPaths } from './index.ts';
 import { HEADER } from './names.ts';
 

@@ -1,7 +1,7 @@
 // JSON Schema (draft-07) of the writable body of an entity: the single source for the server's
 // ajv validation and the rjsf forms. Custom x-* keywords are listed in generator/keywords.ts.
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta, FieldMeta, Model } from '../model.ts';
+import type { EntityMeta, FieldMeta, Model } from '../../shared/model.ts';
 
 export type Schema = JSONSchema7 & Record<`x-${string}`, unknown>;
 

@@ -1,6 +1,6 @@
 // TypeScript types from the entity schemas (json-schema-to-typescript).
 import { compile } from 'json-schema-to-typescript';
-import type { Model } from '../model.ts';
+import type { Model } from '../../shared/model.ts';
 import { HEADER, pascal } from './names.ts';
 import { entitySchema, recordSchema, type Schema } from './schemas.ts';
 

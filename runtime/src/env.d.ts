@@ -13,7 +13,7 @@ declare module '@rastro/generated/icons' {
   export const icons: Record<string, ReactElement>;
 }
 declare module '@rastro/generated/model.json' {
-  import type { Model } from '../../generator/model';
+  import type { Model } from '../../shared/model';
   const model: Model;
   export default model;
 }

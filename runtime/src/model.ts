@@ -1,7 +1,7 @@
 // Access to the generated model: entities, route table and menu, plus path helpers.
 import { schemas, screens } from '@rastro/generated';
 import modelJson from '@rastro/generated/model.json';
-import type { AliasMeta, EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../generator/model';
+import type { AliasMeta, EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../shared/model';
 
 export type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta };
 export const model = modelJson as unknown as Model;
@@ -12,7 +12,7 @@ export const entityByKey = (key: string) => byKey.get(key);
 
 export type { View } from './crud/views';
 import type { View } from './crud/views';
-export type { RouteParamMeta, TecnologiaMeta } from '../../generator/model';
+export type { RouteParamMeta, TecnologiaMeta } from '../../shared/model';
 
 // Screen paths of spec section 2 built from the entity route; `params` fills its route parameters (metadata params).
 export function pathFor(key: string, view: View, id?: string | number, params?: Record<string, string>): string {

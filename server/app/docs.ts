@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
-import type { Model } from '../../generator/model.ts';
+import type { Model } from '../../shared/model.ts';
 import type { AppEnv } from './env.ts';
-import { generatedDir } from '../crud/registry.ts';
+import { generatedDir } from '../core/registry.ts';
 import { sessionFromCookie } from '../auth/middleware.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import { can } from '../auth/users.ts';
 
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */

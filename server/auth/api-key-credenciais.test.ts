@@ -1,10 +1,10 @@
 // Issue 18: an API key never changes users, passwords, roles, grants, sessions or API keys, whatever keys it carries
-// (metadata `credentials`, server/crud/pipeline.ts sessionStep). Over real HTTP with a key carrying every key of the
+// (metadata `credentials`, server/core/pipeline.ts sessionStep). Over real HTTP with a key carrying every key of the
 // admin: every such route of the route table answers 403 and leaves the database as it was; the same key still reads
 // them (no password or key hash in sight) and still does an ordinary write it carries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { credentialWrites, endpoints } from '../crud/route-table.ts';
+import { credentialWrites, endpoints } from '../core/route-table.ts';
 
 const REFUSAL = 'Chaves de API não podem alterar usuários, senhas, cargos, permissões, sessões nem chaves de API.';
 const SENHA = 'vitima-senha-123';

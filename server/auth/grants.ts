@@ -11,12 +11,13 @@
 //    out of the caller's reach.
 // Roles wiki and dev are exempt (platform administrators only from the company rules).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { entityByKey, ormName } from '../crud/registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { HttpError } from '../http/envelope.ts';
-import { SUPER_ROLES, idOf, idsOf, rolesAndPermissions, strings, type Row } from './users.ts';
-import { administersAll } from './companies.ts';
+import { SUPER_ROLES, rolesAndPermissions, type Row } from './users.ts';
+import { idOf, idsOf, strings } from '../../shared/ids.ts';
+import { administersAll } from '../tenancy/companies.ts';
 
 const isGrantField = (f: FieldMeta) => f.type === 'json' && f.optionsFrom === 'permissions';
 const grantFieldsOf = (e: EntityMeta) => e.fields.filter(isGrantField);

@@ -5,7 +5,7 @@ import type { AppEnv, Session } from '../app/env.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 import { getOrm } from '../db/context.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { entityByKey, ormName } from '../crud/registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
 import { header } from '../http/headers.ts';
 import { verifySession } from './tokens.ts';

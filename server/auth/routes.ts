@@ -8,21 +8,20 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { AppEnv, Session } from '../app/env.ts';
-import { hashPassword, scopeWhere } from '../crud/index.ts';
+import { hashPassword } from './password.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 import { endUserSessions } from './sessions.ts';
-import { entityByKey, ormName, schemaFor } from '../crud/registry.ts';
+import { entityByKey, ormName, schemaFor } from '../core/registry.ts';
 import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
 import { invalidateSession } from './session-cache.ts';
 import { endSession, loadSession, sessaoName } from './middleware.ts';
-import { route, sessionStep } from '../crud/pipeline.ts';
+import { route, sessionStep } from '../core/pipeline.ts';
 import { SESSION_HOURS, sha256, signSession } from './tokens.ts';
-import {
-  can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, idOf, idsOf, rolesAndPermissions, strings,
-  userActive, type Row,
-} from './users.ts';
+import { can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, rolesAndPermissions, userActive, type Row } from './users.ts';
+import { idOf, idsOf, strings } from '../../shared/ids.ts';
 
 export interface AuthOptions {
   log: Logger;

@@ -15,10 +15,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Configuration } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
-import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { events } from '../realtime/events.ts';
 import { empresaUsable, grantsOf, userActive } from './users.ts';
-import { ident as q } from '../crud/query.ts';
+import { ident as q } from '../db/sql.ts';
 import { VERSION_SQL, pgBus, redisBus, track, type BusHandlers, type InvalidationBus, type InvalidationKind } from './invalidation-bus.ts';
 
 export { VERSION_SQL };

@@ -1,7 +1,7 @@
 // Ending every session of a user (password change or reset): rows end inside the caller's transaction;
 // notify() after commit closes their realtime sockets with sessao_finalizada (motivo 'senha').
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { entityByKey, ormName } from '../crud/registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
 import { sessaoName } from './middleware.ts';
 

@@ -6,31 +6,11 @@
 //   sessao:  usuario, login, empresaAtiva, ip, userAgent, dataInicio, dataUltimoAcesso, dataValidoAte, ativa, dataFim
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../app/env.ts';
-import { entityByKey, getModel, ormName } from '../crud/registry.ts';
-import { effectiveKeys } from './companies.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { effectiveKeys } from '../tenancy/companies.ts';
+import { idsOf, strings } from '../../shared/ids.ts';
 
 export const SUPER_ROLES = ['wiki', 'dev'];
-
-/** Ids out of a reference list value: array of ids or entities, a Collection, or a JSON string. */
-export function idsOf(v: unknown): number[] {
-  if (v == null) return [];
-  if (typeof v === 'string') { try { return idsOf(JSON.parse(v)); } catch { return []; } }
-  const anyV = v as { getIdentifiers?: () => unknown[]; isInitialized?: () => boolean };
-  if (typeof anyV.getIdentifiers === 'function') return anyV.getIdentifiers().map(Number);
-  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x ? Number((x as { id: unknown }).id) : Number(x))).filter((n) => Number.isFinite(n));
-  return [];
-}
-export function idOf(v: unknown): number | null {
-  if (v == null) return null;
-  if (typeof v === 'object') return (v as { id?: number }).id ?? null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
-export function strings(v: unknown): string[] {
-  if (v == null) return [];
-  if (typeof v === 'string') { try { return strings(JSON.parse(v)); } catch { return v.split(',').map((s) => s.trim()).filter(Boolean); } }
-  return Array.isArray(v) ? v.map(String) : [];
-}
 
 export type Row = Record<string, any>;
 

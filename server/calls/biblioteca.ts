@@ -16,8 +16,8 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { HttpError } from '../http/envelope.ts';
-import { route } from '../crud/pipeline.ts';
-import { getModel } from '../crud/registry.ts';
+import { route } from '../core/pipeline.ts';
+import { getModel } from '../core/registry.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 import { memoryPage, type Provider } from '../crud/provider.ts';
 import { knownTecnologia, metadataTecnologias, tecnologias } from '../crud/params.ts';

@@ -4,7 +4,7 @@
 //   a short timeout; only the status code is read, never the body).
 // - comando_vdo: the command queue (fila_processamento) of the company's video-telemetry devices.
 import { likeOf, memoryPage, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
-import { entityByKey } from '../crud/registry.ts';
+import { entityByKey } from '../core/registry.ts';
 import { equipamento as eqp, fila_processamento as fila, healthcheck as hc } from '../generated/columns.ts';
 
 export const PROBE_TIMEOUT_MS = Number(process.env.HEALTHCHECK_TIMEOUT_MS ?? 3000);

@@ -8,10 +8,10 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { sessionFromCookie } from '../auth/middleware.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import { knownTecnologia } from '../crud/params.ts';
 import { FIRMWARE_FILE } from '../crud/hooks.ts';
-import { entityByKey, ormName } from '../crud/registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import type { Row } from '../crud/query.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 import { isKey, newKey } from '../uploads/storage.ts';

@@ -2,9 +2,9 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { can, findEmpresa } from '../auth/users.ts';
-import { getModel, ormName } from '../crud/registry.ts';
+import { getModel, ormName } from '../core/registry.ts';
 import { ok } from '../http/envelope.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 
 export default (api: Hono<AppEnv>) => {
   // Counts only the registers the caller may list (checked per entity below).

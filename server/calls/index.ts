@@ -1,9 +1,9 @@
 // Named calls (spec section 7) and providers. Each call module: `export default (api: Hono<AppEnv>) => void`,
-// registering its routes through server/crud/pipeline.ts route(). Providers (metadata `kind: provider`) are
+// registering its routes through server/core/pipeline.ts route(). Providers (metadata `kind: provider`) are
 // implemented in the modules below and mounted by the core (server/crud/provider.ts), one implementation per key.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { getModel } from '../crud/registry.ts';
+import { getModel } from '../core/registry.ts';
 import { mountProviders, type Provider } from '../crud/provider.ts';
 import usuario from './usuario.ts';
 import meta from './meta.ts';

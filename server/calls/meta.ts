@@ -1,10 +1,10 @@
 // GET /api/meta: the entities, fields, columns and actions the caller may use.
 import type { Hono } from 'hono';
-import type { MenuNode } from '../../generator/model.ts';
+import type { MenuNode } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { can } from '../auth/users.ts';
-import { getModel } from '../crud/registry.ts';
-import { route } from '../crud/pipeline.ts';
+import { getModel } from '../core/registry.ts';
+import { route } from '../core/pipeline.ts';
 
 export default (api: Hono<AppEnv>) => {
   // What the caller may use is filtered by their keys below: the route itself needs the session only.

@@ -1,7 +1,7 @@
 // GET /api/adm/parametro/{parametro}: one parameter of the active company (register parametro), by its name.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import { parametro as p } from '../generated/columns.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 

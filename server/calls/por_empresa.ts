@@ -1,10 +1,10 @@
 // GET /api/garagem/por_empresa/{id}, GET /api/ativo/por_empresa/{id} (id = the active company).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { idOf } from '../auth/users.ts';
-import { entityByKey, ormName } from '../crud/registry.ts';
+import { idOf } from '../../shared/ids.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { HttpError, ok } from '../http/envelope.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 const lists: Record<string, string[]> = {

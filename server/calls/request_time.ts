@@ -3,8 +3,8 @@
 // listed by administrators at /adm/sis/requisicao_lenta.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { entityByKey, ormName } from '../crud/registry.ts';
-import { route } from '../crud/pipeline.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
+import { route } from '../core/pipeline.ts';
 import { badRequest, HttpError, ok } from '../http/envelope.ts';
 
 export const SLOW_REQUEST_MS = 10_000;

@@ -4,9 +4,9 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { findUser } from '../auth/users.ts';
-import { entityByKey, ormName, schemaFor } from '../crud/registry.ts';
+import { entityByKey, ormName, schemaFor } from '../core/registry.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
-import { route } from '../crud/pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import { compile, messages } from '../crud/validation.ts';
 import { history } from '../crud/history.ts';
 

@@ -2,17 +2,17 @@
 // (routes.ts) has already run session → permission key → company scope; the runner validates the payload against
 // the schema declared in metadata, loads the row within the caller's company and runs the handler in a transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ActionMeta, EntityMeta } from '../../generator/model.ts';
+import type { ActionMeta, EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import * as cols from '../generated/columns.ts';
 import type { FieldOf } from '../generated/columns.ts';
 import { guardTarget } from '../auth/grants.ts';
-import { idOf, idsOf } from '../auth/users.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { emitChange, type RowChange } from '../realtime/events.ts';
 import { history, plain } from './history.ts';
 import { findVisible, serialize, type Row } from './query.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
 import { lookupLabelOf } from './lookup.ts';

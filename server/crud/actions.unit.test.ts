@@ -1,6 +1,6 @@
 // The handler registry and the payload check, without a server.
 import { describe, expect, it } from 'vitest';
-import type { ActionMeta, EntityMeta } from '../../generator/model.ts';
+import type { ActionMeta, EntityMeta } from '../../shared/model.ts';
 import { actionHandlers, handlerOf, readPayload, validatePayload } from './actions.ts';
 
 const entity = { key: 'ativo', file: 'metadata/tlm/ativo.yaml', fields: [] } as unknown as EntityMeta;

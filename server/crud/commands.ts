@@ -4,8 +4,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../app/env.ts';
 import { HttpError } from '../http/envelope.ts';
-import { scopeWhere, type Row } from './query.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
+import { type Row } from './query.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 
 /** Refuses (422, pt-BR) when any serial is not a device (equipamento) of the caller's active company. */
 export async function assertOwnDevices(tx: EntityManager, s: Session, serials: unknown[]): Promise<void> {

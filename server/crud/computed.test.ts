@@ -2,11 +2,11 @@
 // device's latest state) and equipamentosList (serials linked now), filled in list, show and export, per company.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import { migrateTelemetria } from '../ingest/migrate.ts';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { addComputed } from './computed.ts';
-import { entityByKey } from './registry.ts';
+import { entityByKey } from '../core/registry.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;

@@ -2,8 +2,9 @@
 // one query per page for all of them, `SELECT t.id, (expr) ... FROM {table} t WHERE t.id = ANY(ids)`, added to the
 // serialized rows of list, show and export. Expressions carry their own company condition ({this}.empresa_id).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ColumnMeta, EntityMeta, FieldMeta } from '../../generator/model.ts';
-import { ident, type Row } from './query.ts';
+import type { ColumnMeta, EntityMeta, FieldMeta } from '../../shared/model.ts';
+import { ident } from '../db/sql.ts';
+import { type Row } from './query.ts';
 
 
 export const computedColumns = (e: EntityMeta): (ColumnMeta & { sql: string })[] =>

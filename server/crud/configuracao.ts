@@ -2,12 +2,12 @@
 // device model's templates (modelo.comandosConfiguracao, compiled by the model's protocol: protocol/queclink/config.ts).
 // Used by the modelo hook (the templates are checked when saved) and by aplicar_configuracao (rendered when queued).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FieldMeta } from '../../generator/model.ts';
+import type { FieldMeta } from '../../shared/model.ts';
 import { CommandValidationError, type ConfigCommand, type ConfigTemplate } from '../../protocol/types.ts';
 import { HttpError } from '../http/envelope.ts';
 import { decoders } from '../ingest/decoders.ts';
 import type { Row } from './query.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 
 /** Fields of modelo_de_configuracao that are not device parameters. */
 const NOT_PARAMETERS = new Set(['descricao', 'tecnologia', 'modelo']);

@@ -9,11 +9,11 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { idOf, idsOf } from '../auth/users.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
 import { HttpError } from '../http/envelope.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { scopeTransaction } from '../db/rls.ts';
 import { exportHeaders } from './protocol.ts';
 

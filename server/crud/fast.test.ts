@@ -1,7 +1,7 @@
 // The SQL read path (fast.ts) answers exactly what the ORM path answers, for every entity it serves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { getModel, ormName } from './registry.ts';
+import { getModel, ormName } from '../core/registry.ts';
 import { fastOne, fastPage } from './fast.ts';
 import { addComputed } from './computed.ts';
 import { withCompany } from '../db/rls.ts';

@@ -5,10 +5,11 @@
 // (m:n lists, nested company paths, unknown operators) answers undefined and the caller uses the ORM.
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
-import { ormName } from './registry.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
+import { ormName } from '../core/registry.ts';
 import { computedColumns, usableComputed, usableComputedNow } from './computed.ts';
-import { ident, type Row, type Where } from './query.ts';
+import { ident } from '../db/sql.ts';
+import { type Row, type Where } from './query.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
 

@@ -1,6 +1,6 @@
 // Change history (historico_alteracao): the row as recorded and the diff of a write.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { SYSTEM, fmt, type Row } from './query.ts';

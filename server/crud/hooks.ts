@@ -3,11 +3,11 @@
 // refuse the write (HttpError, pt-BR), fill the register's read-only fields in `data` and create related rows; the
 // changes it answers are emitted after commit. One registry, looked up by name (unknown names fail at start).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import type { FieldOf } from '../generated/columns.ts';
 import * as cols from '../generated/columns.ts';
-import { idOf } from '../auth/users.ts';
+import { idOf } from '../../shared/ids.ts';
 import { HttpError } from '../http/envelope.ts';
 import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
@@ -16,7 +16,7 @@ import { compileTemplates } from './configuracao.ts';
 import { assertOwnDevices } from './commands.ts';
 import { plain } from './history.ts';
 import type { Row } from './query.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 
 export interface HookContext {
   tx: EntityManager;       // the write's transaction; the tenant filters of the request apply

@@ -1,7 +1,7 @@
 // The write-hook registry, without a server: every hook named in the metadata exists; an unknown one is refused
 // when the routes are built (start-up), naming the file.
 import { describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import model from '../generated/model.json' with { type: 'json' };
 import { hookOf, writeHooks } from './hooks.ts';
 

@@ -6,6 +6,6 @@
 //   routes.ts    the routes of one entity (crudRoutes)
 //   provider.ts  resources whose rows come from code (providers), on the same protocol and query part
 export { MAX_PAGE, parseId, parseJson, parseRange, parseSort, readBody, sendPage } from './protocol.ts';
-export { buildOrder, buildWhere, findVisible, scopeWhere, serialize } from './query.ts';
-export { hashPassword, mapDbError } from './write.ts';
+export { buildOrder, buildWhere, findVisible, serialize } from './query.ts';
+export { mapDbError } from './write.ts';
 export { crudRoutes, crudRoutes as default } from './routes.ts';

@@ -5,13 +5,14 @@
 // field of a parent by code (metadata `parent: { by }`, e.g. fila_processamento.serial → equipamento.serial) is
 // checked the same way, whatever the route (nested or not).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta, LookupMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta, LookupMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { asSystem } from '../db/rls.ts';
 import { getOrm } from '../db/context.ts';
-import { entityByKey, getModel, ormName } from './registry.ts';
-import { fieldOf, scopeWhere, type Row, type Where } from './query.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { fieldOf, type Row, type Where } from './query.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 
 export interface LookupOption { value: string; label: string }
 

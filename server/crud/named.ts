@@ -2,7 +2,7 @@
 // (same pipeline: session → permission key → company scope, same validation and history) mounted again below
 // /api{calls}, whose JSON answers are wrapped in the envelope {status, msg, payload, errorMsg}. Errors already are.
 import { Hono } from 'hono';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import type { Envelope } from '../http/envelope.ts';
 import { crudRoutes } from './routes.ts';

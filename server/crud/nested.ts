@@ -3,12 +3,13 @@
 // entity's key → company scope → the parent row, visible to the caller (404 otherwise) → handler, whose SQL carries
 // `{field} = the parent's value`. Edit/delete/actions stay on the entity's own routes.
 import { Hono, type Context } from 'hono';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { notFound } from '../http/envelope.ts';
-import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
-import { scopeWhere, type Row } from './query.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
+import { type Row } from './query.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { createHandler, listHandler, oneHandler } from './routes.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 

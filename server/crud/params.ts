@@ -5,10 +5,10 @@
 // and puts them in every body (create, update), so a row outside them is 404 and the body cannot move a row out.
 // Providers' params with values are checked here too (server/crud/provider.ts).
 import type { Context } from 'hono';
-import type { EntityMeta, TecnologiaMeta } from '../../generator/model.ts';
+import type { EntityMeta, TecnologiaMeta } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { notFound } from '../http/envelope.ts';
-import { getModel } from './registry.ts';
+import { getModel } from '../core/registry.ts';
 import { getOrm } from '../db/context.ts';
 import { asSystem } from '../db/rls.ts';
 import { events } from '../realtime/events.ts';

@@ -1,17 +1,17 @@
 // Providers: read-only resources whose rows come from code (metadata `kind: provider`, model.providers).
-// The core gives each one the pipeline (session → permission key → company scope → handler, server/crud/pipeline.ts),
+// The core gives each one the pipeline (session → permission key → company scope → handler, server/core/pipeline.ts),
 // the ra-data-simple-rest protocol (filter/sort/range checked against the declared filters and columns,
 // Content-Range) and its named calls in the spec's envelope. An implementation is one small object:
 // list (a page and the total) and, optionally, one (a row by id). Helpers below page, sort and filter
 // in SQL (sqlPage, which adds the company condition itself) or in memory (memoryPage).
 import type { Context, Hono } from 'hono';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../shared/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
 import { escapeLike } from './query.ts';
-import { route } from './pipeline.ts';
+import { route } from '../core/pipeline.ts';
 import { exportResponse } from './export.ts';
 import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';

@@ -1,19 +1,17 @@
 // Query building for the entities of the model: serialization, company scope, WHERE and ORDER BY from ra's
 // filter/sort (checked against the model), and the visible row by id.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { idOf, idsOf } from '../auth/users.ts';
-import { companiesWhere } from '../auth/companies.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { ormName } from './registry.ts';
+import { ormName } from '../core/registry.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
-export type Where = Record<string, unknown>;
+export type { Where } from '../tenancy/scope.ts';
+import { scopeWhere, type Where } from '../tenancy/scope.ts';
 
-/** A quoted SQL identifier. */
-export const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export const SYSTEM = new Set(['id', 'empresaId', 'ambienteId', 'createdAt', 'updatedAt']);
 
@@ -62,26 +60,6 @@ export function coerce(e: EntityMeta, f: FieldMeta, v: unknown): unknown {
     case 'json': case 'geometry': throw badRequest(`O campo ${f.label} não pode ser usado como filtro`);
     default: if (typeof v !== 'string' && typeof v !== 'number') throw bad(); return String(v);
   }
-}
-
-/** The rows of `e` the session may see: its tenant, and for entities with `companies` only rows all of whose
- *  companies are the caller's (server/auth/companies.ts). */
-export function scopeWhere(e: EntityMeta, s: Session): Where {
-  if (e.scope === 'empresa') return { empresaId: s.empresaAtiva, ...ownerOnly(e, s) };
-  if (e.scope === 'ambiente') return { ambienteId: s.ambienteId, ...companiesWhere(e, s) };
-  return companiesWhere(e, s);
-}
-
-/** Entities with `owner` (notificacao): only the caller's own rows; a row created through the API is the caller's. */
-export function ownerOnly(e: EntityMeta, s: Session): Where {
-  return e.owner ? { [e.owner]: s.usuarioId } : {};
-}
-
-/** The tenant alone (uniqueness is per tenant, whatever the caller may see). */
-export function tenantOnly(e: EntityMeta, s: Session): Where {
-  if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
-  if (e.scope === 'ambiente') return { ambienteId: s.ambienteId };
-  return {};
 }
 
 /** Builds the WHERE of a list from ra's filter object (fields checked against the model). */

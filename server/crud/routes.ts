@@ -1,24 +1,25 @@
 // Generic CRUD routes for one entity of the model, in the ra-data-simple-rest convention.
 // server/app/bundle.ts mounts `crudRoutes(entity)` for each entity of the model (re-exported by ./index.ts).
 import { Hono, type Context, type Handler } from 'hono';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { guardTarget } from '../auth/grants.ts';
 import { NO_SESSIONS, endUserSessions } from '../auth/sessions.ts';
 import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
-import { entityByKey, ormName } from './registry.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { batches, exportResponse } from './export.ts';
 import { MAX_PAGE, exportParams, listFilter, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
 import { handlerOf, matches, readPayload, runAction, validatePayload } from './actions.ts';
-import { buildOrder, buildWhere, fieldOf, findVisible, ownerOnly, relationFields, scopeWhere, serialize, tenantOnly, type Row, type Where } from './query.ts';
+import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, serialize, type Row, type Where } from './query.ts';
+import { ownerOnly, scopeWhere, tenantOnly } from '../tenancy/scope.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
 import { guardLookupUse, lookupOptions } from './lookup.ts';
 import { hookOf, runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
-import { permissionStep, scopeStep, sessionStep } from './pipeline.ts';
+import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
 import { sessionSettled } from '../auth/middleware.ts';
 import { fastOne, fastPage } from './fast.ts';
 import { boundParams } from './params.ts';
@@ -102,7 +103,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const P = entity.permission;
   const e = () => entityByKey(entity.key) ?? entity;
-  // The chain of every route: session (here) → permission key → company scope → handler (server/crud/pipeline.ts).
+  // The chain of every route: session (here) → permission key → company scope → handler (server/core/pipeline.ts).
   const key = (k: string) => `${P}.${k}` as PermissionKey;
   const perm = (k: string) => permissionStep([key(k)]);
   const scope = scopeStep(entity.scope);

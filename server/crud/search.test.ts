@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../app/env.ts';
 import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { buildOrder, buildWhere } from './index.ts';
-import { ormName } from './registry.ts';
+import { ormName } from '../core/registry.ts';
 
 let ts: TestServer;
 let admin: Api;

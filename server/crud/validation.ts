@@ -1,7 +1,7 @@
 // ajv validation of request bodies against the generated JSON Schema, with pt-BR messages.
 import { Ajv, type ErrorObject, type KeywordDefinition, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import { compareKeyword, declaredMessage, isWrapperError } from '../../generator/messages.ts';
 
 const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;

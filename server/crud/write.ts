@@ -1,22 +1,22 @@
 // Writes: validation of request bodies (JSON Schema + references + uniqueness) and driver errors in pt-BR.
-import { hash } from '@node-rs/argon2';
 import {
   ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { idOf, idsOf } from '../auth/users.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
 import { guardGrants } from '../auth/grants.ts';
+import { hashPassword } from '../auth/password.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
-import { entityByKey, ormName, schemaFor } from './registry.ts';
+import { entityByKey, ormName, schemaFor } from '../core/registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
 import { checkQuestions } from '../../generator/questionnaire.ts';
 import { checkLookups } from './lookup.ts';
-import { SYSTEM, escapeLike, fieldOf, fmt, scopeWhere, tenantOnly, type Row, type Where } from './query.ts';
+import { SYSTEM, escapeLike, fieldOf, fmt, type Row, type Where } from './query.ts';
+import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
 
 /** Hash for password fields (argon2id is @node-rs/argon2's default algorithm). */
-export const hashPassword = (s: string) => hash(s, { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 });
 
 function failValidation(errors: FieldError[]): never {
   throw new HttpError(400, errors.map((x) => x.message).join('; '), errors, 'Erro de validação');

@@ -7,7 +7,7 @@
 // The company condition is added by sqlPage from the session (scope empresa), never written here.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { getModel } from '../crud/registry.ts';
+import { getModel } from '../core/registry.ts';
 import { likeOf, mountProviders, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
 import { ativo as a, equipamento as eq, equipamento_ativo as ea } from '../generated/columns.ts';
 

@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
 import { sessionOfToken } from '../auth/middleware.ts';
 import { listenSessions } from '../auth/session-cache.ts';
-import { idsOf, strings } from '../auth/users.ts';
-import { entityByKey, getModel, ormName } from '../crud/registry.ts';
+import { idsOf, strings } from '../../shared/ids.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { events, MSG, type RowChange, type SessionEnded } from './events.ts';
 
 export { MSG };

@@ -4,7 +4,7 @@
 // (An entry deleted through the register comes back at the next start: the catalogue is the floor of the library.)
 // The decoder keeps reading the YAML; these registers are what the library screens list and edit.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Model } from '../../generator/model.ts';
+import type { Model } from '../../shared/model.ts';
 import { biblioteca_evento, biblioteca_parametro, biblioteca_periferico } from '../generated/columns.ts';
 import { getCatalog, type CatalogEntry } from '../../protocol/catalog.ts';
 import { Seeder } from './index.ts';

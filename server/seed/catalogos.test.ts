@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadBundle, type Bundle } from '../app/bundle.ts';
 import { createOrm, MIGRATIONS_DIR } from '../db/orm.ts';
 import { migrate } from '../db/migration-tools.ts';
-import { setRuntime } from '../crud/registry.ts';
+import { setRuntime } from '../core/registry.ts';
 import { createDatabase } from '../test/harness.ts';
 import { seedPlaces } from './catalogos.ts';
 import { hardwareCatalogue, seedHardware } from './hardware.ts';

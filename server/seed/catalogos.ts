@@ -1,7 +1,7 @@
 // Catalogue data of the production seed: Brasil and its 27 unidades federativas (codes of IBGE). Idempotent:
 // runs on every start and adds only what is missing, so databases seeded before the catalogue get it too.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Model } from '../../generator/model.ts';
+import type { Model } from '../../shared/model.ts';
 import { estado, pais as paisCols } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 import { seedHardware } from './hardware.ts';

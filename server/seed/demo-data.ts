@@ -2,8 +2,8 @@
 // companies), the read-only 'leitor' (first company), lookups, a garage tree, 50 ativos and 20 motoristas.
 // Added by the first start in demo mode (./index.ts) and by `npm run seed:demo` (./demo.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Model } from '../../generator/model.ts';
-import { ormName } from '../crud/registry.ts';
+import type { Model } from '../../shared/model.ts';
+import { ormName } from '../core/registry.ts';
 import { Seeder, companyRoles } from './index.ts';
 
 type Row = Record<string, any>;

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { loadBundle } from '../app/bundle.ts';
 import { createOrm } from '../db/orm.ts';
 import { migrate } from '../db/migration-tools.ts';
-import { hashPassword } from '../crud/index.ts';
+import { hashPassword } from '../auth/password.ts';
 import { companyRoles, password, seedIfEmpty, Seeder } from './index.ts';
 import { hasDemo, seedDemo } from './demo-data.ts';
 import { seedCatalogues } from './catalogos.ts';

@@ -2,7 +2,7 @@
 // metadata/_tecnologias.yaml plus OsmAnd — so every existing equipamento names a registered model (equipamento's
 // tecnologia and modelo are codes of these registers, metadata lookup). Idempotent (matched by codigo): runs on every start, adds what is missing.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Model } from '../../generator/model.ts';
+import type { Model } from '../../shared/model.ts';
 import { fabricante, modelo, protocolo } from '../generated/columns.ts';
 import { Seeder } from './index.ts';
 

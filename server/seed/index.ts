@@ -8,9 +8,9 @@
 import crypto from 'node:crypto';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Model } from '../../generator/model.ts';
-import { hashPassword } from '../crud/index.ts';
-import { ormName } from '../crud/registry.ts';
+import type { Model } from '../../shared/model.ts';
+import { hashPassword } from '../auth/password.ts';
+import { ormName } from '../core/registry.ts';
 import { seedDemo } from './demo-data.ts';
 
 type Row = Record<string, any>;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.ts';
-import type { MenuNode, RouteEntry } from '../../generator/model.ts';
+import type { MenuNode, RouteEntry } from '../../shared/model.ts';
 import { loadBundle } from '../app/bundle.ts';
 import { createMigration, type CreateResult } from '../db/migration-tools.ts';
 import { MIGRATIONS_DIR } from '../db/orm.ts';

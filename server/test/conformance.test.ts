@@ -4,7 +4,7 @@
 // metadata `companies`), nor another ambiente's; a read-only role cannot write (403); no session -> 401;
 // platform keys: without them the gated operations are refused (403) even with the entity's own keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityMeta, FieldMeta } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import { loadBundle } from '../app/bundle.ts';
 import { isWritable } from '../../generator/emit/schemas.ts';
 import { LEITOR, json, startTestServer, type Api, type TestServer } from './harness.ts';

@@ -12,9 +12,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { startServer, type Running, type StartOptions } from '../app/start.ts';
 import { MIGRATIONS_DIR } from '../db/orm.ts';
 import { freePort } from '../db/embedded.ts';
-import { ormName } from '../crud/registry.ts';
-import { hashPassword } from '../crud/index.ts';
-import type { Model } from '../../generator/model.ts';
+import { ormName } from '../core/registry.ts';
+import { hashPassword } from '../auth/password.ts';
+import type { Model } from '../../shared/model.ts';
 
 export const ADMIN = { login: 'admin', senha: 'admin-senha-123' };
 export const LEITOR = { login: 'leitor', senha: 'leitor-senha-123' };

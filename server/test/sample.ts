@@ -2,7 +2,7 @@
 // expressions the metadata uses: anchors, groups with |, classes, \d \s \S \w, ? * + {n} {n,m}), unique per call.
 // Choices are driven by a counter (first positions vary fastest), so successive values differ deterministically.
 import crypto from 'node:crypto';
-import type { FieldMeta } from '../../generator/model.ts';
+import type { FieldMeta } from '../../shared/model.ts';
 
 type Node =
   | { t: 'chars'; set: string[] }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Model } from '../../generator/model';
+import type { Model } from '../../shared/model';
 import { openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');

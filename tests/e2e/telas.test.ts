@@ -5,7 +5,7 @@
 // One page, client-side navigation (history push + popstate), so ~500 screens take a few minutes.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { EntityMeta, FieldMeta, Model } from '../../generator/model.ts';
+import type { EntityMeta, FieldMeta, Model } from '../../shared/model.ts';
 import { isWritable } from '../../generator/emit/schemas.ts';
 import { createSampler, satisfyCompare } from '../../server/test/sample.ts';
 import modelJson from '../../runtime/src/generated/model.json' with { type: 'json' };

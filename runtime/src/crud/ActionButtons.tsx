@@ -3,7 +3,7 @@
 // the action tabs of a record page (RecordPage).
 import { useState } from 'react';
 import { Box, Button } from '@mui/material';
-import type { ActionMeta, EntityMeta } from '../../../generator/model';
+import type { ActionMeta, EntityMeta } from '../../../shared/model';
 import { ActionConfirm, matches } from './ActionConfirm';
 import { useCan } from './useCan';
 

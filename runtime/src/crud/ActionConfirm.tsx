@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { JSONSchema7 } from 'json-schema';
 import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
-import type { ActionMeta, EntityMeta } from '../../../generator/model';
+import type { ActionMeta, EntityMeta } from '../../../shared/model';
 import type { RastroDataProvider } from '../api/dataProvider';
 import { bulkOutcome } from './bulk';
 import { payloadFields } from './schemaUi';

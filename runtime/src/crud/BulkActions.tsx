@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Box, Button, Checkbox, TableCell, Typography } from '@mui/material';
 import { DatagridClasses, useListContext, useRecordContext, type Identifier } from 'react-admin';
-import type { ActionMeta, EntityMeta } from '../../../generator/model';
+import type { ActionMeta, EntityMeta } from '../../../shared/model';
 import { ActionConfirm } from './ActionConfirm';
 import { toggledPage } from './bulk';
 

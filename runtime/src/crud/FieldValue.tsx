@@ -2,7 +2,7 @@
 import { Chip } from '@mui/material';
 import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextField, useRecordContext } from 'react-admin';
 import { useReferenceResource } from './params';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { AnswersValue, QuestionnaireView } from './questionnaire';
 import { entityByKey } from '../model';
 import { formatDate, formatDateTime } from './format';

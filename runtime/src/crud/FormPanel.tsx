@@ -10,7 +10,7 @@ import type { ObjectFieldTemplateProps } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import { Confirm, Title } from 'react-admin';
 import { useBlocker } from 'react-router-dom';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './useSchemaForm';
 import { PanelHeader } from './PanelHeader';

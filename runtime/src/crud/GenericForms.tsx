@@ -8,7 +8,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import type { JSONSchema7 } from 'json-schema';
 import { RecordContextProvider, ResourceContextProvider, Title, useCreate, useDelete, useGetOne, useNotify, useUpdate } from 'react-admin';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import type { AliasMeta, EntityMeta } from '../../../generator/model';
+import type { AliasMeta, EntityMeta } from '../../../shared/model';
 import { pathFor, permissionFor } from '../model';
 import { FormPanel } from './FormPanel';
 import { HistoryDialog } from './HistoryDialog';

@@ -14,7 +14,7 @@ import {
   Title, useGetOne, useRecordContext, type ListControllerResult,
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../generator/model';
+import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '../../../shared/model';
 import { aliasPath, entityByKey, model, pathFor, permissionFor, recordPath } from '../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';
 import { FieldValue } from './FieldValue';

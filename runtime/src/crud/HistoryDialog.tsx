@@ -4,7 +4,7 @@ import {
   Button, Dialog, DialogActions, DialogContent, DialogTitle, Table, TableBody, TableCell, TableHead, TableRow, Typography,
 } from '@mui/material';
 import { useDataProvider, type Identifier } from 'react-admin';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import type { HistoryEntry, RastroDataProvider } from '../api/dataProvider';
 import { formatDateTime } from './format';
 

@@ -3,7 +3,7 @@ import { Box, Card, CardActionArea, Typography } from '@mui/material';
 import { Title, usePermissions } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { canEnter } from '../api/authProvider';
-import type { HubMeta } from '../../../generator/model';
+import type { HubMeta } from '../../../shared/model';
 import { PanelHeader } from './PanelHeader';
 
 export function Hub({ hub }: { hub: HubMeta }) {

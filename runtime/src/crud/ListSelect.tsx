@@ -2,7 +2,7 @@
 // reference field, or a lookup code, on the server; 'Todos' clears it.
 import { MenuItem, TextField } from '@mui/material';
 import { useGetList } from 'react-admin';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { useLookupOptions } from './lookup';
 import { entityByKey } from '../model';
 import { useReferenceResource } from './params';

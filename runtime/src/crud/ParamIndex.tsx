@@ -6,7 +6,7 @@ import { Alert, Box, Card, Divider, List, ListItemButton, ListItemText, Typograp
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { Title } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { EntityMeta, RouteParamMeta } from '../../../generator/model';
+import type { EntityMeta, RouteParamMeta } from '../../../shared/model';
 import { PanelHeader } from './PanelHeader';
 import { checkParams, paramOptions, useTecnologias } from './params';
 

@@ -10,7 +10,7 @@ import { Box, Button, Card, Divider, FormControlLabel, Switch, Tooltip } from '@
 import AddIcon from '@mui/icons-material/Add';
 import { Datagrid, ListContextProvider, Pagination, ResourceContextProvider, Title, useListController, useNotify, useRecordContext } from 'react-admin';
 import { matchPath, useLocation, useNavigate } from 'react-router-dom';
-import type { EntityMeta, FieldMeta, ProviderColumn, ProviderMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta, ProviderColumn, ProviderMeta } from '../../../shared/model';
 import { model, pathFor, permissionFor, routeTable } from '../model';
 import { useCan } from './useCan';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from './DateRangeFilter';

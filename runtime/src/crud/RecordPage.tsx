@@ -10,7 +10,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
 import { Confirm, Title, useDelete, useGetList, useGetOne, useNotify, useRefresh } from 'react-admin';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import type { EntityMeta, ProviderMeta, TabMeta } from '../../../generator/model';
+import type { EntityMeta, ProviderMeta, TabMeta } from '../../../shared/model';
 import { entityByKey, model, pathFor, recordPath, schemas, screens } from '../model';
 import { ActionButtons } from './ActionButtons';
 import { GenericEdit, type GenericProps } from './GenericForms';

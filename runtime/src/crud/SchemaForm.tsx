@@ -4,7 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import Form from '@rjsf/mui';
 import type { TemplatesType } from '@rjsf/utils';
 import { validator } from './validator';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import type { useSchemaForm } from './useSchemaForm';
 import { fields, widgets } from './widgets';
 

@@ -1,6 +1,6 @@
 // Alias routes' back: the route a form returns to, parameters filled from the alias route.
 import { describe, expect, it } from 'vitest';
-import type { AliasMeta } from '../../../generator/model';
+import type { AliasMeta } from '../../../shared/model';
 import { aliasBack } from './alias';
 
 describe('aliasBack', () => {

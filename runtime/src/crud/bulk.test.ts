@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { bulkActions, bulkOutcome, toggledPage } from './bulk';
 
 describe('bulk actions of the generic list', () => {

@@ -1,6 +1,6 @@
 // Headless helpers of the list's bulk actions (BulkActions.tsx, ActionConfirm).
 import type { Identifier } from 'react-admin';
-import type { ActionMeta, EntityMeta } from '../../../generator/model';
+import type { ActionMeta, EntityMeta } from '../../../shared/model';
 import type { BulkResult } from '../api/dataProvider';
 
 /** The bulk actions the caller's keys allow. */

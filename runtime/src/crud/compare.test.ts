@@ -2,7 +2,7 @@
 // message under the compared field before submit; null on either side is no check.
 import { describe, expect, it } from 'vitest';
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { makeTransformErrors, pickErrors } from './schemaUi';
 import { validator } from './validator';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RJSFValidationError } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { buildUiSchema, makeTransformErrors, payloadFields, pickErrors, schemaDefaults, serverErrorSchema, toFormData } from './schemaUi';
 import { initialChoices, toggleChoice } from './useColumnChoices';
 import { rangeFilter, rangeFromFilter, rangeLabel, shortcuts } from './DateRangeFilter';

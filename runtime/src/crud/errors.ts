@@ -1,5 +1,5 @@
 import type { HttpError } from 'react-admin';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 
 // Server field errors; a 409 on a unique field lands on that field too.
 export function fieldErrorsOf(e: unknown, entity: EntityMeta): Record<string, string> {

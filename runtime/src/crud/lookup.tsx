@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { Chip } from '@mui/material';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { call } from '../api/http';
 import { useReferenceResource } from './params';
 import { ValueSelect, type ValueOption } from './ValueSelect';

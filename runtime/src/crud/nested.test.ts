@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { nestedOf } from './nested';
 
 const ativo = { key: 'ativo', parent: { entity: 'garagem', field: 'idGaragem', by: 'id', permission: 'tlm.fro.garagem', route: '/tlm/fro/garagem/:id/ativos', api: 'garagem/:parent/ativo' } } as EntityMeta;

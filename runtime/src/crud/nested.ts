@@ -1,6 +1,6 @@
 // Lists mounted under their parent's record (metadata parent): which parent the current route names.
 import { matchPath } from 'react-router-dom';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 
 /** resource: the ra resource = the nested API path below /api; field/value: the parent condition. */
 export interface Nested { resource: string; field: string; value: string | number; parent: string }

@@ -4,7 +4,7 @@
 import { useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/http';
-import type { EntityMeta, RouteParamMeta, TecnologiaMeta } from '../../../generator/model';
+import type { EntityMeta, RouteParamMeta, TecnologiaMeta } from '../../../shared/model';
 import { model } from '../model';
 
 export interface Bound {

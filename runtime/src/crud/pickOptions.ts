@@ -1,6 +1,6 @@
 // Options of the multi-select picker (spec 'Multi-select pickers'): filtering, select-all-filtered,
 // and the grouping of the permission catalogue by area (menu group) and register. Pure; no React.
-import type { Model } from '../../../generator/model';
+import type { Model } from '../../../shared/model';
 
 export interface PickOption {
   value: string | number;

@@ -13,7 +13,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import type { FieldProps } from '@rjsf/utils';
 import { useCreate, useGetList, useGetOne, useNotify, useRecordContext } from 'react-admin';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { QUESTION_TYPES, checkAnswers, scaleOf, typeLabel, type Answer, type Question, type QuestionType } from '../../../generator/questionnaire';
 import { model, permissionFor } from '../model';
 import { ImagePreview, ImageUploader } from './upload/ImageUploader';

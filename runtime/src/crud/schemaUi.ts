@@ -1,7 +1,7 @@
 // Pure helpers: uiSchema derived from the entity, pt-BR ajv messages, error filtering.
 import type { ErrorSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { declaredMessage, isWrapperError } from '../../../generator/messages';
 
 export const requiredMessage = (label: string) => `O campo ${label} é obrigatório`;

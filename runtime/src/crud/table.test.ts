@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { nextSort, UNSORTED } from './sort';
 import { initialChoices, moveChoice } from './useColumnChoices';
 import { zoomFor, isMobile } from '../layout/zoom';

@@ -1,7 +1,7 @@
 // Column chooser state: defaults from entity.columns, restored from the session user's ui
 // (per route), saved through PUT /api/usuario {_id, ui} 1 s after the last change.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { call } from '../api/http';
 import { session, type ColumnChoice } from '../api/session';
 

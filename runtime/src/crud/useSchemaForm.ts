@@ -3,7 +3,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ErrorSchema } from '@rjsf/utils';
 import { validator } from './validator';
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta } from '../../../generator/model';
+import type { EntityMeta } from '../../../shared/model';
 import { buildUiSchema, makeTransformErrors, pickErrors, schemaDefaults, serverErrorSchema, toFormData, withoutPasswordHelp, withoutRules } from './schemaUi';
 
 function mergeErrors(a?: ErrorSchema, b?: ErrorSchema): ErrorSchema | undefined {

@@ -2,7 +2,7 @@
 // forms of ./index.ts, loaded on first use together with the schema.
 import type { ComponentType } from 'react';
 import type { JSONSchema7 } from 'json-schema';
-import type { AliasMeta, EntityMeta } from '../../../generator/model';
+import type { AliasMeta, EntityMeta } from '../../../shared/model';
 
 export type View = 'list' | 'create' | 'edit' | 'show';
 

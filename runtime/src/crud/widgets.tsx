@@ -9,7 +9,7 @@ import { useReferenceResource } from './params';
 import { entityByKey, model } from '../model';
 import { MultiSelect } from './MultiSelect';
 import { permissionOptions, pickerGroups, type PickOption } from './pickOptions';
-import type { EntityMeta, FieldMeta } from '../../../generator/model';
+import type { EntityMeta, FieldMeta } from '../../../shared/model';
 import { DateTimeWidget, DateWidget, TimeWidget } from './pickers';
 import { ImageUploader } from './upload/ImageUploader';
 import { FileUploader } from './upload/FileUploader';

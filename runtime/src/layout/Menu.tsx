@@ -3,7 +3,7 @@ import { ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
 import { Menu as RaMenu, useSidebarState } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import type { MenuNode } from '../../../generator/model';
+import type { MenuNode } from '../../../shared/model';
 import { useCan } from '../crud/useCan';
 import { model } from '../model';
 import { activeRoute } from './activeRoute';

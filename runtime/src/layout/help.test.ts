@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import modelJson from '../../../server/generated/model.json';
-import type { Model } from '../../../generator/model';
+import type { Model } from '../../../shared/model';
 import { helpFor, helpTexts } from './helpTexts';
 import { HELP_PANEL_WIDTH } from './HelpPanel';
 import { closesOnRequest, DIALOG_DEFAULTS } from '../crud/AppDialog';

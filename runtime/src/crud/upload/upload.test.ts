@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JSONSchema7 } from 'json-schema';
-import type { EntityMeta } from '../../../../generator/model';
+import type { EntityMeta } from '../../../../shared/model';
 import { buildUiSchema } from '../schemaUi';
 import { session } from '../../api/session';
 import { checkFile, deleteFile, MAX_FILE_BYTES, MSG_FORMAT, MSG_SIZE, rotate, rotatedSize, thumbOf, uploadFile, zoomIn, zoomOut } from './upload';

@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { Tab, Tabs } from '@mui/material';
 import { matchPath, useLocation, useNavigate, useParams } from 'react-router-dom';
-import type { RouteParamMeta, ScreenMeta } from '../../../../generator/model';
+import type { RouteParamMeta, ScreenMeta } from '../../../../shared/model';
 import { entityByKey, model } from '../../model';
 import { ParamLevels } from '../../crud/ParamIndex';
 import { ProviderList, providerByKey } from '../../crud/ProviderList';

@@ -1,12 +1,13 @@
-// The company boundary inside an ambiente (metadata `companies` and `platform`, generator/model.ts):
+// The company boundary inside an ambiente (metadata `companies` and `platform`, shared/model.ts):
 //  - a row of an entity with `companies` belongs to those companies; a caller sees and changes it only when
 //    ALL of them are among the caller's companies (session.empresas). wiki, dev and holders of a platform key
 //    administer every company of their ambiente;
 //  - keys gated by a platform key (metadata `platform.operations`) take effect only together with it.
-import type { EntityMeta } from '../../generator/model.ts';
+import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { entityByKey, getModel } from '../crud/registry.ts';
-import { SUPER_ROLES, idOf, idsOf, type Row } from './users.ts';
+import { entityByKey, getModel } from '../core/registry.ts';
+import { SUPER_ROLES, type Row } from '../auth/users.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
 
 type Where = Record<string, unknown>;
 

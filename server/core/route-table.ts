@@ -1,6 +1,6 @@
-// Reading Hono's route table (app.routes) for the pipeline's tests (server/crud/pipeline.test.ts,
+// Reading Hono's route table (app.routes) for the pipeline's tests (server/core/pipeline.test.ts,
 // server/auth/api-key-credenciais.test.ts): each endpoint with the tagged steps that run before it.
-import type { Model } from '../../generator/model.ts';
+import type { Model } from '../../shared/model.ts';
 import { guardsCredentials, stepOf, type Step } from './pipeline.ts';
 
 export interface Endpoint { id: string; method: string; path: string; steps: Step[]; credentials: boolean }

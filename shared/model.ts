@@ -157,7 +157,7 @@ export interface EntityMeta {
   permissions: PermissionMeta[]; // every key of this entity: lista, visualizar, adicionar, editar, excluir, extras, actions
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
-  credentials?: boolean;      // users, roles, grants, sessions, API keys: never written by an API-key call (server/crud/pipeline.ts)
+  credentials?: boolean;      // users, roles, grants, sessions, API keys: never written by an API-key call (server/core/pipeline.ts)
   importable?: boolean;       // offered by the import screens (server/calls/importacao.ts)
   listTabs?: { group: string; order: number; label: string }; // the list is one tab of a set of sibling registers
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityMeta, Model } from '../../generator/model.ts';
+import type { EntityMeta, Model } from '../../shared/model.ts';
 
 export const GENERATED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../generated');
 

@@ -2,7 +2,9 @@
 // ambiente registers, the owner's own rows). Row-level security (server/db/rls.ts) is the backstop under it.
 import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { companiesWhere } from './companies.ts';
+import { administersAll, companiesWhere } from './companies.ts';
+import { entityByKey } from '../core/registry.ts';
+import { ident } from '../db/sql.ts';
 
 export type Where = Record<string, unknown>;
 
@@ -24,4 +26,99 @@ export function tenantOnly(e: EntityMeta, s: Session): Where {
   if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
   if (e.scope === 'ambiente') return { ambienteId: s.ambienteId };
   return {};
+}
+
+// ---------- the SQL form ----------
+// The same rules as scopeWhere, as SQL text for a table alias, with every value a parameter. Hand-written SQL and
+// the YAML snippets never compare empresa_id themselves (the grep test server/tenancy/scope-grep.unit.test.ts).
+
+/** The tenant columns (system fields empresaId/ambienteId; RLS policies use the same, server/db/rls.ts). */
+export const COMPANY = 'empresa_id';
+export const AMBIENTE = 'ambiente_id';
+
+/** Collects the values of one statement; `add` returns the placeholder of the value just added. */
+export interface Params { readonly values: unknown[]; add(v: unknown): string }
+
+/** `?` placeholders: MikroORM's `em.execute(sql, values)` / `getConnection().execute(sql, values)`. */
+export function qParams(values: unknown[] = []): Params {
+  return { values, add(v) { values.push(v); return '?'; } };
+}
+
+/** `$n` placeholders: node-postgres `client.query(sql, values)`; continues after the values already there. */
+export function pgParams(values: unknown[] = []): Params {
+  return { values, add(v) { values.push(v); return `$${values.length}`; } };
+}
+
+const ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function alias(a: string): string {
+  if (!ALIAS.test(a)) throw new Error(`scope: invalid table alias ${JSON.stringify(a)}`);
+  return a;
+}
+const intArray = (ids: number[]) => `{${ids.map((n) => { if (!Number.isSafeInteger(n)) throw new Error(`scope: invalid id ${n}`); return n; }).join(',')}}`;
+const columnOf = (e: EntityMeta, field: string) => {
+  const f = e.fields.find((x) => x.name === field);
+  if (!f) throw new Error(`scope: ${e.key} has no field ${field}`);
+  return f;
+};
+
+/** The rows of `e` (table alias `a`) the session may see, as SQL: the same rule as scopeWhere.
+ *  empresa → `a.empresa_id = $` (and the owner column), ambiente → `a.ambiente_id = $` (and its companies),
+ *  `companies` → all of the row's companies among the caller's; unrestricted → `TRUE`. */
+export function scopeSql(e: EntityMeta, s: Session, a: string, p: Params): string {
+  const t = alias(a);
+  const out: string[] = [];
+  if (e.scope === 'empresa') {
+    out.push(`${t}.${COMPANY} = ${p.add(s.empresaAtiva)}`);
+    if (e.owner) out.push(`${t}.${ident(columnOf(e, e.owner).column)} = ${p.add(s.usuarioId)}`);
+  } else if (e.scope === 'ambiente') out.push(`${t}.${AMBIENTE} = ${p.add(s.ambienteId)}`);
+  if (e.companies && !administersAll(s)) out.push(companiesSql(e, e.companies, t, s.empresas, p, 0));
+  return out.length ? out.join(' AND ') : 'TRUE';
+}
+
+/** The tenant alone as SQL (tenantOnly): `a.empresa_id = $` / `a.ambiente_id = $` / `TRUE`. */
+export function tenantSql(e: EntityMeta, s: Session, a: string, p: Params): string {
+  if (e.scope === 'empresa') return `${alias(a)}.${COMPANY} = ${p.add(s.empresaAtiva)}`;
+  if (e.scope === 'ambiente') return `${alias(a)}.${AMBIENTE} = ${p.add(s.ambienteId)}`;
+  return 'TRUE';
+}
+
+/** Alias `a` (a company-scoped table, also one without metadata such as telemetria.*) belongs to company `empresa`. */
+export function companySql(a: string, empresa: number, p: Params): string {
+  if (!Number.isSafeInteger(empresa)) throw new Error(`scope: invalid company ${empresa}`);
+  return `${alias(a)}.${COMPANY} = ${p.add(empresa)}`;
+}
+
+/** Alias `a` is in the same company as alias `b` (joins: `m.empresa_id = u.empresa_id`); `ambiente` for
+ *  ambiente-scoped tables. No parameter. */
+export function sameCompany(a: string, b: string, column: typeof COMPANY | typeof AMBIENTE = COMPANY): string {
+  return `${alias(a)}.${column} = ${alias(b)}.${column}`;
+}
+
+/** A YAML SQL snippet of `e` as SQL: `{this}` → `thisAlias`, `{scope:x}` → alias x is in the row's company
+ *  (sameCompany(x, thisAlias), the entity's tenant column). */
+export function snippetSql(e: EntityMeta, sql: string, thisAlias: string): string {
+  const col = e.scope === 'ambiente' ? AMBIENTE : COMPANY;
+  return sql.replace(SCOPE_PLACEHOLDER, (_, x: string) => {
+    if (e.scope === 'global') throw new Error(`scope: ${e.key} has no company; {scope:${x}} is meaningless`);
+    return sameCompany(x, thisAlias, col);
+  }).replaceAll('{this}', alias(thisAlias));
+}
+/** `{scope:alias}` in YAML SQL snippets (generator/normalize.ts validates it). */
+export const SCOPE_PLACEHOLDER = /\{scope:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** companiesWhere's rule in SQL: every company of the row among `mine` and at least one (path through references). */
+function companiesSql(e: EntityMeta, path: string, a: string, mine: number[], p: Params, depth: number): string {
+  const [head, ...rest] = path.split('.');
+  if (head === 'id' && !rest.length) return `${a}.id = ANY(${p.add(intArray(mine))}::int[])`;
+  const f = columnOf(e, head);
+  const col = `${a}.${ident(f.column)}`;
+  if (rest.length) {
+    const target = entityByKey(f.reference!)!;
+    const b = `s${depth}`;
+    return `EXISTS (SELECT 1 FROM ${ident(target.table)} ${b} WHERE ${b}.id = ${col} AND ${companiesSql(target, rest.join('.'), b, mine, p, depth + 1)})`;
+  }
+  if (f.type === 'referenceList') {
+    return `${col} <@ ${p.add(intArray(mine))}::int[] AND ${col} && ${p.add(intArray(mine))}::int[]`;
+  }
+  return `${col} = ANY(${p.add(intArray(mine))}::int[])`;
 }

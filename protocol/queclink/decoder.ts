@@ -24,13 +24,41 @@ function fail(code: DecodeErrorCode, message: string): never {
   throw new Malformed(code, message);
 }
 
-// ---- Field table of the frame being decoded (decode() is synchronous and not re-entrant) ----
-/** Frame text without the final '$'. */
-let T = '';
-/** Start and end (exclusive) offset of each comma-separated field; NF fields. */
-const ST = new Int32Array(MAX_FRAME + 2);
-const EN = new Int32Array(MAX_FRAME + 2);
-let NF = 0;
+
+// ---- Reading state of one frame: a cursor passed to every reader, so that decodes never share state ----
+/**
+ * The field table of a frame (its text and the offsets of its comma-separated fields) and the reading position
+ * of the layout. decode() takes one from a small pool and gives it back: a decode started while another one is
+ * running (a worker, a re-entrant caller) gets its own.
+ */
+export class Cursor {
+  /** Frame text without the final '$'. */
+  T = '';
+  /** Start and end (exclusive) offset of each comma-separated field; NF fields. */
+  readonly ST = new Int32Array(MAX_FRAME + 2);
+  readonly EN = new Int32Array(MAX_FRAME + 2);
+  NF = 0;
+  /** Field index. */
+  i = 0;
+  /** Index of the first tail field (send time); fields stop here. */
+  end = 0;
+  spec: ModelSpec = null as unknown as ModelSpec;
+  attrs: Attrs = {};
+  positions: NormalizedPosition[] = [];
+  /** Layout lost alignment (unknown mask bit, invalid field): stop reading fields. */
+  desync = false;
+  /** GTERI: the ERI mask (0 when absent or invalid). */
+  eri = 0;
+  /** Block last checked by blockAt() and its coordinates (read again by readPosition() without parsing). */
+  blockJ = -1;
+  blockLon = NaN;
+  blockLat = NaN;
+
+  /** Number of fields. */
+  get count(): number { return this.NF; }
+  /** Text of field i. */
+  field(i: number): string { return this.T.slice(this.ST[i]!, this.EN[i]!); }
+}
 
 /** Value of a hex digit, -1 if not one (local: calls across modules cost more under the test/dev loaders). */
 // Hex digit values by character code (the text is printable ASCII, checked by scan()).
@@ -48,38 +76,38 @@ function upper(raw: string): string {
   }
   return raw;
 }
-const str = (i: number): string => T.slice(ST[i]!, EN[i]!);
-const flen = (i: number): number => EN[i]! - ST[i]!;
+const str = (c: Cursor, i: number): string => c.T.slice(c.ST[i]!, c.EN[i]!);
+const flen = (c: Cursor, i: number): number => c.EN[i]! - c.ST[i]!;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
-function digitsAt(i: number): boolean {
-  const e = EN[i]!;
-  for (let p = ST[i]!; p < e; p++) if (!isDigit(T.charCodeAt(p))) return false;
+function digitsAt(c: Cursor, i: number): boolean {
+  const e = c.EN[i]!;
+  for (let p = c.ST[i]!; p < e; p++) if (!isDigit(c.T.charCodeAt(p))) return false;
   return true;
 }
-function hexFieldAt(i: number): boolean {
-  const e = EN[i]!;
-  for (let p = ST[i]!; p < e; p++) if (hexDigit(T.charCodeAt(p)) < 0) return false;
-  return e > ST[i]!;
+function hexFieldAt(c: Cursor, i: number): boolean {
+  const e = c.EN[i]!;
+  for (let p = c.ST[i]!; p < e; p++) if (hexDigit(c.T.charCodeAt(p)) < 0) return false;
+  return e > c.ST[i]!;
 }
 /** Coordinate /^-?\d{1,3}\.\d{1,6}$/ at field i → value (equal to Number(text)), NaN if not one. */
-function coordAt(i: number): number {
-  const e = EN[i]!;
-  let p = ST[i]!;
-  const neg = T.charCodeAt(p) === 45;
+function coordAt(c: Cursor, i: number): number {
+  const e = c.EN[i]!;
+  let p = c.ST[i]!;
+  const neg = c.T.charCodeAt(p) === 45;
   if (neg) p++;
   const a = p;
   let m = 0;
   for (; p < e; p++) {
-    const d = T.charCodeAt(p) - 48;
+    const d = c.T.charCodeAt(p) - 48;
     if (d < 0 || d > 9) break;
     m = m * 10 + d;
   }
-  if (p === a || p - a > 3 || p === e || T.charCodeAt(p) !== 46) return NaN;
+  if (p === a || p - a > 3 || p === e || c.T.charCodeAt(p) !== 46) return NaN;
   const f = ++p;
   for (; p < e; p++) {
-    const d = T.charCodeAt(p) - 48;
+    const d = c.T.charCodeAt(p) - 48;
     if (d < 0 || d > 9) return NaN;
     m = m * 10 + d;
   }
@@ -87,66 +115,66 @@ function coordAt(i: number): number {
   const v = m / POW10[p - f]!;
   return neg ? -v : v;
 }
-function isCoordAt(i: number): boolean {
-  const v = coordAt(i);
+function isCoordAt(c: Cursor, i: number): boolean {
+  const v = coordAt(c, i);
   return v === v;
 }
-function hasDot(i: number): boolean {
-  const d = T.indexOf('.', ST[i]!);
-  return d >= 0 && d < EN[i]!;
+function hasDot(c: Cursor, i: number): boolean {
+  const d = c.T.indexOf('.', c.ST[i]!);
+  return d >= 0 && d < c.EN[i]!;
 }
-const isTime14At = (i: number) => flen(i) === 14 && digitsAt(i);
+const isTime14At = (c: Cursor, i: number) => flen(c, i) === 14 && digitsAt(c, i);
 /** /^\d{0,2}$/ */
-const isShortDigitsAt = (i: number) => flen(i) <= 2 && digitsAt(i);
+const isShortDigitsAt = (c: Cursor, i: number) => flen(c, i) <= 2 && digitsAt(c, i);
 
 /**
  * Decimal /^-?\d+(\.\d+)?$/ at field i, NaN if not one. The value is mantissa / 10^k: one correctly rounded
  * division of exact integers, so it equals Number(text) bit for bit.
  */
-function decAt(i: number): number {
-  const e = EN[i]!;
-  let p = ST[i]!;
-  const neg = T.charCodeAt(p) === 45;
+function decAt(c: Cursor, i: number): number {
+  const e = c.EN[i]!;
+  let p = c.ST[i]!;
+  const neg = c.T.charCodeAt(p) === 45;
   if (neg) p++;
   let m = 0, digits = 0, frac = -1;
   for (; p < e; p++) {
-    const d = T.charCodeAt(p) - 48;
+    const d = c.T.charCodeAt(p) - 48;
     if (d >= 0 && d <= 9) { m = m * 10 + d; digits++; if (frac >= 0) frac++; }
     else if (d === -2 && frac < 0 && digits > 0) frac = 0;
     else return NaN;
   }
   if (digits === 0 || frac === 0) return NaN;
-  if (digits > 15) return Number(str(i)); // mantissa past 2^53: let the runtime round it
+  if (digits > 15) return Number(str(c, i)); // mantissa past 2^53: let the runtime round it
   const v = frac > 0 ? m / POW10[frac]! : m;
   return neg ? -v : v;
 }
 /** /^\d{1,12}$/ → number, NaN if not. */
-function intAt(i: number): number {
-  const s = ST[i]!, e = EN[i]!;
+function intAt(c: Cursor, i: number): number {
+  const s = c.ST[i]!, e = c.EN[i]!;
   if (e === s || e - s > 12) return NaN;
   let v = 0;
   for (let p = s; p < e; p++) {
-    const d = T.charCodeAt(p) - 48;
+    const d = c.T.charCodeAt(p) - 48;
     if (d < 0 || d > 9) return NaN;
     v = v * 10 + d;
   }
   return v;
 }
 /** 1-12 hex digits → number, NaN if not. */
-function hexAt(i: number): number {
-  const s = ST[i]!, e = EN[i]!;
+function hexAt(c: Cursor, i: number): number {
+  const s = c.ST[i]!, e = c.EN[i]!;
   if (e === s || e - s > 12) return NaN;
   let v = 0;
   for (let p = s; p < e; p++) {
-    const d = hexDigit(T.charCodeAt(p));
+    const d = hexDigit(c.T.charCodeAt(p));
     if (d < 0) return NaN;
     v = v * 16 + d;
   }
   return v;
 }
-function decField(i: number, name: string): number {
-  const v = decAt(i);
-  if (v !== v) throw new FieldError(name, str(i));
+function decField(c: Cursor, i: number, name: string): number {
+  const v = decAt(c, i);
+  if (v !== v) throw new FieldError(name, str(c, i));
   return v;
 }
 
@@ -155,24 +183,24 @@ function decField(i: number, name: string): number {
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const TIME_PART: string[] = [];
 let lastDay = -1, lastDayPart = '', lastSec = -1, lastIso = '';
-function dd(p: number): number {
-  const a = T.charCodeAt(p) - 48, b = T.charCodeAt(p + 1) - 48;
+function dd(c: Cursor, p: number): number {
+  const a = c.T.charCodeAt(p) - 48, b = c.T.charCodeAt(p + 1) - 48;
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 const two = (n: number) => (n < 10 ? '0' : '') + n;
-function utcAt(i: number, name: string): string {
-  const s = ST[i]!;
-  if (EN[i]! - s !== 14) throw new FieldError(name, str(i));
-  const y1 = dd(s), y2 = dd(s + 2), mo = dd(s + 4), d = dd(s + 6), h = dd(s + 8), mi = dd(s + 10), se = dd(s + 12);
-  if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) throw new FieldError(name, str(i));
+function utcAt(c: Cursor, i: number, name: string): string {
+  const s = c.ST[i]!;
+  if (c.EN[i]! - s !== 14) throw new FieldError(name, str(c, i));
+  const y1 = dd(c, s), y2 = dd(c, s + 2), mo = dd(c, s + 4), d = dd(c, s + 6), h = dd(c, s + 8), mi = dd(c, s + 10), se = dd(c, s + 12);
+  if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) throw new FieldError(name, str(c, i));
   const y = y1 * 100 + y2;
-  if (y < 100) throw new FieldError(name, str(i)); // Date.UTC never round-trips years 0-99: always refused
+  if (y < 100) throw new FieldError(name, str(c, i)); // Date.UTC never round-trips years 0-99: always refused
   const day = (y * 100 + mo) * 100 + d, sec = (h * 60 + mi) * 60 + se;
   if (day === lastDay && sec === lastSec) return lastIso; // fix time and send time are often the same
   if (day !== lastDay) {
     const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-    if (d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) throw new FieldError(name, str(i));
-    lastDayPart = `${T.slice(s, s + 4)}-${two(mo)}-${two(d)}T`;
+    if (d > (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) throw new FieldError(name, str(c, i));
+    lastDayPart = `${c.T.slice(s, s + 4)}-${two(mo)}-${two(d)}T`;
     lastDay = day;
   }
   let tp = TIME_PART[sec];
@@ -181,29 +209,29 @@ function utcAt(i: number, name: string): string {
   return (lastIso = lastDayPart + tp);
 }
 
-const isImeiAt = (i: number) => (flen(i) === 15 && digitsAt(i)) || (flen(i) === 14 && hexFieldAt(i));
-const isCountAt = (i: number) => flen(i) === 4 && hexFieldAt(i);
+const isImeiAt = (c: Cursor, i: number) => (flen(c, i) === 15 && digitsAt(c, i)) || (flen(c, i) === 14 && hexFieldAt(c, i));
+const isCountAt = (c: Cursor, i: number) => flen(c, i) === 4 && hexFieldAt(c, i);
 /** A VIN before the device name (GV500 family): 17 of [0-9A-Z] without I, O, Q, with letters and digits. */
-function isVinAt(i: number): boolean {
-  if (flen(i) !== 17) return false;
+function isVinAt(c: Cursor, i: number): boolean {
+  if (flen(c, i) !== 17) return false;
   let letters = 0, digits = 0;
-  for (let p = ST[i]!; p < EN[i]!; p++) {
-    const c = T.charCodeAt(p);
-    if (isDigit(c)) digits++;
-    else if (c >= 65 && c <= 90 && c !== 73 && c !== 79 && c !== 81) letters++;
+  for (let p = c.ST[i]!; p < c.EN[i]!; p++) {
+    const ch = c.T.charCodeAt(p);
+    if (isDigit(ch)) digits++;
+    else if (ch >= 65 && ch <= 90 && ch !== 73 && ch !== 79 && ch !== 81) letters++;
     else return false;
   }
   return letters > 0 && digits > 0;
 }
 /** Device status: 6 or 10 hex digits starting with a motion state 1x, 2x or 4x. */
-function isStatusAt(i: number): boolean {
-  const n = flen(i);
-  if ((n !== 6 && n !== 10) || !hexFieldAt(i)) return false;
-  const h = T.charCodeAt(ST[i]!);
+function isStatusAt(c: Cursor, i: number): boolean {
+  const n = flen(c, i);
+  if ((n !== 6 && n !== 10) || !hexFieldAt(c, i)) return false;
+  const h = c.T.charCodeAt(c.ST[i]!);
   return h === 49 || h === 50 || h === 52;
 }
 /** Battery percentage or empty. */
-const isBatteryAt = (i: number) => flen(i) <= 3 && digitsAt(i);
+const isBatteryAt = (c: Cursor, i: number) => flen(c, i) <= 3 && digitsAt(c, i);
 
 interface VersionInfo {
   info: ModelInfo;
@@ -214,14 +242,14 @@ interface VersionInfo {
 }
 /** Per protocol version (as a number: a fleet has few distinct versions), cached. */
 const versionCache = new Map<number, VersionInfo>();
-function versionInfo(i: number): VersionInfo | null {
-  const n = flen(i), h = hexAt(i);
+function versionInfo(c: Cursor, i: number): VersionInfo | null {
+  const n = flen(c, i), h = hexAt(c, i);
   if ((n !== 6 && n !== 10) || h !== h) return null;
   const key = h + (n === 10 ? 2 ** 41 : 0);
   let vi = versionCache.get(key);
   if (!vi) {
     if (versionCache.size >= 1000) versionCache.clear();
-    const version = upper(str(i));
+    const version = upper(str(c, i));
     vi = { info: modelFromVersion(version), version, layouts: new Map() };
     versionCache.set(key, vi);
   }
@@ -238,13 +266,13 @@ function layoutOf(vi: VersionInfo, codeKey: number, code: string): Segment[] | n
 
 /** Message code strings ("GTFRI") by number, so that they are not sliced from each frame. */
 const codeCache = new Map<number, string>();
-function codeOf(at: number, key: number): string {
-  let c = codeCache.get(key);
-  if (c === undefined) {
-    c = T.slice(at, at + 5);
-    if (codeCache.size < 5000) codeCache.set(key, c);
+function codeOf(c: Cursor, at: number, key: number): string {
+  let s = codeCache.get(key);
+  if (s === undefined) {
+    s = c.T.slice(at, at + 5);
+    if (codeCache.size < 5000) codeCache.set(key, s);
   }
-  return c;
+  return s;
 }
 
 /** Events by message code and report type (the event objects are shared; each result gets its own array). */
@@ -261,50 +289,34 @@ function eventOf(code: string, reportType: number): NormalizedEvent[] {
   return [e];
 }
 
-interface Ctx {
-  i: number;
-  /** Index of the first tail field (send time); fields stop here. */
-  end: number;
-  spec: ModelSpec;
-  attrs: Attrs;
-  positions: NormalizedPosition[];
-  /** Layout lost alignment (unknown mask bit, invalid field): stop reading fields. */
-  desync: boolean;
-  /** GTERI: the ERI mask (0 when absent or invalid). */
-  eri: number;
-}
-
-const CTX: Ctx = { i: 0, end: 0, spec: null as unknown as ModelSpec, attrs: {}, positions: [], desync: false, eri: 0 };
 
 // ---- Position blocks: accuracy, speed, course, altitude, longitude, latitude, UTC time [, cell] [, tail] ----
 
-// Coordinates of the block last checked by blockAt() (read again by readPosition() without parsing).
-let blockJ = -1, blockLon = NaN, blockLat = NaN;
 
 /** A position block starts at j: coordinates and time at j+4..j+6, or the empty block of a device never fixed. */
-function blockAt(j: number, end: number): boolean {
+function blockAt(c: Cursor, j: number, end: number): boolean {
   if (j < 4 || j + 7 > end) return false;
-  if (flen(j + 4) === 0 && flen(j + 5) === 0) return (flen(j + 6) === 0 || isTime14At(j + 6)) && isShortDigitsAt(j);
-  const lon = coordAt(j + 4);
+  if (flen(c, j + 4) === 0 && flen(c, j + 5) === 0) return (flen(c, j + 6) === 0 || isTime14At(c, j + 6)) && isShortDigitsAt(c, j);
+  const lon = coordAt(c, j + 4);
   if (lon !== lon) return false;
-  const lat = coordAt(j + 5);
-  if (lat !== lat || !isTime14At(j + 6)) return false;
-  blockJ = j; blockLon = lon; blockLat = lat;
+  const lat = coordAt(c, j + 5);
+  if (lat !== lat || !isTime14At(c, j + 6)) return false;
+  c.blockJ = j; c.blockLon = lon; c.blockLat = lat;
   return true;
 }
 /** First block with coordinates starting at or after `from` (the anchor: two coordinates and a time); -1 if none. */
-function findBlock(from: number, end: number): number {
+function findBlock(c: Cursor, from: number, end: number): number {
   for (let k = from + 4; k + 3 <= end; k++) {
-    if (isCoordAt(k) && isCoordAt(k + 1) && isTime14At(k + 2) && k - 4 >= 4) return k - 4;
+    if (isCoordAt(c, k) && isCoordAt(c, k + 1) && isTime14At(c, k + 2) && k - 4 >= 4) return k - 4;
   }
   return -1;
 }
 /** mcc, mnc (decimal, up to 4 digits), lac, cell id (hex, up to 8 and 10), each possibly empty; read when all are. */
-function readCell(j: number, end: number, a: Attrs): boolean {
+function readCell(c: Cursor, j: number, end: number, a: Attrs): boolean {
   if (j + 4 > end) return false;
-  const n0 = flen(j), n1 = flen(j + 1), n2 = flen(j + 2), n3 = flen(j + 3);
+  const n0 = flen(c, j), n1 = flen(c, j + 1), n2 = flen(c, j + 2), n3 = flen(c, j + 3);
   if (n0 > 4 || n1 > 4 || n2 > 8 || n3 > 10) return false;
-  const mcc = n0 ? intAt(j) : 0, mnc = n1 ? intAt(j + 1) : 0, lac = n2 ? hexAt(j + 2) : 0, cell = n3 ? hexAt(j + 3) : 0;
+  const mcc = n0 ? intAt(c, j) : 0, mnc = n1 ? intAt(c, j + 1) : 0, lac = n2 ? hexAt(c, j + 2) : 0, cell = n3 ? hexAt(c, j + 3) : 0;
   if (mcc !== mcc || mnc !== mnc || lac !== lac || cell !== cell) return false;
   if (n0) a.mcc = mcc;
   if (n1) a.mnc = mnc;
@@ -322,51 +334,51 @@ class Position {
     public course: number, public valid: boolean) {}
 }
 
-function readPosition(c: Ctx): void {
+function readPosition(c: Cursor): void {
   const j = c.i, end = c.end;
   const a = c.attrs;
   const acc = j, lon = j + 4, lat = j + 5, time = j + 6;
   c.i = j + 7;
-  if (readCell(c.i, end, a)) c.i += 4;
+  if (readCell(c, c.i, end, a)) c.i += 4;
   let satellites: number | undefined, hdop: number | undefined;
   // Block tail: the position append mask (hex; older firmware "00" or empty), or the mileage after each
   // block (GL300 family).
   if (c.i < end) {
     const m = c.i;
-    const n = flen(m);
+    const n = flen(c, m);
     if (n === 0) c.i++;
-    else if (n <= 2 && c.spec.appendMask && hexFieldAt(m)) {
+    else if (n <= 2 && c.spec.appendMask && hexFieldAt(c, m)) {
       c.i++;
-      const mask = hexAt(m);
+      const mask = hexAt(c, m);
       for (let bit = 0; bit < 8; bit++) {
         if (!((mask >> bit) & 1)) continue;
         const fields = c.spec.appendMask[bit];
         if (!fields) { c.desync = true; break; }
         for (const f of fields) {
           const k = c.i < end ? c.i++ : -1;
-          if (k < 0 || flen(k) === 0) continue;
-          if (f === 'satellites') { const s = intAt(k); if (s === s) satellites = s; else c.desync = true; }
-          else if (f === 'hdop') { const h = decAt(k); if (h === h) hdop = h; else c.desync = true; }
+          if (k < 0 || flen(c, k) === 0) continue;
+          if (f === 'satellites') { const s = intAt(c, k); if (s === s) satellites = s; else c.desync = true; }
+          else if (f === 'hdop') { const h = decAt(c, k); if (h === h) hdop = h; else c.desync = true; }
           else applyAt(f, k, a, c);
         }
       }
-    } else if (hasDot(m) && decAt(m) === decAt(m)) {
+    } else if (hasDot(c, m) && decAt(c, m) === decAt(c, m)) {
       c.i++;
-      a.odometer = round(decAt(m), 1);
+      a.odometer = round(decAt(c, m), 1);
     } else if (c.spec.appendMask) c.desync = true;
   }
-  if (flen(acc) !== 0) { const g = intAt(acc); if (g === g) a.gnssAccuracy = g; }
-  if (flen(lon) === 0 || flen(lat) === 0 || flen(time) === 0) return; // no fix ever: nothing to report
-  const cached = blockJ === j;
-  const latitude = cached ? blockLat : decField(lat, 'latitude'), longitude = cached ? blockLon : decField(lon, 'longitude');
+  if (flen(c, acc) !== 0) { const g = intAt(c, acc); if (g === g) a.gnssAccuracy = g; }
+  if (flen(c, lon) === 0 || flen(c, lat) === 0 || flen(c, time) === 0) return; // no fix ever: nothing to report
+  const cached = c.blockJ === j;
+  const latitude = cached ? c.blockLat : decField(c, lat, 'latitude'), longitude = cached ? c.blockLon : decField(c, lon, 'longitude');
   if (latitude > 90 || latitude < -90 || longitude > 180 || longitude < -180) fail('MALFORMED', 'coordenadas fora do intervalo');
-  const speedKmh = flen(j + 1) === 0 ? 0 : decField(j + 1, 'speed');
-  const course = flen(j + 2) === 0 ? 0 : decField(j + 2, 'azimuth');
+  const speedKmh = flen(c, j + 1) === 0 ? 0 : decField(c, j + 1, 'speed');
+  const course = flen(c, j + 2) === 0 ? 0 : decField(c, j + 2, 'azimuth');
   if (speedKmh < 0 || course < 0 || course > 360) fail('MALFORMED', 'velocidade ou direção inválida');
-  const accuracy = flen(acc) === 0 ? 0 : decAt(acc);
+  const accuracy = flen(c, acc) === 0 ? 0 : decAt(c, acc);
   // GNSS accuracy 0 = no current fix (coordinates are the last known ones).
-  const p: NormalizedPosition = new Position(utcAt(time, 'gnssUtcTime'), latitude, longitude, speedKmh, course, accuracy > 0);
-  if (flen(j + 3) !== 0) p.altitude = decField(j + 3, 'altitude');
+  const p: NormalizedPosition = new Position(utcAt(c, time, 'gnssUtcTime'), latitude, longitude, speedKmh, course, accuracy > 0);
+  if (flen(c, j + 3) !== 0) p.altitude = decField(c, j + 3, 'altitude');
   if (hdop !== undefined) p.hdop = hdop;
   if (satellites !== undefined) p.satellites = satellites;
   c.positions.push(p);
@@ -375,69 +387,69 @@ function readPosition(c: Ctx): void {
 // ---- Fields ----
 
 /** Applies a named field read at index k; an invalid value stops the layout (the position is already read). */
-function applyAt(name: string, k: number, a: Attrs, c: Ctx): void {
-  if (flen(k) === 0) return;
+function applyAt(name: string, k: number, a: Attrs, c: Cursor): void {
+  if (flen(c, k) === 0) return;
   let v: number;
   switch (name) {
     case 'reserved': return;
     case 'eriMask':
-      v = flen(k) === 8 ? hexAt(k) : NaN;
-      if (v === v) { a.eriMask = upper(str(k)); c.eri = v; return; }
+      v = flen(c, k) === 8 ? hexAt(c, k) : NaN;
+      if (v === v) { a.eriMask = upper(str(c, k)); c.eri = v; return; }
       break;
     case 'externalPowerVoltage':
-      v = intAt(k);
+      v = intAt(c, k);
       if (v === v) { a.externalPowerSupplyVoltage = round(v / 1000, 3); return; }
       break;
     case 'mileage':
-      v = decAt(k);
+      v = decAt(c, k);
       if (v === v) { a.odometer = round(v, 1); return; }
       break;
     case 'batteryLevel':
-      v = intAt(k);
+      v = intAt(c, k);
       if (v === v) { a.batteryLevel = v; return; }
       break;
     case 'ignitionOnDuration':
-      v = intAt(k);
+      v = intAt(c, k);
       if (v === v) { a.ignitionOnDuration = v; return; }
       break;
     case 'ignitionOffDuration':
-      v = intAt(k);
+      v = intAt(c, k);
       if (v === v) { a.ignitionOffDuration = v; return; }
       break;
     case 'deviceStatus':
-      if (statusAt(k, a)) return;
+      if (statusAt(c, k, a)) return;
       break;
     case 'hourMeter':
-      v = hoursAt(k);
+      v = hoursAt(c, k);
       if (v === v) { a.hourMeter = v; return; }
       break;
     case 'reportIdType': {
       // 1 or 2 hex digits: report id, report type ("5" = id 0, type 5).
-      const n = flen(k), s = ST[k]!;
-      const id = n === 2 ? hexDigit(T.charCodeAt(s)) : 0, type = n === 1 || n === 2 ? hexDigit(T.charCodeAt(s + n - 1)) : -1;
+      const n = flen(c, k), s = c.ST[k]!;
+      const id = n === 2 ? hexDigit(c.T.charCodeAt(s)) : 0, type = n === 1 || n === 2 ? hexDigit(c.T.charCodeAt(s + n - 1)) : -1;
       if (id >= 0 && type >= 0) { a.reportId = id; a.reportType = type; return; }
       break;
     }
     default: {
       const fn = FIELDS[name];
       if (!fn) throw new Error(`layout names unknown field ${name}`);
-      try { fn(str(k), a, name); return; } catch (e) { if (!(e instanceof FieldError)) throw e; }
+      try { fn(str(c, k), a, name); return; } catch (e) { if (!(e instanceof FieldError)) throw e; }
     }
   }
   c.desync = true;
 }
 
 /** "HHHHHHH:MM:SS" (also "HHHHH:MM:SS") → seconds, NaN if not /^(\d{1,7}):([0-5]\d):([0-5]\d)$/. */
-function hoursAt(k: number): number {
-  const s = ST[k]!, c = EN[k]! - 6; // index of the first ':'
-  if (c - s < 1 || c - s > 7 || T.charCodeAt(c) !== 58 || T.charCodeAt(c + 3) !== 58) return NaN;
+function hoursAt(c: Cursor, k: number): number {
+  const s = c.ST[k]!, colon = c.EN[k]! - 6; // index of the first ':'
+  if (colon - s < 1 || colon - s > 7 || c.T.charCodeAt(colon) !== 58 || c.T.charCodeAt(colon + 3) !== 58) return NaN;
   let hh = 0;
-  for (let p = s; p < c; p++) {
-    const x = T.charCodeAt(p) - 48;
+  for (let p = s; p < colon; p++) {
+    const x = c.T.charCodeAt(p) - 48;
     if (x < 0 || x > 9) return NaN;
     hh = hh * 10 + x;
   }
-  const mm = dd(c + 1), ss = dd(c + 4);
+  const mm = dd(c, colon + 1), ss = dd(c, colon + 4);
   if (mm < 0 || mm > 59 || ss < 0 || ss > 59) return NaN;
   return hh * 3600 + mm * 60 + ss;
 }
@@ -449,12 +461,12 @@ const HEX2: string[] = Array.from({ length: 256 }, (_, v) => v.toString(16).toUp
  * Device status at k: motion state byte, input bits, output bits (6 or 10 hex; CV100LG: the motion state
  * only). Motion states: 1x ignition off, 2x ignition on, 4x motion sensor only; x1 rest, x2 motion, 16/1A tow.
  */
-function statusAt(k: number, a: Attrs): boolean {
-  const n = flen(k);
-  if ((n !== 2 && n !== 6 && n !== 10) || !hexFieldAt(k)) return false;
-  const s = ST[k]!;
-  const hi = hexDigit(T.charCodeAt(s)), lo = hexDigit(T.charCodeAt(s + 1));
-  a.deviceStatus = upper(str(k));
+function statusAt(c: Cursor, k: number, a: Attrs): boolean {
+  const n = flen(c, k);
+  if ((n !== 2 && n !== 6 && n !== 10) || !hexFieldAt(c, k)) return false;
+  const s = c.ST[k]!;
+  const hi = hexDigit(c.T.charCodeAt(s)), lo = hexDigit(c.T.charCodeAt(s + 1));
+  a.deviceStatus = upper(str(c, k));
   a.motionStatus = HEX2[hi * 16 + lo]!;
   if (hi === 1) a.ignition = false;
   else if (hi === 2) a.ignition = true;
@@ -463,8 +475,8 @@ function statusAt(k: number, a: Attrs): boolean {
   if (n === 2) return true;
   const w = n === 10 ? 4 : 2;
   let inp = 0, out = 0;
-  for (let p = s + 2; p < s + 2 + w; p++) inp = inp * 16 + hexDigit(T.charCodeAt(p));
-  for (let p = s + 2 + w; p < s + 2 + 2 * w; p++) out = out * 16 + hexDigit(T.charCodeAt(p));
+  for (let p = s + 2; p < s + 2 + w; p++) inp = inp * 16 + hexDigit(c.T.charCodeAt(p));
+  for (let p = s + 2 + w; p < s + 2 + 2 * w; p++) out = out * 16 + hexDigit(c.T.charCodeAt(p));
   if (inp < 16 && out < 8) {
     // Common case, same attributes as bits(): ignition input, inputs 1-3, outputs 1-3.
     a.ignitionInput = (inp & 1) === 1; a.digitalInput1 = (inp & 2) === 2; a.digitalInput2 = (inp & 4) === 4; a.digitalInput3 = (inp & 8) === 8;
@@ -481,25 +493,25 @@ const AN3 = ['analogInput1', 'analogInput2', 'analogInput3'];
  * The analog inputs before battery and device status: the model's table when the frame agrees with it,
  * otherwise inferred from where the device status is (0-3 fields after the hour meter).
  */
-function adcNames(c: Ctx): string[] | null {
+function adcNames(c: Cursor): string[] | null {
   const known = c.spec.adcs;
-  if (known && isStatusAt(c.i + known.length + 1) && isBatteryAt(c.i + known.length)) return known;
+  if (known && isStatusAt(c, c.i + known.length + 1) && isBatteryAt(c, c.i + known.length)) return known;
   for (let k = 0; k <= 3; k++) {
     const s = c.i + k + 1;
     if (s >= c.end) break;
-    if (isStatusAt(s) && isBatteryAt(s - 1)) return k === 3 ? AN3 : AN3.slice(0, k);
+    if (isStatusAt(c, s) && isBatteryAt(c, s - 1)) return k === 3 ? AN3 : AN3.slice(0, k);
   }
   return known;
 }
 
 // ---- Layouts ----
 
-function readBlocks(c: Ctx, counted: boolean, firstChecked: boolean): void {
-  const n0 = counted ? intAt(c.i - 1) : 1;
+function readBlocks(c: Cursor, counted: boolean, firstChecked: boolean): void {
+  const n0 = counted ? intAt(c, c.i - 1) : 1;
   // An invalid Number field: read the blocks that are there.
   const n = n0 >= 1 && n0 <= 15 ? n0 : 15;
   for (let k = 0; k < n && !c.desync; k++) {
-    if (!(k === 0 && firstChecked) && !blockAt(c.i, c.end)) {
+    if (!(k === 0 && firstChecked) && !blockAt(c, c.i, c.end)) {
       if (k === 0) c.desync = true;
       break;
     }
@@ -507,7 +519,7 @@ function readBlocks(c: Ctx, counted: boolean, firstChecked: boolean): void {
   }
 }
 
-function runLayout(c: Ctx, layout: Segment[]): void {
+function runLayout(c: Cursor, layout: Segment[]): void {
   let s = 0;
   // Fields before the first position block: aligned on the block found in the frame, so that devices with
   // more (VIN, reserved) or fewer leading fields than the layout still give their position.
@@ -516,12 +528,12 @@ function runLayout(c: Ctx, layout: Segment[]): void {
     const counted = (layout[pIdx] as { positions: string }).positions === 'counted';
     const lead = counted ? 1 : 0;
     const expected = c.i + pIdx + lead;
-    let start = expected, checked = blockAt(expected, c.end);
+    let start = expected, checked = blockAt(c, expected, c.end);
     if (!checked) {
-      const found = findBlock(c.i, c.end);
+      const found = findBlock(c, c.i, c.end);
       if (found >= 0) { start = found; checked = true; }
       // Coordinates where the block belongs but no valid time: a corrupt position, not a missing one.
-      else if (expected + 7 <= c.end && isCoordAt(expected + 4) && isCoordAt(expected + 5)) utcAt(expected + 6, 'gnssUtcTime');
+      else if (expected + 7 <= c.end && isCoordAt(c, expected + 4) && isCoordAt(c, expected + 5)) utcAt(c, expected + 6, 'gnssUtcTime');
     }
     const avail = start - lead - c.i;
     if (avail < pIdx) s = pIdx - avail; // missing leading fields: drop the first names
@@ -559,10 +571,10 @@ function positionsIndex(layout: Segment[]): number {
 }
 
 /** Reports without a layout: every position block found in the frame. */
-function readAnyPositions(c: Ctx): void {
+function readAnyPositions(c: Cursor): void {
   let from = c.i;
   while (c.positions.length < 15) {
-    const b = findBlock(from, c.end);
+    const b = findBlock(c, from, c.end);
     if (b < 0) return;
     c.i = b;
     c.desync = false;
@@ -576,16 +588,16 @@ function readAnyPositions(c: Ctx): void {
 const bitOf = (mask: number, bit: number): boolean => ((mask >>> bit) & 1) === 1;
 
 /** Mask field at c.i (1-8 hex digits; empty = 0), advanced past; -1 when not a mask. */
-function maskField(c: Ctx): number {
+function maskField(c: Cursor): number {
   const k = c.i++;
-  if (flen(k) === 0) return 0;
-  if (flen(k) > 8) return -1;
-  const m = hexAt(k);
+  if (flen(c, k) === 0) return 0;
+  if (flen(c, k) > 8) return -1;
+  const m = hexAt(c, k);
   return m === m ? m : -1;
 }
 
 /** The fields selected by `mask` in a bit table (frame order); false when a set bit is not in the table. */
-function readMasked(c: Ctx, mask: number, table: CanBit[], known: number): boolean {
+function readMasked(c: Cursor, mask: number, table: CanBit[], known: number): boolean {
   if (mask & ~known) { // a set bit without a field: read up to it, then stop
     const stop = 31 - Math.clz32((mask & ~known) & -(mask & ~known));
     for (const { bit, field } of table) {
@@ -623,11 +635,11 @@ const EXPANSION3_BIT = 31;
  * (bit 31 of the expansion mask) a third mask and its fields. Bits 30 (location) and 31 (cell) are structural.
  * Returns true when every selected field was read (the next data is aligned).
  */
-function readCanFields(c: Ctx): boolean {
+function readCanFields(c: Cursor): boolean {
   const maskAt = c.i;
   const mask = maskField(c);
   if (mask < 0) { c.desync = true; return false; }
-  if (flen(maskAt) !== 0) c.attrs.canReportMask = upper(str(maskAt));
+  if (flen(c, maskAt) !== 0) c.attrs.canReportMask = upper(str(c, maskAt));
   const table = c.spec.canBits;
   if (!table) return false;
   const known = (knownBits(table) | STRUCTURAL_CAN | CAN_TAIL_BITS) >>> 0;
@@ -640,11 +652,11 @@ function readCanFields(c: Ctx): boolean {
 }
 
 /** The CAN report expansion mask at c.i, its fields, and (its bit 31) the third mask and its fields. */
-function readExpansion(c: Ctx): boolean {
+function readExpansion(c: Cursor): boolean {
   if (c.i >= c.end) return false;
   const ext = maskField(c);
   if (ext < 0) { c.desync = true; return false; }
-  if (ext) c.attrs.canExpansionMask = upper(str(c.i - 1));
+  if (ext) c.attrs.canExpansionMask = upper(str(c, c.i - 1));
   const extKnown = knownBits(CAN_EXPANSION);
   if (!readMasked(c, (ext & ~(1 << EXPANSION3_BIT)) >>> 0, CAN_EXPANSION, extKnown)) return false;
   if (!bitOf(ext, EXPANSION3_BIT)) return true;
@@ -654,15 +666,15 @@ function readExpansion(c: Ctx): boolean {
   return readMasked(c, m3, CAN_EXPANSION3, knownBits(CAN_EXPANSION3));
 }
 
-function readCan(c: Ctx): void {
+function readCan(c: Cursor): void {
   const maskAt = c.i;
-  const m = flen(maskAt) <= 8 ? hexAt(maskAt) : NaN;
+  const m = flen(c, maskAt) <= 8 ? hexAt(c, maskAt) : NaN;
   readCanFields(c);
   // Location (bit 30) follows the expansion blocks and the electric-vehicle block (bit 28), whose length is not
   // known here: find it from the end instead (accuracy, speed, course, altitude, lon, lat, time [, cell..., mask...]).
   if (m === m && bitOf(m, 30)) {
     for (let j = c.end - 7; j >= 4; j--) {
-      if (isCoordAt(j + 4) && blockAt(j, c.end)) {
+      if (isCoordAt(c, j + 4) && blockAt(c, j, c.end)) {
         c.i = j;
         c.desync = false;
         readPosition(c);
@@ -676,46 +688,46 @@ function readCan(c: Ctx): void {
 // ---- GTERI accessory blocks (models.ts EriBlock) ----
 
 /** A count field at c.i (0-20), advanced past; -1 (and desync) when not one. */
-function countField(c: Ctx): number {
+function countField(c: Cursor): number {
   const k = c.i++;
-  const n = k < c.end ? intAt(k) : NaN;
+  const n = k < c.end ? intAt(c, k) : NaN;
   if (n === n && n <= 20) return n;
   c.desync = true;
   return -1;
 }
 /** Field k as a number by `read`; undefined when empty; NaN when invalid. */
-function valueAt(k: number, read: 'str' | 'int' | 'dec' | 'mv'): string | number | undefined {
-  if (flen(k) === 0) return undefined;
+function valueAt(c: Cursor, k: number, read: 'str' | 'int' | 'dec' | 'mv'): string | number | undefined {
+  if (flen(c, k) === 0) return undefined;
   switch (read) {
-    case 'str': return str(k);
-    case 'int': return intAt(k);
-    case 'dec': return decAt(k);
-    case 'mv': { const v = intAt(k); return v === v ? round(v / 1000, 3) : NaN; }
+    case 'str': return str(c, k);
+    case 'int': return intAt(c, k);
+    case 'dec': return decAt(c, k);
+    case 'mv': { const v = intAt(c, k); return v === v ? round(v / 1000, 3) : NaN; }
   }
 }
 /** Stores a value read by valueAt under key; false (desync) when it was invalid. */
-function put(c: Ctx, key: string, v: string | number | undefined): boolean {
+function put(c: Cursor, key: string, v: string | number | undefined): boolean {
   if (v === undefined) return true;
   if (v !== v) { c.desync = true; return false; }
   c.attrs[key] = v;
   return true;
 }
 /** Signed 16-bit hex (1/16 °C, DS18B20 1-wire sensors) → °C; NaN when not 1-4 hex digits. */
-function oneWireTemp(k: number): number {
-  if (flen(k) > 4) return NaN;
-  const v = hexAt(k);
+function oneWireTemp(c: Cursor, k: number): number {
+  if (flen(c, k) > 4) return NaN;
+  const v = hexAt(c, k);
   if (v !== v) return NaN;
   return ((v << 16) >> 16) * 0.0625;
 }
 
 /** true when the BLE accessory mask is at `withLength` (after a raw data length field) rather than at `without`. */
-function bleMaskAt(without: number, withLength: number, lengthFirst: boolean, end: number): boolean {
-  const isMask = (k: number) => k < end && flen(k) === 4 && hexFieldAt(k);
+function bleMaskAt(c: Cursor, without: number, withLength: number, lengthFirst: boolean, end: number): boolean {
+  const isMask = (k: number) => k < end && flen(c, k) === 4 && hexFieldAt(c, k);
   if (lengthFirst) return isMask(withLength) || !isMask(without);
   return !isMask(without) && isMask(withLength);
 }
 
-function readEri(c: Ctx): void {
+function readEri(c: Cursor): void {
   const mask = c.eri;
   if (!mask) return;
   const blocks = c.spec.eriBlocks;
@@ -730,7 +742,7 @@ function readEri(c: Ctx): void {
     if (31 - Math.clz32(b.bits & -b.bits) > stop || c.desync || c.i >= c.end) return;
     switch (b.kind) {
       case 'fuel':
-        if (!put(c, 'fuelSensor1', flen(c.i) > 8 ? NaN : flen(c.i) === 0 ? undefined : hexAt(c.i))) return;
+        if (!put(c, 'fuelSensor1', flen(c, c.i) > 8 ? NaN : flen(c, c.i) === 0 ? undefined : hexAt(c, c.i))) return;
         c.i++;
         break;
       case 'fuelSensors': {
@@ -739,10 +751,10 @@ function readEri(c: Ctx): void {
           c.i++; // sensor type
           if (b.uart) {
             c.i++; // UART id
-            if (mask & 1) { if (!put(c, `fuelSensor${s}`, flen(c.i) > 8 ? NaN : flen(c.i) === 0 ? undefined : hexAt(c.i))) return; c.i++; }
+            if (mask & 1) { if (!put(c, `fuelSensor${s}`, flen(c, c.i) > 8 ? NaN : flen(c, c.i) === 0 ? undefined : hexAt(c, c.i))) return; c.i++; }
           }
-          if (mask & 8) { if (!put(c, `fuelSensorLevel${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
-          if (mask & 16) { if (!put(c, `fuelSensorVolume${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
+          if (mask & 8) { if (!put(c, `fuelSensorLevel${s}`, valueAt(c, c.i, 'dec'))) return; c.i++; }
+          if (mask & 16) { if (!put(c, `fuelSensorVolume${s}`, valueAt(c, c.i, 'dec'))) return; c.i++; }
           if (c.i > c.end) { c.desync = true; return; }
         }
         break;
@@ -751,18 +763,18 @@ function readEri(c: Ctx): void {
         const n = countField(c);
         for (let s = 1; s <= n && !c.desync; s++) {
           if (c.i + 3 > c.end) { c.desync = true; return; }
-          const id = c.i, type = intAt(c.i + 1), val = c.i + 2;
+          const id = c.i, type = intAt(c, c.i + 1), val = c.i + 2;
           c.i += 3;
-          if (flen(id) !== 0) a[`oneWireId${s}`] = str(id);
-          if (flen(val) === 0) continue;
+          if (flen(c, id) !== 0) a[`oneWireId${s}`] = str(c, id);
+          if (flen(c, val) === 0) continue;
           // Type 1: temperature sensor; other devices: the value as sent.
-          if (type === 1) { if (!put(c, `temperature${s}`, oneWireTemp(val))) return; }
-          else a[`oneWireData${s}`] = str(val);
+          if (type === 1) { if (!put(c, `temperature${s}`, oneWireTemp(c, val))) return; }
+          else a[`oneWireData${s}`] = str(c, val);
         }
         break;
       }
       case 'can':
-        if (flen(c.i) !== 0) { const s = intAt(c.i); if (s === 0 || s === 1) a.canBusState = s === 1; else { c.desync = true; return; } }
+        if (flen(c, c.i) !== 0) { const s = intAt(c, c.i); if (s === 0 || s === 1) a.canBusState = s === 1; else { c.desync = true; return; } }
         c.i++;
         if (!readCanFields(c)) { c.desync = true; return; }
         break;
@@ -770,11 +782,11 @@ function readEri(c: Ctx): void {
         const n = countField(c);
         for (let s = 1; s <= n && !c.desync; s++) {
           if (c.i + 3 > c.end) { c.desync = true; return; }
-          const type = intAt(c.i + 1);
-          if (flen(c.i) !== 0) a[`rfId${s}`] = str(c.i);
-          if (!put(c, `rfTemperature${s}`, valueAt(c.i + 2, 'dec'))) return;
+          const type = intAt(c, c.i + 1);
+          if (flen(c, c.i) !== 0) a[`rfId${s}`] = str(c, c.i);
+          if (!put(c, `rfTemperature${s}`, valueAt(c, c.i + 2, 'dec'))) return;
           c.i += 3;
-          if (type === 2) { if (!put(c, `rfHumidity${s}`, valueAt(c.i, 'dec'))) return; c.i++; }
+          if (type === 2) { if (!put(c, `rfHumidity${s}`, valueAt(c, c.i, 'dec'))) return; c.i++; }
         }
         break;
       }
@@ -784,11 +796,11 @@ function readEri(c: Ctx): void {
           // index, type, model [, raw data length], raw data, accessory mask (4 hex). Whether the length field is
           // there depends on the firmware (GV310LAU 0A.03 captures: no; its 12.03 document and GV600M: yes): the
           // model's default first, then where the 4-hex accessory mask is.
-          const at = c.i + (bleMaskAt(c.i + 4, c.i + 5, c.spec.bleRawLength, c.end) ? 5 : 4);
+          const at = c.i + (bleMaskAt(c, c.i + 4, c.i + 5, c.spec.bleRawLength, c.end) ? 5 : 4);
           if (at >= c.end) { c.desync = true; return; }
-          if (flen(at - 1) !== 0) a[`bleRawData${s}`] = str(at - 1);
+          if (flen(c, at - 1) !== 0) a[`bleRawData${s}`] = str(c, at - 1);
           c.i = at;
-          const m = flen(c.i) <= 8 ? hexAt(c.i) : NaN;
+          const m = flen(c, c.i) <= 8 ? hexAt(c, c.i) : NaN;
           if (m !== m) { c.desync = true; return; }
           c.i++;
           let bleKnown = 0;
@@ -797,7 +809,7 @@ function readEri(c: Ctx): void {
           for (const f of BLE_FIELDS) {
             if (!bitOf(m, f.bit)) continue;
             if (c.i >= c.end) { c.desync = true; return; }
-            if (!put(c, f.stem + s, valueAt(c.i, f.read))) return;
+            if (!put(c, f.stem + s, valueAt(c, c.i, f.read))) return;
             c.i++;
           }
         }
@@ -807,16 +819,16 @@ function readEri(c: Ctx): void {
   }
 }
 
-function decodeAck(kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
-  const count = str(NF - 1);
-  const version = str(1);
+function decodeAck(c: Cursor, kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
+  const count = str(c, c.NF - 1);
+  const version = str(c, 1);
   if (code === 'GTHBD') {
     return { ...base, type: 'GTHBD', events: eventOf('GTHBD', -1), reply: `+SACK:GTHBD,${version},${count}$` };
   }
-  const serial = NF >= 7 ? NF - 3 : -1;
-  if (serial < 0 || !isCountAt(serial)) fail('MALFORMED', `número de série do comando inválido: ${serial < 0 ? '' : str(serial)}`);
-  const ack: CommandAck = { command: code, serial: upper(str(serial)), success: true };
-  if (NF > 7) base.attributes.ackDetail = T.slice(ST[4]!, EN[NF - 4]!);
+  const serial = c.NF >= 7 ? c.NF - 3 : -1;
+  if (serial < 0 || !isCountAt(c, serial)) fail('MALFORMED', `número de série do comando inválido: ${serial < 0 ? '' : str(c, serial)}`);
+  const ack: CommandAck = { command: code, serial: upper(str(c, serial)), success: true };
+  if (c.NF > 7) base.attributes.ackDetail = c.T.slice(c.ST[4]!, c.EN[c.NF - 4]!);
   return { ...base, type: 'ack', ack, attributes: { ...base.attributes, ackKind: kind } };
 }
 
@@ -849,49 +861,48 @@ class AttributeBag {}
 /** Reports answering AT+GTRTO READ with the device's configuration (all: GTALL, GTALC; one command: GTALS). */
 const CONFIG_REPORTS = new Set(['GTALL', 'GTALC', 'GTALS']);
 
-function decodeText(opts: DecodeOptions): DecodeResult {
-  const k = headerKind(T);
-  if (!k) fail(T.charCodeAt(0) === 43 ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
-  const h = T.charCodeAt(1); // R(ESP), B(UFF), A(CK), S(ACK)
+function decodeText(c: Cursor, opts: DecodeOptions): DecodeResult {
+  const k = headerKind(c.T);
+  if (!k) fail(c.T.charCodeAt(0) === 43 ? 'UNSUPPORTED' : 'MALFORMED', 'cabeçalho @Track não reconhecido');
+  const h = c.T.charCodeAt(1); // R(ESP), B(UFF), A(CK), S(ACK)
   if (h === 83) fail('UNSUPPORTED', '+SACK é enviado pelo servidor, não pelo equipamento');
-  const at = k + 2, codeKey = T.charCodeAt(at + 2) * 65536 + T.charCodeAt(at + 3) * 256 + T.charCodeAt(at + 4);
-  const code = codeOf(at, codeKey);
-  if (NF < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
-  const vi = versionInfo(1);
-  if (!vi) fail('MALFORMED', `versão de protocolo inválida: ${str(1)}`);
-  if (!isImeiAt(2)) fail('MALFORMED', `IMEI inválido: ${str(2)}`);
-  if (!isCountAt(NF - 1)) fail('MALFORMED', `contador inválido: ${str(NF - 1)}`);
+  const at = k + 2, codeKey = c.T.charCodeAt(at + 2) * 65536 + c.T.charCodeAt(at + 3) * 256 + c.T.charCodeAt(at + 4);
+  const code = codeOf(c, at, codeKey);
+  if (c.NF < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
+  const vi = versionInfo(c, 1);
+  if (!vi) fail('MALFORMED', `versão de protocolo inválida: ${str(c, 1)}`);
+  if (!isImeiAt(c, 2)) fail('MALFORMED', `IMEI inválido: ${str(c, 2)}`);
+  if (!isCountAt(c, c.NF - 1)) fail('MALFORMED', `contador inválido: ${str(c, c.NF - 1)}`);
   const info = vi.info;
-  const deviceId = str(2), rawCount = str(NF - 1), count = upper(rawCount);
+  const deviceId = str(c, 2), rawCount = str(c, c.NF - 1), count = upper(rawCount);
   const attributes = new AttributeBag() as Attrs;
   attributes.protocolVersion = vi.version;
   attributes.deviceType = info.deviceType;
   attributes.messageCount = count;
   if (info.firmware) attributes.firmwareVersion = info.firmware;
   let first = 4; // first field after the device name
-  if (NF > 8 && isVinAt(3)) {
-    attributes.vin = str(3);
-    if (flen(4) !== 0) attributes.deviceName = str(4);
+  if (c.NF > 8 && isVinAt(c, 3)) {
+    attributes.vin = str(c, 3);
+    if (flen(c, 4) !== 0) attributes.deviceName = str(c, 4);
     first = 5;
-  } else if (flen(3) !== 0) attributes.deviceName = str(3);
+  } else if (flen(c, 3) !== 0) attributes.deviceName = str(c, 3);
   const base: Omit<DecodeResult, 'type'> = { protocol: PROTOCOL, deviceId, positions: [], events: [], attributes };
   base.model = info.model;
   if (h === 66) base.buffered = true;
-  if (flen(NF - 2) !== 0) base.sentTime = utcAt(NF - 2, 'sendTime');
+  if (flen(c, c.NF - 2) !== 0) base.sentTime = utcAt(c, c.NF - 2, 'sendTime');
 
-  if (h === 65) return decodeAck('ACK', code, base);
+  if (h === 65) return decodeAck(c, 'ACK', code, base);
 
-  const c = CTX; // one reading state, reused (decode() is not re-entrant)
-  c.i = first; c.end = NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false; c.eri = 0;
+  c.i = first; c.end = c.NF - 2; c.spec = info.spec; c.attrs = attributes; c.positions = base.positions; c.desync = false; c.eri = 0;
   if (CONFIG_REPORTS.has(code)) {
     // the configuration, command by command, between the device name and the send time: kept as the device wrote it
     // (its field layout is each command's, per model and firmware)
-    base.configuration = first <= NF - 3 ? T.slice(ST[first]!, EN[NF - 3]!) : '';
+    base.configuration = first <= c.NF - 3 ? c.T.slice(c.ST[first]!, c.EN[c.NF - 3]!) : '';
   } else {
     const layout = layoutOf(vi, codeKey, code);
     if (layout) {
       runLayout(c, layout);
-      if (layout.length === 0 && NF !== 6) attributes.unparsed = T.slice(ST[4]!, EN[NF - 3]!);
+      if (layout.length === 0 && c.NF !== 6) attributes.unparsed = c.T.slice(c.ST[4]!, c.EN[c.NF - 3]!);
     } else readAnyPositions(c);
   }
   const reportType = typeof attributes.reportType === 'number' ? attributes.reportType : -1;
@@ -904,48 +915,52 @@ function decodeText(opts: DecodeOptions): DecodeResult {
   base.events = eventOf(code, reportType);
   const result = base as DecodeResult;
   result.type = code;
-  if (code === 'GTHBD') result.reply = `+SACK:GTHBD,${str(1)},${rawCount}$`;
+  if (code === 'GTHBD') result.reply = `+SACK:GTHBD,${str(c, 1)},${rawCount}$`;
   else if (opts.sackReports !== false) result.reply = `+SACK:${rawCount}$`;
   return result;
 }
 
 const NO_OPTS: DecodeOptions = {};
+const NO_ATTRS = {} as Attrs;
 
 type LatinBuffer = Buffer & { latin1Slice(start: number, end: number): string };
 
-/** Locates the fields of a frame; the text ends before the final '$' (or at the end when there is none). */
-function scan(frame: Buffer, n: number): DecodeError | null {
+/**
+ * Locates the fields of a frame in c; the text ends before the final '$' (or at the end when there is none).
+ * An error when the bytes cannot be a frame.
+ */
+function scan(c: Cursor, frame: Buffer): DecodeError | null {
+  c.T = '';
+  c.blockJ = -1;
+  if (!frame || frame.length === 0) return { protocol: PROTOCOL, error: 'quadro vazio', errorCode: 'EMPTY' };
+  const n = frame.length;
+  if (n > MAX_FRAME) return { protocol: PROTOCOL, error: 'quadro grande demais', errorCode: 'OVERSIZE' };
   const end = frame[n - 1] === 36 ? n - 1 : n;
   let nf = 0;
+  const ST = c.ST, EN = c.EN;
   ST[0] = 0;
   for (let i = 0; i < end; i++) {
     const b = frame[i]!;
     if (b === 44) { EN[nf] = i; ST[++nf] = i + 1; }
     else if (b - 0x20 >>> 0 > 0x5e) return { protocol: PROTOCOL, error: 'byte não ASCII no quadro', errorCode: 'MALFORMED' };
   }
-  T = (frame as LatinBuffer).latin1Slice(0, end); // printable ASCII only: same as 'ascii', faster
+  c.T = (frame as LatinBuffer).latin1Slice(0, end); // printable ASCII only: same as 'ascii', faster
   EN[nf] = end;
-  NF = nf + 1;
+  c.NF = nf + 1;
+  // Without its '$' a frame is accepted only when it ends like a whole message: send time and count, not
+  // a cut right after a position's time (then the "count" would be the MCC, and the two fields before the
+  // time longitude and latitude).
+  if (frame[n - 1] !== 36 && !(c.NF >= 6 && isCountAt(c, c.NF - 1) && isTime14At(c, c.NF - 2)
+    && !(isCoordAt(c, c.NF - 3) && isCoordAt(c, c.NF - 4)))) {
+    return { protocol: PROTOCOL, error: "quadro sem '$' final", errorCode: 'TRUNCATED' };
+  }
   return null;
 }
 
-export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS): DecodeResult | DecodeError {
-  T = '';
-  blockJ = -1;
+/** Decodes the frame scanned into c. Never throws. */
+function read(c: Cursor, opts: DecodeOptions): DecodeResult | DecodeError {
   try {
-    if (!frame || frame.length === 0) return { protocol: PROTOCOL, error: 'quadro vazio', errorCode: 'EMPTY' };
-    const n = frame.length;
-    if (n > MAX_FRAME) return { protocol: PROTOCOL, error: 'quadro grande demais', errorCode: 'OVERSIZE' };
-    const bad = scan(frame, n);
-    if (bad) return bad;
-    // Without its '$' a frame is accepted only when it ends like a whole message: send time and count, not
-    // a cut right after a position's time (then the "count" would be the MCC, and the two fields before the
-    // time longitude and latitude).
-    if (frame[n - 1] !== 36 && !(NF >= 6 && isCountAt(NF - 1) && isTime14At(NF - 2)
-      && !(isCoordAt(NF - 3) && isCoordAt(NF - 4)))) {
-      return { protocol: PROTOCOL, error: "quadro sem '$' final", errorCode: 'TRUNCATED' };
-    }
-    return decodeText(opts);
+    return decodeText(c, opts);
   } catch (e) {
     const err: DecodeError = e instanceof Malformed
       ? { protocol: PROTOCOL, error: e.message, errorCode: e.code }
@@ -953,12 +968,40 @@ export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS
         ? { protocol: PROTOCOL, error: e.message, errorCode: 'MALFORMED' }
         : { protocol: PROTOCOL, error: `erro interno: ${(e as Error)?.message ?? String(e)}`, errorCode: 'INTERNAL' };
     // What could be read before failing: the device id (third field) and the message type (first field).
-    if (T !== '') {
-      const parts = T.split(',', 3);
+    if (c.T !== '') {
+      const parts = c.T.split(',', 3);
       const type = /:(GT[A-Z0-9]{3})$/.exec(parts[0] ?? '')?.[1];
       if (parts[2] && /^(\d{15}|[0-9A-Fa-f]{14})$/.test(parts[2])) err.deviceId = parts[2];
       if (type) err.type = type;
     }
     return err;
   }
+}
+
+/** Idle cursors (one in the common case; more only while decodes overlap). */
+const pool: Cursor[] = [];
+const NO_POSITIONS: NormalizedPosition[] = [];
+
+export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS): DecodeResult | DecodeError {
+  const c = pool.pop() ?? new Cursor();
+  try {
+    return scan(c, frame) ?? read(c, opts);
+  } finally {
+    c.attrs = NO_ATTRS; c.positions = NO_POSITIONS; // keep no result alive
+    pool.push(c);
+  }
+}
+
+/**
+ * Step by step: the fields of one frame in a cursor of its own (count, field(i)), or why it is no frame. Any
+ * number of them can be open at once; decodeScanned() decodes one.
+ */
+export function scanFrame(frame: Buffer): Cursor | DecodeError {
+  const c = new Cursor();
+  return scan(c, frame) ?? c;
+}
+
+/** Decodes a frame scanned by scanFrame(). Never throws. */
+export function decodeScanned(c: Cursor, opts: DecodeOptions = NO_OPTS): DecodeResult | DecodeError {
+  return read(c, opts);
 }

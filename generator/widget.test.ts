@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
 import { editYaml, metadataProblems, tempProjects } from './test-helpers.ts';
-import { buildUiSchema } from '../runtime/src/crud/schemaUi.ts';
+import { buildUiSchema } from '../runtime/src/crud/lib/schemaUi.ts';
 import { entitySchema } from './emit/schemas.ts';
 
 const project = tempProjects();

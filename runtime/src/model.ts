@@ -10,8 +10,8 @@ export { schemas, screens };
 const byKey = new Map(model.entities.map((e) => [e.key, e]));
 export const entityByKey = (key: string) => byKey.get(key);
 
-export type { View } from './crud/views';
-import type { View } from './crud/views';
+/** The views of an entity (its CRUD routes). */
+export type View = 'list' | 'create' | 'edit' | 'show';
 export type { RouteParamMeta, TecnologiaMeta } from '../../shared/model';
 
 // Screen paths of spec section 2 built from the entity route; `params` fills its route parameters (metadata params).

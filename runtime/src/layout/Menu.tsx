@@ -4,7 +4,7 @@ import HomeIcon from '@mui/icons-material/Home';
 import { Menu as RaMenu, useSidebarState } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import type { MenuNode } from '../../../shared/model';
-import { useCan } from '../crud/useCan';
+import { useCan } from '../crud/lib/useCan';
 import { model } from '../model';
 import { activeRoute } from './activeRoute';
 import { iconFor } from './icons';

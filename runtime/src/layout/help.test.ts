@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import modelJson from '../../../server/generated/model.json';
+import modelJson from '../generated/model.json';
 import type { Model } from '../../../shared/model';
 import { helpFor, helpTexts } from './helpTexts';
 import { HELP_PANEL_WIDTH } from './HelpPanel';
-import { closesOnRequest, DIALOG_DEFAULTS } from '../crud/AppDialog';
-import { DATE_PLACEHOLDER } from '../crud/pickers';
+import { closesOnRequest, DIALOG_DEFAULTS } from '../crud/widgets/AppDialog';
+import { DATE_PLACEHOLDER } from '../crud/widgets/pickers';
 
 describe('help side panel (spec section 2 "Root screen")', () => {
   it('17% wide; the device application parameters by section, each with a title and label/value items', () => {

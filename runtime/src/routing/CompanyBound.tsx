@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Alert, Box, Button, Card, Divider } from '@mui/material';
 import { Title } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { PanelHeader } from '../crud/PanelHeader';
+import { PanelHeader } from '../crud/widgets/PanelHeader';
 import { useSession, useSwitchCompany } from '../layout/CompanyPicker';
 
 export function CompanyBound({ children }: { children: ReactNode }) {

@@ -4,7 +4,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useAuthenticated, useNotify, usePermissions } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { canEnter } from '../api/authProvider';
-import { Loading } from '../crud/Loading';
+import { Loading } from '../crud/widgets/Loading';
 import { previousRoute } from '../layout/Layout';
 
 export function Guard({ name, children }: { name: string; children: ReactNode }) {

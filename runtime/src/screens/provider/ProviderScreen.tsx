@@ -8,10 +8,10 @@ import { Tab, Tabs } from '@mui/material';
 import { matchPath, useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { RouteParamMeta, ScreenMeta } from '../../../../shared/model';
 import { entityByKey, model } from '../../model';
-import { ParamLevels } from '../../crud/ParamIndex';
-import { ProviderList, providerByKey } from '../../crud/ProviderList';
-import { checkParams, useTecnologias } from '../../crud/params';
-import { UnknownParams } from '../../crud/GenericList';
+import { ParamLevels } from '../../crud/pages/ParamIndex';
+import { ProviderList, providerByKey } from '../../crud/lists/ProviderList';
+import { checkParams, useTecnologias } from '../../crud/lib/params';
+import { UnknownParams } from '../../crud/widgets/UnknownParams';
 
 /** The screen (with list) whose route or subroutes match the path. */
 const screenAt = (pathname: string): ScreenMeta | undefined => model.screens.find((s) => s.list

@@ -1,0 +1,70 @@
+// Renders one field of the record in context (list cells and the show panel).
+import { Chip } from '@mui/material';
+import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextField, useRecordContext } from 'react-admin';
+import { useReferenceResource } from '../lib/params';
+import type { EntityMeta, FieldMeta } from '../../../../shared/model';
+import { AnswersValue, QuestionnaireView } from './questionnaire';
+import { entityByKey } from '../../model';
+import { formatDate, formatDateTime } from '../lib/format';
+import { ImagePreview } from './ImageUploader';
+import { thumbOf } from '../lib/upload';
+import { LookupValue } from './lookup';
+
+export function FieldValue({ field, entity }: { field: FieldMeta; entity?: EntityMeta }) {
+  const record = useRecordContext();
+  const reference = useReferenceResource(field.reference);
+  const v = record?.[field.name];
+  // core widgets: the questionnaire as its respondents see it (show) / its size (list); answers beside their questions
+  if (field.widget === 'questionnaire') return entity ? <QuestionnaireView entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} questões` : ''}</span>;
+  if (field.widget === 'answers') return entity ? <AnswersValue entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} respostas` : ''}</span>;
+  if (field.lookup) return <LookupValue entity={entity} field={field} record={record} />;
+  if (field.type === 'reference' && field.reference) {
+    if (v === null || v === undefined) return <span />;
+    // A register with route parameters is read below the current route's values (its own resource name has no
+    // ra definition there: the representation field is named).
+    if (reference !== field.reference) {
+      return (
+        <ReferenceField source={field.name} reference={reference!} link={false} record={record} emptyText="">
+          <TextField source={entityByKey(field.reference)?.recordRepresentation ?? 'descricao'} />
+        </ReferenceField>
+      );
+    }
+    return <ReferenceField source={field.name} reference={field.reference} link={false} record={record} emptyText="" />;
+  }
+  if (field.type === 'referenceList' && field.reference) {
+    const rep = entityByKey(field.reference)?.recordRepresentation ?? 'descricao';
+    return (
+      <ReferenceArrayField source={field.name} reference={field.reference} record={record}>
+        <SingleFieldList linkType={false}>
+          <ChipField source={rep} size="small" />
+        </SingleFieldList>
+      </ReferenceArrayField>
+    );
+  }
+  if (v === null || v === undefined || v === '') return <span />;
+  switch (field.type) {
+    case 'boolean':
+      return <span>{v ? 'Sim' : 'Não'}</span>;
+    case 'date':
+      return <span>{formatDate(String(v))}</span>;
+    case 'datetime':
+      return <span>{formatDateTime(String(v))}</span>;
+    case 'enum': {
+      const o = field.options?.find((x) => x.value === v);
+      return <Chip size="small" variant="outlined" label={o?.label ?? String(v)} />;
+    }
+    case 'number':
+      return <span>{typeof v === 'number' ? v.toLocaleString('pt-BR') : String(v)}</span>;
+    case 'json':
+      if (field.items === 'string' && Array.isArray(v)) return <span>{v.map((x) => field.options?.find((o) => o.value === x)?.label ?? String(x)).join(', ')}</span>;
+      return <span>{JSON.stringify(v)}</span>;
+    case 'geometry':
+      return <span>{JSON.stringify(v)}</span>;
+    case 'image':
+      return <ImagePreview url={thumbOf(String(v))} alt={field.label} />;
+    case 'file':
+      return <a href={String(v)} target="_blank" rel="noopener">Baixar arquivo</a>;
+    default:
+      return <span>{String(v)}</span>;
+  }
+}

@@ -1,44 +1,56 @@
-// The floor for npm run bench:api: node:http + pg, no framework, running the SQL the generated API runs for
-// GET /api/ativo (25 sorted by placa, with the total) and GET /api/ativo/{id} (with the company check), for one
-// fixed company, plus the computed columns' query when the model declares them. Env: DATABASE_URL, PORT,
-// BARE_EMPRESA. Answers the same JSON shape and Content-Range.
-import fs from 'node:fs';
+// The floor for npm run bench:api: node:http + pg, no framework, hand-written SQL, ONE statement per answer (the
+// computed columns of metadata/tlm/ativo.yaml inlined as subselects, the total joined to the page, the parent check
+// of the nested list inside its statement), for one fixed company. Routes, same JSON and Content-Range as the API:
+//   GET /api/ativo?filter&sort&range          list (filter: idGaragem and q over descricao, placa, numeroFrota)
+//   GET /api/ativo/{id}                        by id, with the company check
+//   GET /api/ativo/{id}/motorista_temporario   nested list (sort dataInicio DESC by default), 404 when the ativo is not visible
+// Env: DATABASE_URL, PORT, BARE_EMPRESA.
 import http from 'node:http';
-import path from 'node:path';
 import pg from 'pg';
-import { Ativo } from '../server/generated/entities/ativo.ts';
 
 const empresa = Number(process.env.BARE_EMPRESA);
+pg.types.setTypeParser(20, Number); // int8 (count) and numeric as numbers, as the API answers them
+pg.types.setTypeParser(1700, Number);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
-// Columns as the API answers them (camelCase keys, references as ids).
-const props = Object.entries(Ativo.meta.properties as Record<string, { fieldName?: string; fieldNames?: string[]; name?: string }>);
-const cols = props.map(([name, p]) => `"${p.fieldName ?? p.fieldNames?.[0] ?? name}" as "${name}"`).join(', ');
-const LIST = `select ${cols} from "ativo" where "empresa_id" = $1 order by "placa" asc, "id" asc limit $2 offset $3`;
-const COUNT = 'select count(*)::int as "count" from "ativo" where "empresa_id" = $1';
-const ONE = `select ${cols} from "ativo" where "id" = $1 and "empresa_id" = $2 limit 1`;
+// ativo's columns as the API answers them (camelCase keys, references as ids), then its computed columns.
+const ATIVO_COLS = `t.id AS "id", t.empresa_id AS "empresaId", t.descricao AS "descricao", t.placa AS "placa", t.id_garagem AS "idGaragem",
+  t.numero_frota AS "numeroFrota", t.ano AS "ano", t.cor AS "cor", t.categoria AS "categoria", t.fabricante AS "fabricante",
+  t.modelo AS "modelo", t.situacao AS "situacao", t.firmware AS "firmware", t.odometro AS "odometro",
+  t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+// metadata/tlm/ativo.yaml list.columns, virtual: the current driver (telemetria.ultimo_estado, null when that table
+// does not exist, as the API does) and the serials linked now.
+const MOTORISTA = `(SELECT m.nome FROM telemetria.ultimo_estado u JOIN motorista m ON m.id = u.motorista_id AND m.empresa_id = u.empresa_id
+  WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id ORDER BY u.ultima_comunicacao DESC LIMIT 1)`;
+const EQUIPAMENTOS = `(SELECT string_agg(ea.serial, ', ' ORDER BY ea.serial) FROM equipamento_ativo ea
+  WHERE ea.ativo_id = t.id AND ea.empresa_id = t.empresa_id AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now()))`;
+const hasUltimoEstado = (await pool.query(`select to_regclass('telemetria.ultimo_estado') is not null as ok`)).rows[0].ok as boolean;
+const ATIVO_SELECT = `${ATIVO_COLS}, ${hasUltimoEstado ? MOTORISTA : 'NULL::text'} AS "motorista", ${EQUIPAMENTOS} AS "equipamentosList"`;
 
-// Computed columns of the model (metadata `sql`), one query per answer as server/crud/computed.ts does.
-const model = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../server/generated/model.json'), 'utf8'));
-const computed = ((model.entities.find((x: { key: string }) => x.key === 'ativo')?.columns ?? []) as { source: string; virtual?: boolean; sql?: string; tables?: string[] }[])
-  .filter((c) => c.virtual && c.sql);
-let usable: typeof computed | undefined;
-async function addComputed(rows: Record<string, unknown>[]): Promise<void> {
-  if (!computed.length || !rows.length) return;
-  if (!usable) {
-    usable = [];
-    for (const c of computed) {
-      let ok = true;
-      for (const t of c.tables ?? []) ok &&= !!(await pool.query('select to_regclass($1) is not null as ok', [t])).rows[0].ok;
-      if (ok) usable.push(c);
-    }
-  }
-  for (const r of rows) for (const c of computed) r[c.source] = null;
-  if (!usable.length) return;
-  const select = usable.map((c) => `${c.sql!.replaceAll('{this}', 't')} as "${c.source}"`).join(', ');
-  const out = await pool.query(`select t.id, ${select} from "ativo" t where t.id = any($1::bigint[])`, [rows.map((r) => r.id)]);
-  const byId = new Map(out.rows.map((r) => [Number(r.id), r]));
-  for (const r of rows) { const v = byId.get(Number(r.id)); if (v) for (const c of usable) r[c.source] = v[c.source] ?? null; }
+const MT_COLS = `t.id AS "id", t.empresa_id AS "empresaId", t.ativo_id AS "ativoId", t.motorista_id AS "motoristaId",
+  t.data_inicio AS "dataInicio", t.data_fim AS "dataFim", t.observacao AS "observacao", t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+
+const ATIVO_SORT: Record<string, string> = { placa: 't.placa', descricao: 't.descricao', numeroFrota: 't.numero_frota', id: 't.id' };
+const MT_SORT: Record<string, string> = { dataInicio: 't.data_inicio', dataFim: 't.data_fim', id: 't.id' };
+
+/** Page and total in one statement: the count's row always comes, with the page's rows (none: one row of nulls). */
+const paged = (table: string, select: string, where: string, order: string, n: number) =>
+  `SELECT c.n AS "__total", p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${where}) c
+   LEFT JOIN LATERAL (SELECT 1 AS "__row", ${select} FROM ${table} t WHERE ${where} ORDER BY ${order} LIMIT $${n} OFFSET $${n + 1}) p ON TRUE`;
+
+function orderOf(sort: string | null, cols: Record<string, string>, dflt: [string, string]): string {
+  const [f, d] = sort ? (JSON.parse(sort) as [string, string]) : dflt;
+  const col = cols[f];
+  if (!col || (d !== 'ASC' && d !== 'DESC')) throw new Error(`sort ${sort}`);
+  return f === 'id' ? `${col} ${d}` : `${col} ${d}, t.id ASC`;
+}
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
+
+/** Rows of a paged statement without the helper columns, and the total. */
+function page(rows: Record<string, unknown>[]): { rows: Record<string, unknown>[]; total: number } {
+  const total = (rows[0]?.__total as number) ?? 0;
+  if (rows[0]?.__row == null) return { rows: [], total };
+  return { rows: rows.map(({ __total, __row, ...r }) => r), total };
 }
 
 const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -46,22 +58,43 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(s), ...headers });
   res.end(s);
 };
+const sendPage = (res: http.ServerResponse, unit: string, offset: number, p: { rows: unknown[]; total: number }) =>
+  send(res, 200, p.rows, { 'content-range': `${unit} ${offset}-${p.rows.length ? offset + p.rows.length - 1 : offset}/${p.total}` });
+const range = (u: URL) => JSON.parse(u.searchParams.get('range') ?? '[0,24]') as [number, number];
 
 http.createServer(async (req, res) => {
   try {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/api/ativo') {
-      const [a, b] = JSON.parse(u.searchParams.get('range') ?? '[0,24]') as [number, number];
-      const [rows, count] = await Promise.all([pool.query(LIST, [empresa, b - a + 1, a]), pool.query(COUNT, [empresa])]);
-      const total = count.rows[0].count as number;
-      await addComputed(rows.rows);
-      return send(res, 200, rows.rows, { 'content-range': `ativo ${a}-${a + rows.rows.length - 1}/${total}` });
+      const [a, b] = range(u);
+      const filter = JSON.parse(u.searchParams.get('filter') ?? '{}') as { idGaragem?: number; q?: string };
+      const params: unknown[] = [empresa];
+      let where = 't.empresa_id = $1';
+      if (filter.idGaragem !== undefined) { params.push(Number(filter.idGaragem)); where += ` AND t.id_garagem = $${params.length}`; }
+      if (filter.q) {
+        params.push(`%${escapeLike(filter.q)}%`);
+        const q = `$${params.length}`;
+        where += ` AND (t.descricao ILIKE ${q} OR t.placa ILIKE ${q} OR t.numero_frota ILIKE ${q})`;
+      }
+      const order = orderOf(u.searchParams.get('sort'), ATIVO_SORT, ['descricao', 'ASC']);
+      const r = await pool.query(paged('ativo', ATIVO_SELECT, where, order, params.length + 1), [...params, b - a + 1, a]);
+      return sendPage(res, 'ativo', a, page(r.rows));
     }
-    const m = /^\/api\/ativo\/(\d+)$/.exec(u.pathname);
-    if (m) {
-      const r = await pool.query(ONE, [Number(m[1]), empresa]);
-      await addComputed(r.rows);
+    const one = /^\/api\/ativo\/(\d+)$/.exec(u.pathname);
+    if (one) {
+      const r = await pool.query(`SELECT ${ATIVO_SELECT} FROM ativo t WHERE t.id = $1 AND t.empresa_id = $2`, [Number(one[1]), empresa]);
       return r.rows[0] ? send(res, 200, r.rows[0]) : send(res, 404, { status: 404, msg: 'Registro não encontrado' });
+    }
+    const nested = /^\/api\/ativo\/(\d+)\/motorista_temporario$/.exec(u.pathname);
+    if (nested) {
+      const [a, b] = range(u);
+      const order = orderOf(u.searchParams.get('sort'), MT_SORT, ['dataInicio', 'DESC']);
+      // The parent's visibility in the same statement: no row at all when the ativo is not the company's.
+      const sql = `${paged('motorista_temporario', MT_COLS, 't.empresa_id = $1 AND t.ativo_id = $2', order, 3)}
+        WHERE EXISTS (SELECT 1 FROM ativo x WHERE x.id = $2 AND x.empresa_id = $1)`;
+      const r = await pool.query(sql, [empresa, Number(nested[1]), b - a + 1, a]);
+      if (!r.rows.length) return send(res, 404, { status: 404, msg: 'Registro pai não encontrado' });
+      return sendPage(res, 'motorista_temporario', a, page(r.rows));
     }
     send(res, 404, { status: 404, msg: 'Rota não encontrada' });
   } catch (err) {

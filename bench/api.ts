@@ -1,17 +1,21 @@
-// npm run bench:api — the generated API against a bare node:http + pg server (bench/api-bare.ts) running the
-// same SQL on the same table (100k ativos, half in the measured company), in the same run: list of 25 sorted by
-// placa with the total, and get by id with the company check. Closed-loop load of our own (10 keep-alive
-// connections, bounded duration), rounds alternating the two servers; prints req/s, p50/p99, server CPU per
-// request and the ratio generated/bare (target >= 0.8x). Also the API's cold start.
+// npm run bench:api — the generated API against the floor, a bare node:http + pg server (bench/api-bare.ts: one
+// hand-written statement per answer, computed columns inlined), on the same tables (100k ativos, half in the
+// measured company; 0-8 motoristas temporários per ativo), in the same run. Queries: list of 25 sorted by placa
+// with the total; filtered (one garage) + q search + sorted by placa DESC; by id with the company check; the nested
+// list /api/ativo/{id}/motorista_temporario. Both servers must give the same JSON and Content-Range (checked first).
+// Closed-loop load of our own (10 keep-alive connections, bounded duration), rounds alternating the two servers;
+// prints req/s, p50/p99, server CPU per request and the ratio generated/bare per query (target >= 0.9x). Also the
+// API's cold start.
 // Database: a fresh embedded PostgreSQL in a temp dir, or a temp database `rastro_bench_api_*` created
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
 // (tsx server/main.ts, its own process), on a temp copy of server/migrations.
 // Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
-// BENCH_ONLY=lista|id runs one case; BENCH_KEEP=1 keeps the temp dirs; BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
+// BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_KEEP=1 keeps the temp dirs; BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../server/db/embedded.ts';
@@ -153,14 +157,24 @@ try {
     const seed = spawnSync(process.execPath, [TSX, 'server/seed/demo.ts', '--ativos', String(n), '--empresa', String(empresa)], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
     if (seed.status !== 0) throw new Error(`seed:demo falhou: ${seed.stderr}`);
   }
+  // Motoristas temporários: 0-8 per ativo (by its id), each with one of its company's drivers, weekly periods.
+  await db.query(`insert into motorista_temporario (empresa_id, ativo_id, motorista_id, data_inicio, data_fim, observacao, created_at, updated_at)
+    select a.empresa_id, a.id, m.ids[1 + (a.id + k) % array_length(m.ids, 1)], now() - (k * 7 + 7) * interval '1 day', now() - (k * 7 + 1) * interval '1 day',
+           case when k % 3 = 0 then 'Cobertura de férias' end, now(), now()
+    from ativo a join (select empresa_id, array_agg(id order by id) as ids from motorista group by empresa_id) m on m.empresa_id = a.empresa_id
+    cross join lateral generate_series(0, a.id % 9 - 1) k`);
   await db.query('analyze ativo');
+  await db.query('analyze motorista_temporario');
   const base = `http://127.0.0.1:${port}`;
   const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
   const empresa = Number(login.payload.user.empresaAtiva);
   const counts = (await db.query('select empresa_id, count(*)::int as n from ativo group by 1 order by 1')).rows.map((r) => `empresa ${r.empresa_id}: ${r.n}`).join(', ');
   const ids = (await db.query('select id from ativo where empresa_id = $1 order by random() limit 2000', [empresa])).rows.map((r) => Number(r.id));
+  // The filter: the company's garage with the most ativos.
+  const garagem = Number((await db.query('select id_garagem from ativo where empresa_id = $1 and id_garagem is not null group by 1 order by count(*) desc, 1 limit 1', [empresa])).rows[0]?.id_garagem);
+  const temporarios = (await db.query('select count(*)::int as n from motorista_temporario')).rows[0].n;
   await db.end();
-  console.log(`Ativos: ${counts} (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
+  console.log(`Ativos: ${counts}; ${temporarios} motoristas temporários (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
 
   // The bare server: its own process, like the API.
   const barePort = await freePort();
@@ -169,25 +183,38 @@ try {
   await waitHttp(`${bareBase}/api/ativo/0`, bare);
 
   const headers = { authorization: `Bearer ${login.payload.token}`, 'accept-encoding': 'identity' };
-  const LIST = `/api/ativo?sort=${encodeURIComponent(JSON.stringify(['placa', 'ASC']))}&range=${encodeURIComponent('[0,24]')}`;
+  const qs = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+  const LIST = `/api/ativo?${qs({ sort: ['placa', 'ASC'], range: [0, 24] })}`;
+  // What a user types in the search box of one garage's list (3 characters: the trigram indexes apply).
+  const SEARCH = ['123', '-45', '078', '901'];
+  const filtered = (i: number) => `/api/ativo?${qs({ filter: { idGaragem: garagem, q: SEARCH[i % SEARCH.length] }, sort: ['placa', 'DESC'], range: [0, 24] })}`;
   const byId = (i: number) => `/api/ativo/${ids[i % ids.length]}`;
-  // Same answers from both (rows and total), so the comparison is fair.
+  const nested = (i: number) => `/api/ativo/${ids[i % ids.length]}/motorista_temporario?${qs({ sort: ['dataInicio', 'DESC'], range: [0, 24] })}`;
+  // Same answers from both (status, the whole JSON, Content-Range), so the comparison is fair.
   const same = async (p: string) => {
     const [a, b] = await Promise.all([fetch(base + p, { headers }), fetch(bareBase + p)]);
     const [ja, jb] = [await a.json(), await b.json()];
-    const key = (j: any) => JSON.stringify(Array.isArray(j) ? j.map((r: any) => [r.id, r.placa]) : [j.id, j.placa]);
-    if (a.status !== 200 || b.status !== 200 || key(ja) !== key(jb) || (Array.isArray(ja) && a.headers.get('content-range') !== b.headers.get('content-range'))) {
-      throw new Error(`respostas diferentes em ${p}: ${a.status} ${a.headers.get('content-range')} / ${b.status} ${b.headers.get('content-range')}`);
+    if (a.status !== 200 || b.status !== 200 || !isDeepStrictEqual(ja, jb) || a.headers.get('content-range') !== b.headers.get('content-range')) {
+      throw new Error(`respostas diferentes em ${p}: ${a.status} ${a.headers.get('content-range')} / ${b.status} ${b.headers.get('content-range')}\ngerada: ${JSON.stringify(ja).slice(0, 600)}\nbare:   ${JSON.stringify(jb).slice(0, 600)}`);
     }
+    return Array.isArray(ja) ? ja.length : 1;
   };
-  await same(LIST);
-  await same(byId(0));
+  const sizes: Record<string, number[]> = { lista: [await same(LIST)], filtro: [], id: [], aninhada: [] };
+  for (let i = 0; i < 8; i++) {
+    sizes.filtro!.push(await same(filtered(i)));
+    sizes.id!.push(await same(byId(i)));
+    sizes.aninhada!.push(await same(nested(i)));
+  }
+  console.log(`Respostas iguais nas duas (linhas por resposta: ${Object.entries(sizes).map(([k, v]) => `${k} ${v.join('/')}`).join('; ')})`);
 
   const gpid = server!.pid!, bpid = bare.pid!;
+  const only = process.env.BENCH_ONLY?.split(',');
   const cases = [
-    { name: 'lista 25 por placa + total', path: () => LIST },
-    { name: 'por id (com a empresa)', path: byId },
-  ].filter((c, i) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === ['lista', 'id'][i]);
+    { key: 'lista', name: 'lista 25 por placa + total', path: () => LIST },
+    { key: 'filtro', name: 'garagem + busca q, placa DESC', path: filtered },
+    { key: 'id', name: 'por id (com a empresa)', path: byId },
+    { key: 'aninhada', name: 'aninhada motorista_temporario', path: nested },
+  ].filter((c) => !only || only.includes(c.key));
   // Warm-up (JIT, pools, session cache), then rounds alternating generated / bare.
   for (const c of cases) { await load(c.name, 'gerada', base, gpid, headers, c.path, 1); await load(c.name, 'bare', bareBase, bpid, {}, c.path, 1); }
   const runs: Load[] = [];
@@ -215,7 +242,7 @@ try {
   });
   console.log('');
   for (const s of summary) {
-    console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}) ${s.razao >= 0.8 ? '✓ meta ≥ 0,8×' : '✗ abaixo da meta 0,8×'}`);
+    console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}) ${s.razao >= 0.9 ? '✓ meta ≥ 0,9×' : '✗ abaixo da meta 0,9×'}`);
   }
   // Where the time goes: the API's pipeline alone (session from the cache, no SQL) on the same load.
   const floor = await load('pipeline sem SQL (token_valido)', 'gerada', base, gpid, headers, () => '/api/auth/token_valido', SECONDS);

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { CommandValidationError, type CommandParamValue, type CommandType, type Decoder } from '../../protocol/types.ts';
 import { equipamento as eqp, fila_processamento as fila } from '../generated/columns.ts';
 import { log } from './log.ts';
+import { sameCompany } from '../../shared/scope-sql.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { rawOf, type IngestMessage, type Link } from './types.ts';
 
@@ -20,7 +21,7 @@ const DEVICE_ADDRESS: Record<string, (serial: string) => Record<string, CommandP
 
 // The serial's only registration, active, of the command's company, created before the command (one row f).
 const LEGIT = `(SELECT count(*) FROM ${eqp.table} o WHERE o.${eqp.serial} = f.${fila.serial}) = 1
-  AND EXISTS (SELECT 1 FROM ${eqp.table} e WHERE e.${eqp.serial} = f.${fila.serial} AND e.${eqp.empresaId} = f.${fila.empresaId} AND e.${eqp.ativado}
+  AND EXISTS (SELECT 1 FROM ${eqp.table} e WHERE e.${eqp.serial} = f.${fila.serial} AND ${sameCompany('e', 'f')} AND e.${eqp.ativado}
               AND e.${eqp.createdAt} <= f.${fila.createdAt})`;
 
 // The registrations of the connected serials ($1), each with how many the serial has: counted once per serial
@@ -87,19 +88,19 @@ export class CommandDispatcher {
          UPDATE ${fila.table} f SET ${fila.status} = 'erro', ${fila.processing} = false, ${fila.updatedAt} = now(),
            ${fila.resposta} = CASE
              WHEN s.n > 1 THEN $2
-             WHEN EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND reg.empresa_id = f.${fila.empresaId}) THEN $4
+             WHEN EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND ${sameCompany('reg', 'f')}) THEN $4
              ELSE $3 END
            FROM s
           WHERE s.serial = f.${fila.serial} AND s.ativo
             AND f.${fila.status} = 'pendente' AND NOT f.${fila.processing} AND f.${fila.serial} = ANY($1::text[])
-            AND NOT (s.n = 1 AND EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND reg.empresa_id = f.${fila.empresaId}
+            AND NOT (s.n = 1 AND EXISTS (SELECT 1 FROM reg WHERE reg.serial = f.${fila.serial} AND ${sameCompany('reg', 'f')}
                                            AND reg.ativado AND reg.created_at <= f.${fila.createdAt}))`,
         [serials, REFUSED.conflito, REFUSED.outraEmpresa, REFUSED.anterior]);
       const { rows } = await this.pool.query(
         `WITH ${REGISTROS}
          SELECT f.${fila.id} AS id, f.${fila.serial} AS serial, f.${fila.event} AS event, f.${fila.value} AS value, reg.modelo
            FROM ${fila.table} f
-           JOIN reg ON reg.serial = f.${fila.serial} AND reg.n = 1 AND reg.empresa_id = f.${fila.empresaId} AND reg.ativado
+           JOIN reg ON reg.serial = f.${fila.serial} AND reg.n = 1 AND ${sameCompany('reg', 'f')} AND reg.ativado
                    AND reg.created_at <= f.${fila.createdAt}
           WHERE f.${fila.status} = 'pendente' AND NOT f.${fila.processing} AND f.${fila.serial} = ANY($1::text[])
           ORDER BY f.${fila.id} LIMIT 200`, [serials]);

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { ativo as atv, equipamento as eqp, equipamento_ativo as vin } from '../generated/columns.ts';
 import { log } from './log.ts';
+import { sameCompany } from '../../shared/scope-sql.ts';
 import type { DeviceInfo } from './types.ts';
 
 // The asset link counts only when link and asset belong to the device's company.
@@ -15,9 +16,9 @@ SELECT e.${eqp.id} AS id, e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empre
   FROM ${eqp.table} e
   LEFT JOIN LATERAL (
     SELECT ea.${vin.ativoId} AS ativo_id FROM ${vin.table} ea
-     WHERE ea.${vin.serial} = e.${eqp.serial} AND ea.${vin.empresaId} = e.${eqp.empresaId}
+     WHERE ea.${vin.serial} = e.${eqp.serial} AND ${sameCompany('ea', 'e')}
        AND ea.${vin.dataInicio} <= now() AND (ea.${vin.dataFim} IS NULL OR ea.${vin.dataFim} > now())
-       AND EXISTS (SELECT 1 FROM ${atv.table} a WHERE a.${atv.id} = ea.${vin.ativoId} AND a.${atv.empresaId} = e.${eqp.empresaId})
+       AND EXISTS (SELECT 1 FROM ${atv.table} a WHERE a.${atv.id} = ea.${vin.ativoId} AND ${sameCompany('a', 'e')})
      ORDER BY ea.${vin.dataInicio} DESC LIMIT 1) l ON true
  WHERE e.${eqp.serial} = ANY($1::text[])`;
 

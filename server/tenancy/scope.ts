@@ -5,6 +5,7 @@ import type { Session } from '../app/env.ts';
 import { administersAll, companiesWhere } from './companies.ts';
 import { entityByKey } from '../core/registry.ts';
 import { ident } from '../db/sql.ts';
+import { AMBIENTE, COMPANY, expandScope, sqlAlias } from '../../shared/scope-sql.ts';
 
 export type Where = Record<string, unknown>;
 
@@ -32,9 +33,8 @@ export function tenantOnly(e: EntityMeta, s: Session): Where {
 // The same rules as scopeWhere, as SQL text for a table alias, with every value a parameter. Hand-written SQL and
 // the YAML snippets never compare empresa_id themselves (the grep test server/tenancy/scope-grep.unit.test.ts).
 
-/** The tenant columns (system fields empresaId/ambienteId; RLS policies use the same, server/db/rls.ts). */
-export const COMPANY = 'empresa_id';
-export const AMBIENTE = 'ambiente_id';
+// The pure text rules (alias check, same company, {scope:x}) live in shared/scope-sql.ts: the generator uses them too.
+export { AMBIENTE, COMPANY, SCOPE_PLACEHOLDER, sameCompany, snippetProblems, expandScope } from '../../shared/scope-sql.ts';
 
 /** Collects the values of one statement; `add` returns the placeholder of the value just added. */
 export interface Params { readonly values: unknown[]; add(v: unknown): string }
@@ -49,11 +49,7 @@ export function pgParams(values: unknown[] = []): Params {
   return { values, add(v) { values.push(v); return `$${values.length}`; } };
 }
 
-const ALIAS = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function alias(a: string): string {
-  if (!ALIAS.test(a)) throw new Error(`scope: invalid table alias ${JSON.stringify(a)}`);
-  return a;
-}
+const alias = sqlAlias;
 const intArray = (ids: number[]) => `{${ids.map((n) => { if (!Number.isSafeInteger(n)) throw new Error(`scope: invalid id ${n}`); return n; }).join(',')}}`;
 const columnOf = (e: EntityMeta, field: string) => {
   const f = e.fields.find((x) => x.name === field);
@@ -88,23 +84,13 @@ export function companySql(a: string, empresa: number, p: Params): string {
   return `${alias(a)}.${COMPANY} = ${p.add(empresa)}`;
 }
 
-/** Alias `a` is in the same company as alias `b` (joins: `m.empresa_id = u.empresa_id`); `ambiente` for
- *  ambiente-scoped tables. No parameter. */
-export function sameCompany(a: string, b: string, column: typeof COMPANY | typeof AMBIENTE = COMPANY): string {
-  return `${alias(a)}.${column} = ${alias(b)}.${column}`;
-}
-
 /** A YAML SQL snippet of `e` as SQL: `{this}` → `thisAlias`, `{scope:x}` → alias x is in the row's company
  *  (sameCompany(x, thisAlias), the entity's tenant column). */
 export function snippetSql(e: EntityMeta, sql: string, thisAlias: string): string {
-  const col = e.scope === 'ambiente' ? AMBIENTE : COMPANY;
-  return sql.replace(SCOPE_PLACEHOLDER, (_, x: string) => {
-    if (e.scope === 'global') throw new Error(`scope: ${e.key} has no company; {scope:${x}} is meaningless`);
-    return sameCompany(x, thisAlias, col);
-  }).replaceAll('{this}', alias(thisAlias));
+  const out = expandScope(sql, e.scope);
+  if (out.includes('{scope:')) throw new Error(`scope: ${e.key} has no company; {scope:…} is meaningless there`);
+  return out.replaceAll('{this}', alias(thisAlias));
 }
-/** `{scope:alias}` in YAML SQL snippets (generator/normalize.ts validates it). */
-export const SCOPE_PLACEHOLDER = /\{scope:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** companiesWhere's rule in SQL: every company of the row among `mine` and at least one (path through references). */
 function companiesSql(e: EntityMeta, path: string, a: string, mine: number[], p: Params, depth: number): string {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { GENERATED_DIR, entityByKey, setRuntime } from '../core/registry.ts';
-import { companySql, pgParams, qParams, sameCompany, scopeSql, snippetSql, tenantSql } from './scope.ts';
+import { companySql, expandScope, pgParams, qParams, sameCompany, scopeSql, snippetProblems, snippetSql, tenantSql } from './scope.ts';
 
 const s: Session = { id: 1, usuarioId: 7, login: 'x', ambienteId: 3, empresaAtiva: 11, empresas: [11, 12], roles: [], permissoes: new Set() };
 const e = (k: string) => entityByKey(k)!;
@@ -56,5 +56,22 @@ describe('snippetSql', () => {
   it('expands {this} and {scope:x}', () => {
     expect(snippetSql(e('linha'), '(SELECT count(*) FROM itinerario i WHERE i.linha = {this}.id AND {scope:i})', 't'))
       .toBe('(SELECT count(*) FROM itinerario i WHERE i.linha = t.id AND i.empresa_id = t.empresa_id)');
+  });
+});
+
+describe('YAML snippets ({scope:alias})', () => {
+  it('expands per register scope and reports hand conditions and unknown aliases', () => {
+    expect(expandScope('(SELECT 1 FROM lote l WHERE l.armazem = {this}.id AND {scope:l})', 'empresa'))
+      .toBe('(SELECT 1 FROM lote l WHERE l.armazem = {this}.id AND l.empresa_id = {this}.empresa_id)');
+    expect(expandScope('(SELECT 1 FROM sessao x WHERE {scope:x})', 'ambiente')).toBe('(SELECT 1 FROM sessao x WHERE x.ambiente_id = {this}.ambiente_id)');
+    expect(snippetProblems('(SELECT 1 FROM lote l WHERE l.armazem = {this}.id AND {scope:l})', 'empresa')).toEqual([]);
+    expect(snippetProblems('(SELECT 1 FROM lote l WHERE l.empresa_id = {this}.empresa_id)', 'empresa'))
+      .toEqual(['a condição de empresa se escreve {scope:alias}, não empresa_id/ambiente_id', 'a tabela lote (l) sem {scope:l}']);
+    expect(snippetProblems('(SELECT 1 FROM lote l WHERE {scope:z})', 'empresa')).toEqual(['{scope:z}: apelido z não declarado na expressão', 'a tabela lote (l) sem {scope:l}']);
+    expect(snippetProblems('(SELECT m.nome FROM telemetria.ultimo_estado u JOIN motorista AS m ON m.id = u.motorista_id WHERE {scope:u})', 'empresa'))
+      .toEqual(['a tabela motorista (m) sem {scope:m}']);
+    expect(snippetProblems('(SELECT count(*) FROM lote WHERE lote.armazem = {this}.id)', 'empresa')).toEqual(['a tabela lote precisa de um apelido e de {scope:apelido}']);
+    expect(snippetProblems("(SELECT string_agg(x.v, ', ') FROM jsonb_array_elements_text({this}.value) AS x(v))", 'empresa')).toEqual([]);
+    expect(snippetProblems('(SELECT 1 FROM lote l WHERE {scope:l})', 'global')).toEqual(['{scope:l} num cadastro sem empresa']);
   });
 });

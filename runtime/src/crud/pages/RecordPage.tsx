@@ -2,24 +2,20 @@
 // carousel of tab levels — level 1 the record's tabs, level 2 the entries of a tab group (e.g. the asset's serials),
 // level 3 the tabs of one entry (the group entity's own record tabs). `?slide=` and `?tabGroup=` select them;
 // `tecnology` and `model` in the query are carried into navigation. Each tab shows its target: the form (or some of
-// its sections), a nested list, a provider list, actions, delete, a screen, or navigates to another route.
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
-import { Box, Button, Card, CardContent, Divider, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
+// its sections), a nested list, a provider list, actions, delete, a screen, or navigates to another route — each kind
+// described once in ./tabs.tsx (tabKinds), which this page renders from.
+import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { Box, Card, Divider, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
-import { Confirm, Title, useDelete, useGetList, useGetOne, useNotify, useRefresh } from 'react-admin';
+import { useGetList, useGetOne } from 'react-admin';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import type { EntityMeta, ProviderMeta, TabMeta } from '../../../../shared/model';
-import { entityByKey, model, pathFor, recordPath, schemas, screens } from '../../model';
-import { ActionButtons } from '../forms/ActionButtons';
-import { GenericEdit, type GenericProps } from '../forms/GenericForms';
-import { GenericList } from '../lists/GenericList';
+import type { EntityMeta, TabMeta } from '../../../../shared/model';
+import { entityByKey, pathFor, recordPath, schemas } from '../../model';
+import type { GenericProps } from '../forms/GenericForms';
 import { Loading } from '../widgets/Loading';
-import { PanelHeader } from '../widgets/PanelHeader';
-import { ProviderList, providerResource } from '../lists/ProviderList';
 import { useCan } from '../lib/useCan';
-import type { Nested } from '../lib/nested';
+import { TabContent, entriesOf, representation, tabKinds } from './tabs';
 import { COMPACT_BELOW, SPLITTER, clampWidth, initials, keyWidth, loadWidth, saveWidth } from '../lib/splitter';
 
 export interface RecordRoute { tab?: string; sub?: string }
@@ -50,10 +46,7 @@ function useSchemaOf(key: string | undefined): JSONSchema7 | undefined {
   return schema && schema.key === key ? schema.schema : undefined;
 }
 
-const representation = (e: EntityMeta, r: Row | undefined, fallback: string) => String(r?.[e.recordRepresentation] ?? fallback);
-const entriesOf = (r: Row | undefined, column: string) => String(r?.[column] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-/** A route tab's target: {field} from the record. */
-const fill = (path: string, r: Row | undefined) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(String(r?.[n] ?? '')));
+const isGroup = (t: TabMeta | undefined) => !!t && !!tabKinds[t.kind].group;
 /** Where the entry tab "back to the record" goes at level 3 when the user came from a device screen (state.deviceRoute). */
 const deviceKey = (e: EntityMeta, value: string) => `rastro.rotaDispositivo:${e.key}:${value}`;
 
@@ -70,15 +63,15 @@ export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
   // A tab shows with its key, the record's visualizar key (the page reads the record) and, for a nested list, the
   // list's own key (the nested route requires the three).
   const visible = (e: EntityMeta, t: TabMeta) => can(t.permission) && can(`${e.permission}.visualizar`)
-    && (t.kind !== 'list' || can(`${entityByKey(t.entity!)?.permission}.lista`));
+    && (tabKinds[t.kind].keys?.(t) ?? []).every((k) => can(k));
   const tabs = rec.tabs.filter((t) => visible(entity, t));
   const active = rec.tabs.find((t) => t.name === tab);
-  const groupTab = rec.tabs.find((t) => t.kind === 'group' && t.name === (search.get('tabGroup') ?? (active?.kind === 'group' ? active.name : '')));
+  const groupTab = rec.tabs.find((t) => isGroup(t) && t.name === (search.get('tabGroup') ?? (isGroup(active) ? active!.name : '')));
   const group = groupTab ? entityByKey(groupTab.entity!) : undefined;
   const entryValue = group?.record ? params[group.record.by] : undefined;
   const subTabs = group ? (group.record?.tabs ?? []).filter((t) => visible(group, t)) : [];
   const activeSub = group?.record?.tabs.find((t) => t.name === sub);
-  const slide = Math.min(Math.max(Number(search.get('slide')) || (sub ? 3 : active?.kind === 'group' ? 2 : 1), 1), groupTab ? (entryValue ? 3 : 2) : 1);
+  const slide = Math.min(Math.max(Number(search.get('slide')) || (sub ? 3 : isGroup(active) ? 2 : 1), 1), groupTab ? (entryValue ? 3 : 2) : 1);
 
   useEffect(() => {
     const from = (location.state as { deviceRoute?: string } | null)?.deviceRoute;
@@ -94,21 +87,23 @@ export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
     return s ? `?${s}` : '';
   };
   const go = (path: string, extra?: Record<string, string | number>) => navigate(`${path}${query(extra)}`);
-  const first = tabs.find((t) => t.kind !== 'route' && t.kind !== 'group');
+  const first = tabs.find((t) => !tabKinds[t.kind].route && !isGroup(t));
 
   return {
     rec, value, record, loading, error, base, tabs, active, groupTab, group, entryValue, subTabs, activeSub, slide, first,
     open: (t: TabMeta) => {
-      if (t.kind === 'route') navigate(fill(t.route!, record));
-      else if (t.kind === 'group') go(`${base}/${t.name}`, { slide: 2, tabGroup: t.name });
+      const route = tabKinds[t.kind].route;
+      if (route) navigate(route(t, record));
+      else if (isGroup(t)) go(`${base}/${t.name}`, { slide: 2, tabGroup: t.name });
       else go(`${base}/${t.name}`);
     },
     openEntry: (entry: string) => {
-      const t = subTabs.find((x) => x.kind !== 'route');
+      const t = subTabs.find((x) => !tabKinds[x.kind].route);
       if (t && groupTab) go(`${base}/${groupTab.name}/${encodeURIComponent(entry)}/${t.name}`, { slide: 3, tabGroup: groupTab.name });
     },
     openSub: (t: TabMeta) => {
-      if (t.kind === 'route') navigate(fill(t.route!, undefined));
+      const route = tabKinds[t.kind].route;
+      if (route) navigate(route(t, undefined));
       else go(`${base}/${groupTab!.name}/${encodeURIComponent(entryValue!)}/${t.name}`, { slide: 3, tabGroup: groupTab!.name });
     },
     /** Level 3's record tab: the saved device route, else the first tab with the group's entries shown (slide 2). */
@@ -165,103 +160,12 @@ function TabSplitter({ width, onChange }: { width: number; onChange: (w: number,
   );
 }
 
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <Title title={title} />
-      <PanelHeader title={title} />
-      <Divider />
-      <CardContent sx={{ px: 3 }}>{children}</CardContent>
-    </Card>
-  );
-}
-
-function DeleteTab({ entity, record, title, done }: { entity: EntityMeta; record: Row; title: string; done: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [remove] = useDelete();
-  const notify = useNotify();
-  return (
-    <Panel title={title}>
-      <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-        <Typography>Exclui {entity.label.singular.toLowerCase()} {String(record[entity.recordRepresentation] ?? record.id)} e o seu histórico de cadastro.</Typography>
-        <Button color="error" variant="contained" startIcon={<DeleteIcon />} onClick={() => setOpen(true)}>Excluir</Button>
-      </Stack>
-      <Confirm
-        isOpen={open}
-        title="Deseja Excluir?"
-        content="Esta ação não poderá ser revertida, deseja realmente excluir?"
-        confirm="Excluir"
-        cancel="Cancelar"
-        confirmColor="warning"
-        onClose={() => setOpen(false)}
-        onConfirm={async () => {
-          setOpen(false);
-          try {
-            await remove(entity.key, { id: record.id as number, previousData: record as never }, { mutationMode: 'pessimistic', returnPromise: true });
-            notify('Registro excluído', { type: 'success', autoHideDuration: 3000 });
-            done();
-          } catch (e) {
-            notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
-          }
-        }}
-      />
-    </Panel>
-  );
-}
-
-/** Rows of a provider (metadata kind: provider) whose path parameters come from the record: the shared provider list
- *  (its filters, date range, search, column chooser and export) inside the tab. */
-function ProviderTab({ provider, record, title, route }: { provider: ProviderMeta; record: Row; title: string; route: string }) {
-  const params = Object.fromEntries([...(provider.path ?? '').matchAll(/\{([^}]+)\}/g)].map(([, n]) => [n, String(record[n] ?? '')]));
-  return <ProviderList key={providerResource(provider, params)} provider={provider} title={title} route={route} params={params} inTab />;
-}
-
-const screenComponents = new Map<string, ComponentType>();
-function ScreenTab({ screen }: { screen: string }) {
-  const s = screens.find((x) => x.key === screen);
-  if (!s) return null;
-  if (!screenComponents.has(screen)) screenComponents.set(screen, lazy(s.load));
-  const C = screenComponents.get(screen)!;
-  return <Suspense fallback={<Loading />}><C /></Suspense>;
-}
-
-/** What one tab shows for one record of `entity`. */
-function TabContent({ entity, schema, record, value, tab, deleted }: {
-  entity: EntityMeta; schema: JSONSchema7 | undefined; record: Row; value: string; tab: TabMeta; deleted: () => void;
-}) {
-  const refresh = useRefresh();
-  const title = `${tab.label}: ${representation(entity, record, value)}`;
-  switch (tab.kind) {
-    case 'form':
-      return schema ? <GenericEdit entity={entity} schema={schema} id={record.id as number} sections={tab.sections} title={title} saved={refresh} /> : <Loading />;
-    case 'list': {
-      const child = entityByKey(tab.entity!)!;
-      const nested: Nested = { resource: `${entity.key}/${encodeURIComponent(value)}/${child.key}`, field: child.parent!.field, value: child.parent!.by === 'id' || child.parent!.refId ? Number(record.id) : value, parent: entity.key };
-      return <GenericList key={nested.resource} entity={child} nested={nested} />;
-    }
-    case 'provider':
-      return <ProviderTab provider={model.providers.find((p) => p.key === tab.provider)!} record={record} title={title} route={`${entity.route}/:${entity.record!.by ?? 'id'}/${tab.name}`} />;
-    case 'action':
-      return (
-        <Panel title={title}>
-          <ActionButtons entity={entity} record={record} names={tab.actions} variant="contained" />
-        </Panel>
-      );
-    case 'delete':
-      return <DeleteTab entity={entity} record={record} title={title} done={deleted} />;
-    case 'screen':
-      return <ScreenTab screen={tab.screen!} />;
-    default:
-      return null;
-  }
-}
-
 const storage = () => (typeof window === 'undefined' ? undefined : window.localStorage);
 
 export function RecordPage({ entity, schema, tab, sub }: GenericProps & RecordRoute) {
   const p = useRecordPage(entity, tab, sub);
   const entry = useRecordBy(p.group ?? entity, p.entryValue);
-  const groupSchema = useSchemaOf(p.activeSub?.kind === 'form' ? p.group?.key : undefined);
+  const groupSchema = useSchemaOf(p.activeSub && tabKinds[p.activeSub.kind].schema ? p.group?.key : undefined);
   const navigate = useNavigate();
   const [width, setWidth] = useState(() => loadWidth(storage(), entity.key));
   const [dragging, setDragging] = useState(false);
@@ -297,20 +201,10 @@ export function RecordPage({ entity, schema, tab, sub }: GenericProps & RecordRo
   if (p.activeSub && p.group && p.entryValue) {
     content = entry.loading ? <Loading />
       : !entry.record ? <Typography sx={{ p: 4 }} color="error">Nenhum item foi encontrado</Typography>
-        : <TabContent entity={p.group} schema={groupSchema} record={entry.record} value={p.entryValue} tab={p.activeSub} deleted={() => navigate(`${p.base}/${p.groupTab!.name}?slide=2&tabGroup=${p.groupTab!.name}`)} />;
-  } else if (p.active?.kind === 'group') {
-    const entries = entriesOf(p.record, p.active.each!);
-    content = (
-      <Panel title={`${p.active.label}: ${name}`}>
-        {entries.length ? (
-          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            {entries.map((v) => <Button key={v} variant="outlined" onClick={() => p.openEntry(v)}>{v}</Button>)}
-          </Stack>
-        ) : <Typography color="text.secondary">Nenhum item foi encontrado</Typography>}
-      </Panel>
-    );
+        : <TabContent entity={p.group} schema={groupSchema} record={entry.record} value={p.entryValue} tab={p.activeSub} openEntry={p.openEntry}
+          deleted={() => navigate(`${p.base}/${p.groupTab!.name}?slide=2&tabGroup=${p.groupTab!.name}`)} />;
   } else if (p.active) {
-    content = <TabContent entity={entity} schema={schema} record={p.record} value={p.value!} tab={p.active} deleted={p.toList} />;
+    content = <TabContent entity={entity} schema={schema} record={p.record} value={p.value!} tab={p.active} deleted={p.toList} openEntry={p.openEntry} />;
   } else if (!p.first) {
     content = <Typography sx={{ p: 4 }} color="text.secondary">Nenhuma aba disponível</Typography>;
   }

@@ -35,7 +35,9 @@ export default defineConfig({
           maxWorkers: Math.min(2, Math.max(1, availableParallelism() - 1)),
           // Generator tests build whole temp projects (40+ entities): slow on a shared, loaded machine.
           testTimeout: 30_000,
-          include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts', ...selfCheck('unit')],
+          include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts',
+            // module folders: their screens' tests and pure server tests are unit tests
+            'modules/*/screens/**/*.test.{ts,tsx}', 'modules/**/*.unit.test.ts', ...selfCheck('unit')],
           environment: 'node',
         },
       },
@@ -43,8 +45,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           sequence: { groupOrder: 2 },
-          include: ['server/**/*.test.ts', ...selfCheck('integration')],
-          exclude: ['server/**/*.unit.test.ts', '**/node_modules/**'],
+          include: ['server/**/*.test.ts', 'modules/*/server/**/*.test.ts', ...selfCheck('integration')],
+          exclude: ['server/**/*.unit.test.ts', 'modules/**/*.unit.test.ts', '**/node_modules/**'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

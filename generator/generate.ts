@@ -6,6 +6,7 @@ import { MetadataError, problem } from './errors.ts';
 import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/index.ts';
 import { loadMetadata } from './load.ts';
 import { menuIcons } from './emit/icons.ts';
+import { screenSource } from './emit/runtime.ts';
 import type { Model } from '../shared/model.ts';
 import { normalize } from './normalize.ts';
 import { validateMetadata } from './validate.ts';
@@ -40,11 +41,11 @@ export async function render(metadataDir: string, imports: ImportPaths = DEFAULT
   return { model, ...(await emitAll(model, imports)) };
 }
 
-/** Each screen's component must exist under {runtimeSrc}/screens/ (the generated index imports it). */
+/** Each screen's component must exist under {runtimeSrc}/screens/ or its module folder (the generated index imports it). */
 export function checkScreenComponents(model: Model, runtimeSrc: string): void {
   const problems = (model.screens ?? [])
-    .filter((t) => !existsSync(join(runtimeSrc, 'screens', t.component)))
-    .map((t) => problem(t.file, '/component', `arquivo não encontrado: ${relative(process.cwd(), join(runtimeSrc, 'screens', t.component)).split(sep).join('/')}`));
+    .filter((t) => !existsSync(join(runtimeSrc, screenSource(t))))
+    .map((t) => problem(t.file, '/component', `arquivo não encontrado: ${relative(process.cwd(), join(runtimeSrc, screenSource(t))).split(sep).join('/')}`));
   if (problems.length) throw new MetadataError(problems);
 }
 

@@ -1,8 +1,8 @@
-// Reads metadata/: every *.yaml under an area folder is an entity, a screen when it says `kind: tela`, or a
+// Reads metadata/ and modules/*/metadata/: every *.yaml under an area folder is an entity, a screen when it says `kind: tela`, or a
 // provider when it says `kind: provider`;
 // _menu.yaml holds the menu groups; _tecnologias.yaml (optional) the device technologies and models.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { MetadataError, problem } from './errors.ts';
 
@@ -56,14 +56,26 @@ function readYaml(full: string, file: string): unknown {
   }
 }
 
+/** The metadata folders of the module folders beside dir: {dir}/../modules/<name>/metadata (README, architecture). */
+export function moduleMetadataDirs(dir: string): string[] {
+  const modules = join(dirname(dir), 'modules');
+  if (!existsSync(modules)) return [];
+  return readdirSync(modules).sort().map((name) => join(modules, name, 'metadata')).filter((d) => existsSync(d) && statSync(d).isDirectory());
+}
+
 export function loadMetadata(dir: string): LoadedMetadata {
   const root = basename(dir);
   const display = (full: string) => [root, ...relative(dir, full).split(sep)].join('/');
-  const files = listYaml(dir).map((full) => {
-    const file = display(full);
-    const parts = relative(dir, full).split(sep);
+  // Each YAML's area is its first folder below metadata/ (or below modules/<name>/metadata/).
+  const read = (base: string, show: (full: string) => string) => listYaml(base).map((full) => {
+    const file = show(full);
+    const parts = relative(base, full).split(sep);
     return { file, area: parts.length > 1 ? parts[0] : '', data: readYaml(full, file) };
   });
+  const files = [
+    ...read(dir, display),
+    ...moduleMetadataDirs(dir).flatMap((m) => read(m, (full) => relative(dirname(dir), full).split(sep).join('/'))),
+  ];
   const menuPath = join(dir, '_menu.yaml');
   const menuFile = display(menuPath);
   let menuData: unknown = { groups: [] };

@@ -5,10 +5,18 @@ import type { Model } from '../../shared/model.ts';
 import type { ImportPaths } from './index.ts';
 import { HEADER } from './names.ts';
 
+/** Where a screen's component lives, relative to the runtime sources (runtime/src): under screens/, or — for a
+ *  screen declared in modules/<name>/metadata/ whose component starts with ./ — relative to its module folder
+ *  (./screens/Importacao.tsx); a module screen may still name a core one (provider/ProviderScreen.tsx). */
+export function screenSource(t: { file: string; component: string }): string {
+  const mod = /^modules\/[^/]+\//.exec(t.file)?.[0];
+  return mod && t.component.startsWith('./') ? `../../${mod}${t.component.slice(2)}` : `screens/${t.component}`;
+}
+
 /** Import specifier of a screen component from the runtime output root. */
-export function screenImport(runtimeSrc: string, component: string): string {
+export function screenImport(runtimeSrc: string, component: string, file = ''): string {
   const base = runtimeSrc.startsWith('.') ? runtimeSrc : `./${runtimeSrc}`;
-  return `${base}/screens/${component}`;
+  return `${base}/${screenSource({ file, component })}`;
 }
 
 export function emitRuntimeIndex(model: Model, imports: Pick<ImportPaths, 'runtimeSrc'>): string {
@@ -28,7 +36,7 @@ export function emitRuntimeIndex(model: Model, imports: Pick<ImportPaths, 'runti
     '',
     '/** Every non-CRUD screen (metadata kind: tela): its hand-written component under runtime/src/screens/, loaded on first use. */',
     'export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[] = [',
-    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component))}) },`),
+    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component, t.file))}) },`),
     '];',
     '',
   ].join('\n');

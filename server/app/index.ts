@@ -12,7 +12,7 @@ import { setOrm } from '../db/context.ts';
 import { staleSessionRetry } from '../auth/middleware.ts';
 import { setRuntime } from '../core/registry.ts';
 import { HttpError } from '../http/envelope.ts';
-import { calls } from '../calls/index.ts';
+import { bodyLimits, calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
 import { hasBody, inputGuard } from '../http/input-guard.ts';
 import { securityHeaders } from '../http/security-headers.ts';
@@ -20,7 +20,6 @@ import { staticFiles } from './static.ts';
 import { invalidationsSent } from '../auth/invalidation-bus.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 import { MSG_SIZE, uploadBodyLimit } from '../calls/upload.ts';
-import { FIRMWARE_BODY_LIMIT, isFirmwareUpload } from '../calls/firmware.ts';
 
 export interface AppOptions {
   orm: MikroORM;
@@ -67,15 +66,15 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
     return c.json(errorBody(413, msg, { file: '', path: '' }), 413);
   };
   const jsonLimit = bodyLimit({ maxSize: limit, onError: tooLarge(`O corpo da requisição excede o limite de ${Math.round(limit / 1024)} KB`) });
-  // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again); spreadsheets to import, 10 MB.
-  const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/', '/api/importacao/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
-  // Firmware files (server/calls/firmware.ts): one .bin of at most 10 MB.
-  const firmwareLimit = bodyLimit({ maxSize: FIRMWARE_BODY_LIMIT, onError: tooLarge(MSG_SIZE) });
+  // Multipart uploads: 10 MB per file (server/calls/upload.ts checks each file again).
+  const uploadLimits = new Map(['/api/upload/single/', '/api/upload/many/'].map((p) => [p, bodyLimit({ maxSize: uploadBodyLimit(p), onError: tooLarge(MSG_SIZE) })]));
+  // The modules' uploads (contract server/core/module.ts: bodyLimits), e.g. spreadsheets to import, firmware files.
+  const moduleLimits = bodyLimits.map((l) => ({ match: l.match, limit: bodyLimit({ maxSize: l.maxSize, onError: tooLarge(l.message) }) }));
   // GET and HEAD carry no body here (the adapter drops it): no need to build the full Request to look for one.
   app.use('/api/*', (c, next) => {
     if (!hasBody(c.req.method)) return next();
     const upload = c.req.method === 'POST' ? [...uploadLimits].find(([p]) => c.req.path.startsWith(p))?.[1] : undefined;
-    return (upload ?? (isFirmwareUpload(c) ? firmwareLimit : jsonLimit))(c, next);
+    return (upload ?? moduleLimits.find((l) => l.match(c))?.limit ?? jsonLimit)(c, next);
   });
   // NUL bytes and deep JSON: 400 before any handler parses or recurses.
   app.use('/api/*', inputGuard());

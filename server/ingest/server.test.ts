@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../app/env.ts';
 import { HttpError } from '../http/envelope.ts';
 import { ADMIN, createDatabase, json, LEITOR, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import calls from './calls.ts';
+import { getModel } from '../core/registry.ts';
+import { mountProviders } from '../crud/provider.ts';
+import { providers } from '../calls/index.ts';
 import { startGateway, type Gateway } from './index.ts';
 import { QueclinkVehicle, startDemoSimulation } from './simulator.ts';
 import { FakeDevice, until } from './testing/device.ts';
@@ -20,12 +22,12 @@ let ativoA: number, ativoB: number;
 const SERIAL_A = '864000000000101';
 const SERIAL_B = '864000000000202';
 
-/** The named calls mounted like server/app does (the integrator lists calls.ts in server/calls/index.ts). */
+/** The providers' named calls mounted like server/app does (modules/vinculo, modules/rastreamento among them). */
 function callsApp(): Hono<AppEnv> {
   const a = new Hono<AppEnv>();
   a.use('/api/*', async (c, next) => { c.set('em', ts.orm.em.fork()); c.set('log', ts.log); await next(); });
   const api = new Hono<AppEnv>();
-  calls(api);
+  mountProviders(api, getModel().providers ?? [], providers);
   a.route('/api', api);
   a.onError((err, c) => (err instanceof HttpError ? c.json({ status: err.status, msg: err.message, payload: null }, err.status) : c.json({ msg: String(err) }, 500)));
   return a;

@@ -1,10 +1,10 @@
 // Provider acesso_ativo (metadata/adm/acesso_ativo.yaml): the asset record's Controle de acesso tab. Lists the users of
 // the active company who may see the asset — wiki/dev roles, a cargo of this company or extra keys holding
 // tlm.fro.ativo.visualizar or .lista — and through what. The company condition is added by sqlPage.
-import { HttpError } from '../http/envelope.ts';
-import { likeOf, sqlPage, type Provider } from '../crud/provider.ts';
-import { SUPER_ROLES } from '../auth/users.ts';
-import { ativo, cargo, empresa, usuario as u } from '../generated/columns.ts';
+import { HttpError } from '../../../server/http/envelope.ts';
+import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';
+import { SUPER_ROLES } from '../../../server/auth/users.ts';
+import { ativo, cargo, empresa, usuario as u } from '../../../server/generated/columns.ts';
 
 const KEYS = ['tlm.fro.ativo.visualizar', 'tlm.fro.ativo.lista'];
 const arr = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(', ')}]::text[]`;

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ADMIN, LEITOR, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { ADMIN, LEITOR, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 interface Entry { event: string; code?: number | string; message?: string; description: string; subtitle: string; type: string; unit: { short: string; full: string }; undescribed?: boolean }
-const yaml = (name: string): Entry[] => parse(readFileSync(join(import.meta.dirname, '../../metadata/catalogos', `${name}.yaml`), 'utf8')).entries;
+const yaml = (name: string): Entry[] => parse(readFileSync(join(import.meta.dirname, '../../../metadata/catalogos', `${name}.yaml`), 'utf8')).entries;
 const Q = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
 
 let ts: TestServer;

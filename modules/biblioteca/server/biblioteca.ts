@@ -14,16 +14,16 @@
 // The catalogues (which catalogue each list shows, its title) are loaded and validated once, at start through the
 // default export or on the first request (an invalid file answers 500 and is logged); the rows are read per request.
 import type { Hono } from 'hono';
-import type { AppEnv } from '../app/env.ts';
-import { HttpError } from '../http/envelope.ts';
-import { route } from '../core/pipeline.ts';
-import { getModel } from '../core/registry.ts';
-import type { PermissionKey } from '../generated/permissions.ts';
-import { memoryPage, type Provider } from '../crud/provider.ts';
-import { knownTecnologia, metadataTecnologias, tecnologias } from '../crud/params.ts';
+import type { AppEnv } from '../../../server/app/env.ts';
+import { HttpError } from '../../../server/http/envelope.ts';
+import { route } from '../../../server/core/pipeline.ts';
+import { getModel } from '../../../server/core/registry.ts';
+import type { PermissionKey } from '../../../server/generated/permissions.ts';
+import { memoryPage, type Provider } from '../../../server/crud/provider.ts';
+import { knownTecnologia, metadataTecnologias, tecnologias } from '../../../server/crud/params.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { getCatalog, type CatalogFile } from '../../protocol/catalog.ts';
-import { registerOf } from '../seed/biblioteca.ts';
+import { getCatalog, type CatalogFile } from '../../../protocol/catalog.ts';
+import { registerOf } from '../../../server/seed/biblioteca.ts';
 
 /** Technologies, their models and the catalogues of their libraries (metadata/_tecnologias.yaml); models share
  *  their technology's catalogues. */

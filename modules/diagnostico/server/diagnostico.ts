@@ -3,9 +3,9 @@
 //   application process, and each active healthcheck register (its address asked with GET, no redirects followed,
 //   a short timeout; only the status code is read, never the body).
 // - comando_vdo: the command queue (fila_processamento) of the company's video-telemetry devices.
-import { likeOf, memoryPage, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
-import { entityByKey } from '../core/registry.ts';
-import { equipamento as eqp, fila_processamento as fila, healthcheck as hc } from '../generated/columns.ts';
+import { likeOf, memoryPage, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
+import { entityByKey } from '../../../server/core/registry.ts';
+import { equipamento as eqp, fila_processamento as fila, healthcheck as hc } from '../../../server/generated/columns.ts';
 
 export const PROBE_TIMEOUT_MS = Number(process.env.HEALTHCHECK_TIMEOUT_MS ?? 3000);
 /** Services probed per read (the registered ones, by name). */

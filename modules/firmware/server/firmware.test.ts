@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { localStorage } from '../uploads/storage.ts';
-import { MAX_FILE_BYTES, MSG_SIZE } from './upload.ts';
+import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
+import { localStorage } from '../../../server/uploads/storage.ts';
+import { MAX_FILE_BYTES, MSG_SIZE } from '../../../server/calls/upload.ts';
 import { MSG_BIN } from './firmware.ts';
 
 let ts: TestServer;
@@ -32,7 +32,7 @@ const fila = async () => (await pool.query(`SELECT serial, event, status, value,
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
 
 beforeAll(async () => {
-  uploadDir = path.resolve(import.meta.dirname, '../test/.tmp', `fw-${crypto.randomBytes(4).toString('hex')}`);
+  uploadDir = path.resolve(import.meta.dirname, '../../../server/test/.tmp', `fw-${crypto.randomBytes(4).toString('hex')}`);
   ts = await startTestServer({ storage: localStorage(uploadDir) });
   pool = new pg.Pool({ connectionString: ts.databaseUrl, max: 2 });
   admin = await ts.login(ADMIN.login, ADMIN.senha);
@@ -57,7 +57,7 @@ let fwId = 0;
 
 describe('POST /api/firmware/{tecnology}/{model} (multipart)', () => {
   it('stores one .bin under a random key and answers its URL', async () => {
-    const res = await send(admin, [{ body: BIN, name: '../../etc/GV50CG_R01A07.bin' }]);
+    const res = await send(admin, [{ body: BIN, name: '../../../etc/GV50CG_R01A07.bin' }]);
     const j = await json(res);
     expect(res.status, JSON.stringify(j)).toBe(201);
     expect(j.payload).toMatchObject({ nome: 'GV50CG_R01A07.bin', tamanho: 4096, mime: 'application/octet-stream' });

@@ -6,16 +6,16 @@
 // The same path with a JSON body is the firmware register's create (server/crud/routes.ts): passed on untouched.
 // GET /api/firmware/arquivo/{key} downloads the file of a firmware row to whoever may see the firmware list.
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../app/env.ts';
-import { sessionFromCookie } from '../auth/middleware.ts';
-import { route } from '../core/pipeline.ts';
-import { knownTecnologia } from '../crud/params.ts';
-import { FIRMWARE_FILE } from '../crud/hooks.ts';
-import { entityByKey, ormName } from '../core/registry.ts';
-import type { Row } from '../crud/query.ts';
-import { HttpError, ok } from '../http/envelope.ts';
-import { isKey, newKey } from '../uploads/storage.ts';
-import { MAX_FILE_BYTES, MSG_SIZE, cleanName } from './upload.ts';
+import type { AppEnv } from '../../../server/app/env.ts';
+import { sessionFromCookie } from '../../../server/auth/middleware.ts';
+import { route } from '../../../server/core/pipeline.ts';
+import { knownTecnologia } from '../../../server/crud/params.ts';
+import { FIRMWARE_FILE } from '../../../server/crud/hooks.ts';
+import { entityByKey, ormName } from '../../../server/core/registry.ts';
+import type { Row } from '../../../server/crud/query.ts';
+import { HttpError, ok } from '../../../server/http/envelope.ts';
+import { isKey, newKey } from '../../../server/uploads/storage.ts';
+import { MAX_FILE_BYTES, MSG_SIZE, cleanName } from '../../../server/calls/upload.ts';
 
 export const FIRMWARE_URL = '/api/firmware/arquivo/';
 export const MSG_BIN = 'Formato de arquivo invalido: envie o firmware como arquivo .bin';

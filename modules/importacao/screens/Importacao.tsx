@@ -9,11 +9,11 @@ import {
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Title, useNotify } from 'react-admin';
-import { authHeaders, call } from '../../api/http';
-import { PanelHeader } from '../../crud/PanelHeader';
-import { downloadFile } from '../../crud/ListTools';
+import { authHeaders, call } from '../../../runtime/src/api/http';
+import { PanelHeader } from '../../../runtime/src/crud/widgets/PanelHeader';
+import { downloadFile } from '../../../runtime/src/crud/lists/ListTools';
 import { useLocation } from 'react-router-dom';
-import { model } from '../../model';
+import { model } from '../../../runtime/src/model';
 
 interface Coluna { name: string; label: string; type: string; required: boolean; options?: string[]; reference?: string }
 interface Registro { key: string; label: string; colunas: Coluna[] }

@@ -4,7 +4,7 @@
 // and the refusals (screen key, register key, other company's references, unknown columns, non-importable register).
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
 let admin: Api;

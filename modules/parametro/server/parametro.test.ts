@@ -1,6 +1,6 @@
 // GET /api/adm/parametro/{parametro}: the active company's parameter by name; other companies' are not seen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, LEITOR, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { ADMIN, LEITOR, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
 let admin: Api;

@@ -1,9 +1,9 @@
 // GET /api/adm/parametro/{parametro}: one parameter of the active company (register parametro), by its name.
 import type { Hono } from 'hono';
-import type { AppEnv } from '../app/env.ts';
-import { route } from '../core/pipeline.ts';
-import { parametro as p } from '../generated/columns.ts';
-import { HttpError, ok } from '../http/envelope.ts';
+import type { AppEnv } from '../../../server/app/env.ts';
+import { route } from '../../../server/core/pipeline.ts';
+import { parametro as p } from '../../../server/generated/columns.ts';
+import { HttpError, ok } from '../../../server/http/envelope.ts';
 
 export default (api: Hono<AppEnv>) => {
   route(api, 'get', '/adm/parametro/:parametro', { permission: ['adm.sis.cadastro.parametro.lista', 'adm.sis.cadastro.parametro.visualizar'], scope: 'empresa' }, async (c) => {

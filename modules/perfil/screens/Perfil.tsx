@@ -3,8 +3,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Divider, Stack, TextField, Typography } from '@mui/material';
 import { Title, useLogout, useNotify } from 'react-admin';
-import { call } from '../../api/http';
-import { PanelHeader } from '../../crud/PanelHeader';
+import { call } from '../../../runtime/src/api/http';
+import { PanelHeader } from '../../../runtime/src/crud/widgets/PanelHeader';
 
 interface Perfil { login: string; nome: string; email: string | null }
 

@@ -4,8 +4,8 @@
 // other company's driver 404, missing key 403, bad period 400.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateTelemetria } from '../ingest/migrate.ts';
-import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { migrateTelemetria } from '../../../server/ingest/migrate.ts';
+import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;

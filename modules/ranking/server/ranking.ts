@@ -6,9 +6,9 @@
 // Lower is better: posição 1 is the lowest score (ties share the position). classificacao: Verde up to verdeAte,
 // Âmbar up to ambarAte, else Vermelho, by the company's padrão RAG (pontuacao_rag; none: empty).
 // The company is the session's (RLS applies too); the driver of the route must be the company's (else 404).
-import { HttpError, badRequest } from '../http/envelope.ts';
-import { memoryPage, type Provider, type ProviderQuery } from '../crud/provider.ts';
-import { analise_de_risco as risco, motorista as m, pontuacao_avancada as av, pontuacao_de_eventos as pe, pontuacao_rag as rag } from '../generated/columns.ts';
+import { HttpError, badRequest } from '../../../server/http/envelope.ts';
+import { memoryPage, type Provider, type ProviderQuery } from '../../../server/crud/provider.ts';
+import { analise_de_risco as risco, motorista as m, pontuacao_avancada as av, pontuacao_de_eventos as pe, pontuacao_rag as rag } from '../../../server/generated/columns.ts';
 
 export const DEFAULT_DAYS = 30;
 export const MAX_DAYS = 366;

@@ -9,9 +9,9 @@ import CenterFocusStrongIcon from '@mui/icons-material/CenterFocusStrong';
 import { Title } from 'react-admin';
 import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
-import { call } from '../../api/http';
-import { useSession } from '../../layout/CompanyPicker';
-import { fullHeight } from '../../layout/zoom';
+import { call } from '../../../runtime/src/api/http';
+import { useSession } from '../../../runtime/src/layout/CompanyPicker';
+import { fullHeight } from '../../../runtime/src/layout/zoom';
 import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTexto, type Estado, type UltimoEstado } from './estado';
 import { VehicleLayer } from './VehicleLayer';
 

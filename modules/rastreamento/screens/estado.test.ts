@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../../crud/format';
+import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
 import { comPosicao, contagem, estadoDe, filtrar, linhasPopup, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
 
 const now = Date.parse('2026-11-23T15:00:00Z');

@@ -1,6 +1,6 @@
 // Live tracking data: the rows of GET /api/rastreamento/ultimo_estado, their state (ignição ligada,
 // desligada, sem comunicação), search and the popup text. Pure functions (unit-tested).
-import { formatTimestamp } from '../../crud/format';
+import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
 
 export interface UltimoEstado {
   serial: string;

@@ -1,9 +1,9 @@
 // Provider `posicao` (metadata/tlm/posicao.yaml): the positions the gateway wrote to telemetria.posicao, for the
 // screen /tlm/ras/registros. The company condition is added by sqlPage from the session. The table is partitioned
 // by month and grows fast: the period defaults to the last 24 hours and may not exceed 31 days.
-import { badRequest } from '../http/envelope.ts';
-import { likeOf, sqlPage, type Provider, type ProviderRow } from '../crud/provider.ts';
-import { ativo, motorista } from '../generated/columns.ts';
+import { badRequest } from '../../../server/http/envelope.ts';
+import { likeOf, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
+import { ativo, motorista } from '../../../server/generated/columns.ts';
 
 export const DEFAULT_HOURS = 24;
 export const MAX_DAYS = 31;

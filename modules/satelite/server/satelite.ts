@@ -1,8 +1,8 @@
 // Provider painel_satelite (metadata/esp/painel_satelite.yaml): the satellite panel /esp/sat/painel — one row per
 // terminal (serial) of the company, from its messages: last received/sent, pending, failed, and the asset the serial
 // is linked to now. The company condition is added by sqlPage (pushed into the grouping by PostgreSQL).
-import { likeOf, sqlPage, type Provider } from '../crud/provider.ts';
-import { ativo as a, equipamento_ativo as v, mensagem_satelite as m } from '../generated/columns.ts';
+import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';
+import { ativo as a, equipamento_ativo as v, mensagem_satelite as m } from '../../../server/generated/columns.ts';
 
 const ATIVO = `(SELECT a.${a.descricao} FROM ${v.table} v JOIN ${a.table} a ON a.${a.id} = v.${v.ativoId}
   WHERE v.${v.serial} = m.${m.serial} AND v.${v.empresaId} = m.${m.empresaId} AND v.${v.dataInicio} <= now()

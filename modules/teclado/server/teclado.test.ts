@@ -3,7 +3,7 @@
 // a library macro as a pending message), Logs (provider logs_teclado over the change history). Refusals over HTTP:
 // another company's serial is 404, a user without the tab's key is 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
+import { ADMIN, json, type Api, type TestServer, startTestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
 let admin: Api;

@@ -1,9 +1,9 @@
 // Provider logs_teclado (metadata/esp/logs_teclado.yaml): the Logs tab of a keyboard's command console
 // (/esp/tcl/comandos/:serial/logs) — every recorded change of the device and of its messages/macros, deleted ones
 // included (a message belongs to the device named when it was created). The company condition is added by sqlPage.
-import { HttpError } from '../http/envelope.ts';
-import { likeOf, sqlPage, type Provider } from '../crud/provider.ts';
-import { dispositivo_teclado as dev } from '../generated/columns.ts';
+import { HttpError } from '../../../server/http/envelope.ts';
+import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';
+import { dispositivo_teclado as dev } from '../../../server/generated/columns.ts';
 
 const OPERACAO = `CASE h.operacao WHEN 'create' THEN 'Inclusão' WHEN 'update' THEN 'Alteração' WHEN 'delete' THEN 'Exclusão' ELSE h.operacao END`;
 // The change in words: the message text on create, else the changed fields (situação: pendente → entregue).

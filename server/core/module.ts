@@ -1,0 +1,26 @@
+// The contract between the core and a module (modules/<name>/server.ts default-exports one ServerModule).
+// The core discovers modules by folder (server/calls/index.ts) and never names one: a module brings its routes
+// (mounted on /api like Hono's app.route), its provider implementations (metadata kind: provider, by key) and the
+// body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../app/env.ts';
+import type { Provider } from '../crud/provider.ts';
+
+export interface BodyLimit {
+  /** Requests this limit applies to (instead of the JSON limit). */
+  match: (c: Context) => boolean;
+  maxSize: number;
+  /** pt-BR message of the 413 answer. */
+  message: string;
+}
+
+export interface ServerModule {
+  name: string;
+  /** Registers the module's named calls on /api, each through server/core/pipeline.ts route(). */
+  routes?: (api: Hono<AppEnv>) => void;
+  /** Provider implementations by metadata key (mounted by the core with the list protocol, export and named calls). */
+  providers?: Record<string, Provider>;
+  bodyLimits?: BodyLimit[];
+}
+
+export const defineModule = (m: ServerModule): ServerModule => m;

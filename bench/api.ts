@@ -10,7 +10,8 @@
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
 // (tsx server/main.ts, its own process), on a temp copy of server/migrations.
 // Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
-// BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_KEEP=1 keeps the temp dirs; BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
+// BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_KEEP=1 keeps the temp dirs; BENCH_HOLD=s holds s seconds after the setup with
+// the database up (its URL printed: EXPLAIN the queries as the API runs them, e.g. SET ROLE rastro_app; SET rastro.empresa = 1); BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -207,6 +208,10 @@ try {
   }
   console.log(`Respostas iguais nas duas (linhas por resposta: ${Object.entries(sizes).map(([k, v]) => `${k} ${v.join('/')}`).join('; ')})`);
 
+  if (process.env.BENCH_HOLD) {
+    console.log(`Banco disponível por ${process.env.BENCH_HOLD} s: ${url}`);
+    await new Promise((res) => setTimeout(res, Number(process.env.BENCH_HOLD) * 1000));
+  }
   const gpid = server!.pid!, bpid = bare.pid!;
   const only = process.env.BENCH_ONLY?.split(',');
   const cases = [

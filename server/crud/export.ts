@@ -1,12 +1,12 @@
-// Whole-result export (CSV or XLSX) with bounded memory: rows come in batches from a server-side cursor, and the
-// next batch is read only when the client has taken the previous one (pull-based body).
+// Whole-result export (CSV or XLSX) with bounded memory: rows come in batches (the read engine's cursor,
+// server/read/engine.ts readBatches, or a provider's pages), and the next batch is read only when the client has
+// taken the previous one (pull-based body). This module only encodes, streams and limits.
 // A failure after the first bytes cannot change the status any more: the CSV gets a last line saying the file is
 // incomplete, then the connection is aborted (no final chunk), so browsers and HTTP clients report a failed
 // download instead of a short file. Concurrent exports are limited per user and in total.
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
@@ -14,17 +14,13 @@ import type { Session } from '../app/env.ts';
 import { idOf, idsOf } from '../../shared/ids.ts';
 import { HttpError } from '../http/envelope.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
-import { scopeTransaction } from '../db/rls.ts';
 import { exportHeaders } from './protocol.ts';
 
-/** Rows per FETCH (memory per export is bounded by it). */
-const BATCH = Number(process.env.EXPORT_BATCH ?? 250);
 /** Rows encoded between two turns of the event loop. */
 const SLICE = 250;
 
 export interface ExportOpts {
-  em: EntityManager; entity: EntityMeta; session: Session; where: Record<string, unknown>;
-  orderBy: Record<string, 'ASC' | 'DESC'>[]; columns: { field: FieldMeta; label: string }[];
+  em: EntityManager; entity: EntityMeta; session: Session; columns: { field: FieldMeta; label: string }[];
   format: 'csv' | 'xlsx';
 }
 
@@ -77,68 +73,6 @@ function csvCell(v: unknown): string {
 }
 
 type Row = Record<string, any>;
-
-// Exports read through a pool of their own (one connection per running export, at most EXPORT_MAX_TOTAL): a
-// download its client stalls holds one of these, never a connection of the application's pool.
-const pools = new WeakMap<object, pg.Pool>();
-function exportPool(em: EntityManager): pg.Pool {
-  const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
-  let pool = pools.get(conn);
-  if (!pool) {
-    // Same connection settings and type parsers as the ORM's pool.
-    pool = new pg.Pool({ ...conn.mapOptions({}), max: exportLimits().total, idleTimeoutMillis: 5_000, allowExitOnIdle: true });
-    pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
-    pools.set(conn, pool);
-  }
-  return pool;
-}
-
-/**
- * Batches of plain rows (property names, references as ids) from a server-side cursor (DECLARE/FETCH in a
- * read-only transaction: one sort and one consistent snapshot for the whole export). A lost connection fails the
- * next FETCH (the ORM's own cursor stream instead waits forever on a dead connection); returning early (client
- * gone) rolls back and frees the connection. Many-to-many columns are loaded per batch.
- */
-export async function* batches(o: ExportOpts): AsyncGenerator<Row[]> {
-  const name = ormName(o.em, o.entity);
-  const meta = o.em.getMetadata().find(name)!;
-  const m2n = o.columns.map((c) => c.field.name).filter((n) => meta.properties[n as never]?.kind === 'm:n');
-  // The SQL exactly as the ORM would send it (parameters inlined by the ORM's platform, as in em.execute).
-  const sql = o.em.createQueryBuilder(name).select('*').where(o.where as never).orderBy(o.orderBy as never).getFormattedQuery();
-  const driver = o.em.getDriver();
-  const client = await exportPool(o.em).connect();
-  let broken = false;
-  const onError = () => { broken = true; };
-  client.on('error', onError); // the server dropped the connection: the pending query rejects by itself
-  let done = false;
-  try {
-    await client.query('begin read only');
-    await scopeTransaction(client); // row-level security: the request's company, as the app role
-    await client.query(`declare rastro_export no scroll cursor for ${sql}`);
-    for (;;) {
-      const raw = (await client.query(`fetch ${BATCH} from rastro_export`)).rows as Row[];
-      if (raw.length) {
-        const rows = raw.map((r) => driver.mapResult(r as never, meta) as Row);
-        if (m2n.length) {
-          const full = (await o.em.find(name, { id: { $in: rows.map((r) => r.id) } } as never, { populate: m2n as never[], filters: false })) as Row[];
-          const byId = new Map(full.map((r) => [Number(r.id), r]));
-          for (const r of rows) for (const n of m2n) r[n] = idsOf(byId.get(Number(r.id))?.[n]);
-        }
-        yield rows;
-      }
-      if (raw.length < BATCH) break;
-    }
-    await client.query('commit');
-    done = true;
-  } catch (err) {
-    broken = true;
-    throw err;
-  } finally {
-    if (!done && !broken) await client.query('rollback').catch(() => { broken = true; });
-    client.off('error', onError);
-    client.release(broken); // a broken connection is destroyed, not returned to the pool
-  }
-}
 
 async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<unknown[][]> {
   const labels = new Map<string, Map<number, string>>();
@@ -229,7 +163,7 @@ async function* xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, a
 /** The encoded file as chunks (used by exportResponse; also handy in tests). The first batch is read before the
  *  first chunk: a source that refuses at once (a parent of another company: 404, a bad filter: 400) fails the first
  *  chunk, which exportBody takes before answering, so the client gets the JSON error instead of a broken file. */
-export async function* exportChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]> = batches(o)): AsyncGenerator<Uint8Array> {
+export async function* exportChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]>): AsyncGenerator<Uint8Array> {
   const it = source[Symbol.asyncIterator]();
   let first: IteratorResult<Record<string, any>[]>;
   try { first = await it.next(); } catch (err) { await it.return?.(); throw err; }
@@ -298,15 +232,10 @@ export async function exportBody(chunks: AsyncGenerator<Uint8Array>, o: { format
   }, { highWaterMark: 1 });
 }
 
-/** The download of an export (file named after o.entity.key): rows from `source` (default: the entity's query in
- *  batches), streamed, within the caller's export slot. */
-export async function exportResponse(o: ExportOpts & { log?: Logger }, source?: AsyncIterable<Record<string, any>[]>): Promise<Response> {
+/** The download of an export (file named after o.entity.key): rows from `source`, streamed, within the caller's
+ *  export slot. */
+export async function exportResponse(o: ExportOpts & { log?: Logger }, source: AsyncIterable<Record<string, any>[]>): Promise<Response> {
   const release = acquireExportSlot(o.session.usuarioId);
   const body = await exportBody(exportChunks(o, source), { format: o.format, log: o.log, onEnd: release });
   return new Response(body, { status: 200, headers: exportHeaders(o.entity.key, o.format) });
-}
-
-/** Writes a whole export through `write` (kept for callers that own the stream). */
-export async function exportRows(o: ExportOpts & { write: (chunk: string | Uint8Array) => Promise<unknown> }): Promise<void> {
-  for await (const chunk of exportChunks(o)) await o.write(chunk);
 }

@@ -12,6 +12,7 @@ import { asSystem } from '../db/rls.ts';
 import { getOrm } from '../db/context.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { fieldOf, type Row, type Where } from './query.ts';
+import { readOptions } from '../read/index.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
 
 export interface LookupOption { value: string; label: string }
@@ -24,10 +25,11 @@ function target(f: FieldMeta): EntityMeta {
   return t;
 }
 
-/** The register's rows a value may name: visible to the caller and, when narrowed, carrying the parent's code. */
-function candidates(e: EntityMeta, f: FieldMeta, s: Session, parentValue: unknown): Where {
+/** The register's rows a value may name: visible to the caller (unless `scoped` is false: the engine adds the
+ *  scope) and, when narrowed, carrying the parent's code. */
+function candidates(e: EntityMeta, f: FieldMeta, s: Session, parentValue: unknown, scoped = true): Where {
   const l = f.lookup!;
-  const where: Where[] = [scopeWhere(target(f), s)];
+  const where: Where[] = scoped ? [scopeWhere(target(f), s)] : [];
   if (l.parent) {
     const pf = fieldOf(e, l.parent.field)!;
     where.push({ [l.parent.via]: { [pf.lookup!.value]: parentValue ?? null } });
@@ -43,10 +45,10 @@ export async function lookupOptions(em: EntityManager, e: EntityMeta, name: stri
   const parent = f.lookup.parent?.field;
   if (parent && !query[parent]) throw badRequest(`Informe o campo ${fieldOf(e, parent)?.label ?? parent} para listar as opções de ${f.label}`);
   const label = t.recordRepresentation ?? f.lookup.value;
-  const rows = (await em.find(ormName(em, t), candidates(e, f, s, parent ? query[parent] : undefined) as never, {
-    filters: false, orderBy: { [label]: 'ASC' } as never, limit: MAX_OPTIONS,
-  })) as Row[];
-  return rows.map((r) => ({ value: String(r[f.lookup!.value]), label: String(r[label] ?? r[f.lookup!.value]) }));
+  // Read by the engine: the register's rows the caller sees (company scope), narrowed to the parent's code.
+  const narrow = candidates(e, f, s, parent ? query[parent] : undefined, false);
+  const rows = await readOptions(em, t, s, f.lookup.value, label, narrow, MAX_OPTIONS);
+  return rows.map((r) => ({ value: String(r.value), label: String(r.label ?? r.value) }));
 }
 
 /** The fields of `e` holding a register's code: its lookups, and the field naming its parent by a code (a string

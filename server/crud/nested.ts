@@ -7,9 +7,8 @@ import type { EntityMeta } from '../../shared/model.ts';
 import type { AppEnv } from '../app/env.ts';
 import { notFound } from '../http/envelope.ts';
 import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
-import { scopeWhere } from '../tenancy/scope.ts';
-import { type Row } from './query.ts';
-import { entityByKey, ormName } from '../core/registry.ts';
+import { readFields, type Row } from '../read/index.ts';
+import { entityByKey } from '../core/registry.ts';
 import { createHandler, listHandler, oneHandler } from './routes.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
@@ -37,8 +36,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
       if (!raw || raw.length > 200) throw notFound();
       cond = { [p!.by]: raw };
     }
-    const em = c.get('em');
-    const row = await em.findOne(ormName(em, parent), { $and: [cond, scopeWhere(parent, c.get('session'))] } as never) as Row | null;
+    const row = await readFields(c.get('em'), parent, c.get('session'), cond, p!.by === 'id' ? ['id'] : ['id', p!.by]);
     if (!row) throw notFound('Registro pai não encontrado');
     return { [p!.field]: p!.by === 'id' || p!.refId ? Number(row.id) : row[p!.by] };
   }

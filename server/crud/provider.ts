@@ -227,7 +227,7 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
       offset += rows.length;
     }
   }
-  return exportResponse({ em: ctx.em, entity, session: ctx.session, where: {}, orderBy: [], columns, format, log: c.get('log') }, pages());
+  return exportResponse({ em: ctx.em, entity, session: ctx.session, columns, format, log: c.get('log') }, pages());
 }
 
 // ---------- registry and routes ----------

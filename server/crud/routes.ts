@@ -9,10 +9,10 @@ import { emitChange } from '../realtime/events.ts';
 import { HistoricoAlteracaoSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, notFound } from '../http/envelope.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
-import { batches, exportResponse } from './export.ts';
+import { exportResponse } from './export.ts';
 import { MAX_PAGE, exportParams, listFilter, parseId, parseJson, parseRange, readBody, sendPage } from './protocol.ts';
 import { handlerOf, matches, readPayload, runAction, validatePayload } from './actions.ts';
-import { buildOrder, buildWhere, fieldOf, findVisible, relationFields, serialize, type Row, type Where } from './query.ts';
+import { fieldOf, findVisible, serialize, type Row, type Where } from './query.ts';
 import { ownerOnly, scopeWhere, tenantOnly } from '../tenancy/scope.ts';
 import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
@@ -20,10 +20,8 @@ import { guardLookupUse, lookupOptions } from './lookup.ts';
 import { hookOf, runHook } from './hooks.ts';
 import { history, plain } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
-import { sessionSettled } from '../auth/middleware.ts';
-import { fastOne, fastPage } from './fast.ts';
 import { boundParams } from './params.ts';
-import { addComputed, computedColumns, computedField } from './computed.ts';
+import { checkQuery, computedColumns, computedField, readBatches, readOne, readPage } from '../read/index.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 // ---------- handlers shared with the nested routes (server/crud/nested.ts) ----------
@@ -32,24 +30,15 @@ import type { PermissionKey } from '../generated/permissions.ts';
  *  row read must meet and every row created carries. Undefined for the entity's own routes. */
 export type Narrow = (c: Context<AppEnv>) => Promise<Row>;
 
-/** GET list: fast path (session checked in its statement), else the ORM. */
+/** GET list: one statement of the read engine (session checked in it). */
 export function listHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
   return async (c) => {
     const more = narrow && (await narrow(c));
-    const s = c.get('session');
-    const ent = e();
-    const own = buildWhere(ent, listFilter(c), s);
-    const where = more ? { $and: [own, more] } : own;
-    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
     const { offset, limit } = parseRange(c.req.query('range'));
-    const em = c.get('em');
-    const fast = await fastPage(em, ent, where, orderBy, offset, limit, c.get('sessionCheck'));
-    if (fast) return sendPage(c, ent.key, offset, fast.rows, fast.total);
-    await sessionSettled(c);
-    const [rows, total] = await em.findAndCount(ormName(em, ent), where as never, { orderBy: orderBy as never, limit, offset, populate: relationFields(em, ent) as never[] });
-    const out = rows.map((r) => serialize(ent, r as Row));
-    await addComputed(em, ent, out);
-    return sendPage(c, ent.key, offset, out, total);
+    const ent = e();
+    const q = { filter: listFilter(c), sort: parseJson(c.req.query('sort'), 'sort'), narrow: more || undefined, offset, limit };
+    const page = await readPage(c.get('em'), ent, c.get('session'), q, c.get('sessionCheck'));
+    return sendPage(c, ent.key, offset, page.rows, page.total);
   };
 }
 
@@ -57,16 +46,9 @@ export function listHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEn
 export function oneHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
   return async (c) => {
     const more = narrow && (await narrow(c));
-    const ent = e();
-    const em = c.get('em');
     const id = parseId(c);
-    const s = c.get('session');
-    const fast = await fastOne(em, ent, { $and: [{ id }, scopeWhere(ent, s), ...(more ? [more] : [])] }, c.get('sessionCheck'));
-    if (fast === null) throw notFound();
-    if (fast) return c.json(fast);
-    await sessionSettled(c);
-    const row = serialize(ent, await findVisible(em, ent, s, id, more));
-    await addComputed(em, ent, [row]);
+    const row = await readOne(c.get('em'), e(), c.get('session'), id, more || undefined, c.get('sessionCheck'));
+    if (!row) throw notFound();
     return c.json(row);
   };
 }
@@ -131,9 +113,8 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const ent = e();
     const { format, columns: names } = exportParams(c);
     const more = narrow && (await narrow(c));
-    const own = buildWhere(ent, listFilter(c), s);
-    const where = more ? { $and: [own, more] } : own;
-    const orderBy = buildOrder(ent, parseJson(c.req.query('sort'), 'sort'));
+    const q = { filter: listFilter(c), sort: parseJson(c.req.query('sort'), 'sort'), narrow: more || undefined };
+    checkQuery(ent, q);
     const computed = computedColumns(ent);
     const columns = (names ?? ent.columns.filter((x) => x.default).map((x) => x.source)).map((src) => {
       const cc = computed.find((x) => x.source === src);
@@ -142,14 +123,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       if (!f || f.hidden || f.writeOnly || f.type === 'password') throw badRequest(`Coluna desconhecida: ${src}`);
       return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
     });
-    // Streamed, limited per user; see server/crud/export.ts.
-    const o = { em: c.get('em'), entity: ent, session: s, where, orderBy, columns, format, log: c.get('log') } as const;
-    if (!columns.some((x) => computed.some((cc) => cc.source === x.field.name))) return exportResponse(o);
-    // Computed columns: filled per batch.
-    async function* withComputed() {
-      for await (const rows of batches(o)) { await addComputed(o.em, ent, rows); yield rows; }
-    }
-    return exportResponse(o, withComputed());
+    // Streamed from the engine's cursor, limited per user; see server/crud/export.ts.
+    const em = c.get('em');
+    return exportResponse({ em, entity: ent, session: s, columns, format, log: c.get('log') }, readBatches(em, ent, s, q));
   });
 
   // Choices of a lookup field (server/crud/lookup.ts): whoever may list, see, add or edit the entity.

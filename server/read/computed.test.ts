@@ -1,11 +1,13 @@
 // Computed columns (metadata list column with virtual + sql): the asset list's motorista (driver identified in the
-// device's latest state) and equipamentosList (serials linked now), filled in list, show and export, per company.
+// device's latest state) and equipamentosList (serials linked now), filled in list, show and export, per company,
+// inlined by the read engine in the same statement.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta } from '../../shared/model.ts';
 import { migrateTelemetria } from '../ingest/migrate.ts';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { addComputed } from './computed.ts';
+import { readOne } from './engine.ts';
+import type { Session } from '../app/env.ts';
 import { entityByKey } from '../core/registry.ts';
 
 let ts: TestServer;
@@ -60,8 +62,8 @@ describe('computed columns of ativo', () => {
   it('a table that does not exist yet leaves the column empty instead of failing', async () => {
     const e = entityByKey('ativo')!;
     const fake = { ...e, columns: [{ source: 'x', label: 'X', sortable: false, default: false, virtual: true, sql: '(SELECT 1 FROM telemetria.nao_existe n WHERE n.id = {this}.id)', tables: ['telemetria.nao_existe'] }] } as EntityMeta;
-    const rows = [{ id: ativo }];
-    await addComputed(ts.orm.em.fork(), fake, rows);
-    expect(rows).toEqual([{ id: ativo, x: null }]);
+    const s = { empresaAtiva: admin.empresaAtiva, ambienteId: admin.user.ambienteId, empresas: [], roles: [] } as unknown as Session;
+    const row = await readOne(ts.orm.em.fork(), fake, s, ativo);
+    expect(row).toMatchObject({ id: ativo, placa: 'CAL1A23', x: null });
   });
 });

@@ -1,0 +1,267 @@
+// The read engine: every row a client reads (list pages with their total, by id, nested lists, exports, lookup
+// choices) comes from ONE SQL statement planned here from the metadata — the fields' columns, the computed columns
+// inlined as subselects, the filter, the company scope and the order with id as tiebreak — and leaves as the JSON
+// the API has always answered (jsonValue). Writes stay on MikroORM (server/crud/write.ts, findVisible).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
+import type { Session } from '../app/env.ts';
+import { idOf, idsOf } from '../../shared/ids.ts';
+import { ident } from '../db/sql.ts';
+import { scopeTransaction } from '../db/rls.ts';
+import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
+import { staleSession } from '../auth/middleware.ts';
+import { computedColumns, usableComputed, usableComputedNow, type Computed } from './computed.ts';
+import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Order, type Params, type Where } from './where.ts';
+import { snippetSql } from '../tenancy/scope.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Row = Record<string, any>;
+
+/** A field's value as the API's JSON (from a raw column value or an ORM entity's property). */
+export function jsonValue(f: FieldMeta, v: unknown): unknown {
+  if (v == null) return null;
+  switch (f.type) {
+    case 'reference': return idOf(v);
+    case 'referenceList': return idsOf(v);
+    case 'integer': case 'number': return typeof v === 'string' || typeof v === 'bigint' ? Number(v) : v;
+    case 'datetime': return (v instanceof Date ? v : new Date(v as string)).toISOString();
+    case 'date': return v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
+    case 'time': return String(v).slice(0, 5);
+    default: return v;
+  }
+}
+
+/** Fields a client sees: hidden, write-only and password fields never leave the server. */
+export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
+
+interface Plan { out: FieldMeta[]; select: string }
+const plans = new WeakMap<EntityMeta, Plan>();
+function planOf(e: EntityMeta): Plan {
+  let p = plans.get(e);
+  if (!p) {
+    const out = visibleFields(e);
+    // date as text: the driver would make a local-time Date of it.
+    const expr = (f: FieldMeta) => `t.${ident(f.column)}${f.type === 'date' ? '::text' : ''}`;
+    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', ') };
+    plans.set(e, p);
+  }
+  return p;
+}
+
+function toJson(p: Plan, cols: Computed[], r: Row): Row {
+  const o: Row = {};
+  for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
+  for (const c of cols) o[c.source] = r[c.source] ?? null;
+  return o;
+}
+
+/** The computed columns as select items over the rows `t` (a column whose tables are missing is null). */
+const selects = new WeakMap<EntityMeta, { usable: string; sql: string }>();
+async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string> {
+  const cols = computedColumns(e);
+  if (!cols.length) return '';
+  const usable = (usableComputedNow(e) ?? (await usableComputed(em, e))).map((c) => c.source).join('\0');
+  const hit = selects.get(e);
+  if (hit?.usable === usable) return hit.sql;
+  const on = new Set(usable.split('\0'));
+  const sql = cols.map((c) => `, ${on.has(c.source) ? snippetSql(e, c.sql, 't') : 'NULL'} AS ${ident(c.source)}`).join('');
+  selects.set(e, { usable, sql });
+  return sql;
+}
+
+// ---------- running ----------
+
+interface Client { executeQuery(q: unknown): Promise<{ rows: Row[] }> }
+let queryId = 0;
+/** Runs SQL with bind parameters on the ORM's pool (its connection hook sets the company role, server/db/rls.ts),
+ *  skipping the ORM's query formatting (which inlines values) and logging. */
+async function run(em: EntityManager, sql: string, parameters: unknown[]): Promise<Row[]> {
+  const client = (em.getConnection() as unknown as { getClient(): Client }).getClient();
+  const res = await client.executeQuery({ sql: statement(sql), parameters, queryId: { queryId: `read${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  return res.rows;
+}
+
+// Named (prepared) statements: PostgreSQL parses and plans a statement once per pooled connection instead of on every
+// request. The name comes from the text (lists of values are one array parameter, so the text does not vary with
+// their length) and the names are bounded. Plans follow the role and the company setting (RLS): PostgreSQL re-plans
+// when the role changes, and current_setting() is read at execution.
+const names = new Map<string, string>();
+const MAX_NAMED = 200;
+function statement(sql: string): string {
+  let name = names.get(sql);
+  if (!name && names.size < MAX_NAMED) {
+    name = `rastro_read_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    names.set(sql, name);
+  }
+  // node-postgres takes a query config object where Kysely passes the text through.
+  return name ? ({ text: sql, name, toString: () => sql } as unknown as string) : sql;
+}
+
+/** The session change counter as one more column, when the request's cached session still has to be checked. */
+const versionColumn = (check: SessionCheck | undefined) => (check?.pending ? `, (${VERSION_SQL}) AS "__v"` : '');
+/** Settles the request's session check from the counter its statement read; a stale session discards the answer. */
+function settle(check: SessionCheck | undefined, rows: Row[]): void {
+  if (check?.pending && rows.length && !check.settle(rows[0].__v)) throw staleSession();
+}
+
+// ---------- queries ----------
+
+export interface ReadQuery {
+  /** ra's ?filter (checked against the model). */
+  filter?: unknown;
+  /** A condition the rows must also meet (a nested route's parent, route parameters, ids). */
+  narrow?: Where;
+  /** ra's ?sort; default the entity's. */
+  sort?: unknown;
+}
+
+/** WHERE of a query: the company scope (the scope module's one function), filter and narrowing, over alias t. */
+function conditions(e: EntityMeta, s: Session, q: ReadQuery, p: Params): string {
+  const parts = [scopeSql(e, s, 't', p)];
+  if (q.filter !== undefined) parts.push(whereSql(e, parseFilter(e, q.filter), 't', p));
+  if (q.narrow) parts.push(whereSql(e, q.narrow, 't', p));
+  return parts.filter((x) => x !== 'TRUE').join(' AND ') || 'TRUE';
+}
+
+/** Checks ?filter and ?sort without reading (400 before anything else happens, e.g. before an export starts). */
+export function checkQuery(e: EntityMeta, q: ReadQuery): Order[] {
+  parseFilter(e, q.filter);
+  return parseSort(e, q.sort);
+}
+
+/** The statement of a page and its total, with its bind parameters (readPage runs it; tests explain it). */
+export async function planPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ sql: string; params: unknown[] }> {
+  const plan = planOf(e);
+  const p = pgParams();
+  const w = conditions(e, s, q, p);
+  const order = orderSql(parseSort(e, q.sort), 't');
+  const computed = await computedSelect(em, e);
+  const table = ident(e.table);
+  const lim = p.add(q.limit), off = p.add(q.offset);
+  // Computed expressions run on the page's rows only (the inner query pages).
+  const page = computed
+    ? `SELECT ${plan.select}${computed} FROM (SELECT t.* FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
+    : `SELECT ${plan.select} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
+  // The total's row always comes, with the page's rows (none: one row of nulls).
+  const sql = `SELECT c.n AS "__total"${versionColumn(check)}, p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${w}) c` +
+    ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
+  return { sql, params: p.values };
+}
+
+/** One page and the total in one statement. `check`: the request's unsettled session check, settled by it. */
+export async function readPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ rows: Row[]; total: number }> {
+  const { sql, params } = await planPage(em, e, s, q, check);
+  const rows = await run(em, sql, params);
+  settle(check, rows);
+  const plan = planOf(e), cols = computedColumns(e);
+  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(plan, cols, r)), total: Number(rows[0]?.__total ?? 0) };
+}
+
+/** The visible row by id (meeting `narrow`), with its computed columns; null when not visible. */
+export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: number, narrow?: Where, check?: SessionCheck): Promise<Row | null> {
+  const plan = planOf(e);
+  const p = pgParams();
+  const w = conditions(e, s, { narrow: narrow ? { $and: [{ id }, narrow] } : { id } }, p);
+  const computed = await computedSelect(em, e);
+  const table = ident(e.table);
+  const sql = computed
+    ? `SELECT ${plan.select}${computed}${versionColumn(check)} FROM (SELECT t.* FROM ${table} t WHERE ${w} LIMIT 1) t`
+    : `SELECT ${plan.select}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
+  const rows = await run(em, sql, p.values);
+  settle(check, rows);
+  return rows.length ? toJson(plan, computedColumns(e), rows[0]) : null;
+}
+
+/** Some fields (as JSON) of the first visible row of `e` meeting `where` (e.g. a nested route's parent); null when none. */
+export async function readFields(em: EntityManager, e: EntityMeta, s: Session, where: Where, names: string[]): Promise<Row | null> {
+  const p = pgParams();
+  const fields = names.map((n) => e.fields.find((f) => f.name === n)!);
+  const w = conditions(e, s, { narrow: where }, p);
+  const rows = await run(em, `SELECT ${fields.map((f) => `t.${ident(f.column)} AS ${ident(f.name)}`).join(', ')} FROM ${ident(e.table)} t WHERE ${w} LIMIT 1`, p.values);
+  if (!rows.length) return null;
+  const o: Row = {};
+  for (const f of fields) o[f.name] = jsonValue(f, rows[0][f.name]);
+  return o;
+}
+
+/** Choices of a lookup: `value` and `label` fields of the visible rows of `t` meeting `narrow`, by label. */
+export async function readOptions(em: EntityManager, t: EntityMeta, s: Session, value: string, label: string, narrow: Where | undefined, limit: number): Promise<{ value: unknown; label: unknown }[]> {
+  const p = pgParams();
+  const col = (n: string) => `t.${ident(t.fields.find((f) => f.name === n)!.column)}`;
+  const w = conditions(t, s, { narrow }, p);
+  return run(em, `SELECT ${col(value)} AS value, ${col(label)} AS label FROM ${ident(t.table)} t WHERE ${w} ORDER BY ${col(label)} asc LIMIT ${p.add(limit)}`, p.values) as Promise<{ value: unknown; label: unknown }[]>;
+}
+
+// ---------- streaming (exports) ----------
+
+/** Rows per FETCH (memory per export is bounded by it). */
+const BATCH = Number(process.env.EXPORT_BATCH ?? 250);
+/** Concurrent cursors (the exports' pool size). */
+export const MAX_CURSORS = () => Number(process.env.EXPORT_MAX_TOTAL ?? 6);
+
+// Cursors read through a pool of their own (one connection per running export): a download its client stalls holds
+// one of these, never a connection of the application's pool.
+const pools = new WeakMap<object, pg.Pool>();
+function cursorPool(em: EntityManager): pg.Pool {
+  const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
+  let pool = pools.get(conn);
+  if (!pool) {
+    // Same connection settings and type parsers as the ORM's pool.
+    pool = new pg.Pool({ ...conn.mapOptions({}), max: MAX_CURSORS(), idleTimeoutMillis: 5_000, allowExitOnIdle: true });
+    pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
+    pools.set(conn, pool);
+  }
+  return pool;
+}
+
+/** Cell value of a streamed row: as the JSON, except instants stay Dates (spreadsheets take them as dates). */
+const cellValue = (f: FieldMeta, v: unknown) => (f.type === 'datetime' && v != null ? (v instanceof Date ? v : new Date(v as string)) : jsonValue(f, v));
+
+/**
+ * The whole result in batches (fields by name, references as ids, computed columns included) from a server-side
+ * cursor (DECLARE/FETCH in a read-only transaction: one sort and one consistent snapshot). The query is planned and
+ * checked before the first await that reads; a lost connection fails the next FETCH; returning early (client gone)
+ * rolls back and frees the connection.
+ */
+export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery): AsyncGenerator<Row[]> {
+  const plan = planOf(e);
+  const p = pgParams();
+  const w = conditions(e, s, q, p);
+  const order = orderSql(parseSort(e, q.sort), 't');
+  const computed = await computedSelect(em, e);
+  const cols = computedColumns(e);
+  const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
+  const client = await cursorPool(em).connect();
+  let broken = false;
+  const onError = () => { broken = true; };
+  client.on('error', onError); // the server dropped the connection: the pending query rejects by itself
+  let done = false;
+  try {
+    await client.query('begin read only');
+    await scopeTransaction(client); // row-level security: the request's company, as the app role
+    await client.query(`declare rastro_export no scroll cursor for ${sql}`, p.values);
+    for (;;) {
+      const raw = (await client.query(`fetch ${BATCH} from rastro_export`)).rows as Row[];
+      if (raw.length) {
+        yield raw.map((r) => {
+          const o: Row = {};
+          for (const f of plan.out) o[f.name] = cellValue(f, r[f.name]);
+          for (const c of cols) o[c.source] = r[c.source] ?? null;
+          return o;
+        });
+      }
+      if (raw.length < BATCH) break;
+    }
+    await client.query('commit');
+    done = true;
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    if (!done && !broken) await client.query('rollback').catch(() => { broken = true; });
+    client.off('error', onError);
+    client.release(broken); // a broken connection is destroyed, not returned to the pool
+  }
+}

@@ -18,6 +18,12 @@ export function sameCompany(a: string, b: string, column: TenantColumn = COMPANY
   return `${sqlAlias(a)}.${column} = ${sqlAlias(b)}.${column}`;
 }
 
+/** Alias `a` belongs to the company whose id is the column `ref` (`alias.column`, e.g. `e."id"` of an empresa row). */
+export function inCompany(a: string, ref: string): string {
+  if (!/^[A-Za-z_]\w*\.(?:"[^"]+"|[A-Za-z_]\w*)$/.test(ref)) throw new Error(`scope: invalid column reference ${JSON.stringify(ref)}`);
+  return `${sqlAlias(a)}.${COMPANY} = ${ref}`;
+}
+
 /** `{scope:alias}` in a YAML SQL snippet: alias is in the same company (ambiente) as the row ({this}). */
 export const SCOPE_PLACEHOLDER = /\{scope:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -16,6 +16,7 @@ import type { Configuration } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { inCompany } from '../../shared/scope-sql.ts';
 import { events } from '../realtime/events.ts';
 import { empresaUsable, grantsOf, userActive } from './users.ts';
 import { ident as q } from '../db/sql.ts';
@@ -193,7 +194,7 @@ function buildSql(em: EntityManager): Sql {
   u.${u.c('permissoesExtras')} as "permissoesExtras",
   e.${e.c('id')} as "empresaAtiva", e.${e.c('status')} as "empresaStatus",
   (select coalesce(json_agg(c.${c.c('permissoes')}), '[]'::json) from ${c.t} c
-    where c.${c.c('id')} = any(u.${u.c('cargos')})${perCompany ? ` and c.${c.c('empresaId')} = e.${e.c('id')}` : ''}) as "cargos"
+    where c.${c.c('id')} = any(u.${u.c('cargos')})${perCompany ? ` and ${inCompany('c', `e.${e.c('id')}`)}` : ''}) as "cargos"
 from ${s.t} s
 join ${u.t} u on u.${u.c('id')} = s.${s.c('usuario')}
 left join ${e.t} e on e.${e.c('id')} = coalesce(s.${s.c('empresaAtiva')}, u.${u.c('empresas')}[1])

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Session } from '../app/env.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { effectiveKeys } from '../tenancy/companies.ts';
+import { companyOnly } from '../tenancy/scope.ts';
 import { idsOf, strings } from '../../shared/ids.ts';
 
 export const SUPER_ROLES = ['wiki', 'dev'];
@@ -50,7 +51,7 @@ export async function rolesAndPermissions(em: EntityManager, u: Row, empresa?: n
   const cargoIds = idsOf(u.cargos);
   const perCompany = empresa != null && entityByKey('cargo')?.scope === 'empresa';
   const cargos = cargoIds.length
-    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? { empresaId: empresa } : {}) } as never, { filters: false })) as Row[])
+    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? companyOnly(empresa) : {}) } as never, { filters: false })) as Row[])
     : [];
   return grantsOf(u.roles, u.permissoesExtras, cargos.map((c) => c.permissoes));
 }

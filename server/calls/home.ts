@@ -5,6 +5,7 @@ import { can, findEmpresa } from '../auth/users.ts';
 import { getModel, ormName } from '../core/registry.ts';
 import { ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 
 export default (api: Hono<AppEnv>) => {
   // Counts only the registers the caller may list (checked per entity below).
@@ -14,7 +15,7 @@ export default (api: Hono<AppEnv>) => {
     const contagens = [];
     for (const e of getModel().entities) {
       if (e.scope !== 'empresa' || !can(s, `${e.permission}.lista`)) continue;
-      const total = await em.count(ormName(em, e), { empresaId: s.empresaAtiva } as never);
+      const total = await em.count(ormName(em, e), scopeWhere(e, s) as never);
       contagens.push({ key: e.key, label: e.label.plural, route: e.route, total });
     }
     const empresa = await findEmpresa(em, s.empresaAtiva);

@@ -6,6 +6,7 @@ import { entityByKey, ormName } from '../core/registry.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 
 const lists: Record<string, string[]> = {
   garagem: ['descricao', 'nome', 'grupoSuperior'],
@@ -25,7 +26,7 @@ export default (api: Hono<AppEnv>) => {
       if (Number(c.req.param('id')) !== s.empresaAtiva) throw new HttpError(403, 'A empresa informada não é a empresa ativa da sessão');
       const em = c.get('em');
       const known = fields.filter((f) => e.fields.some((x) => x.name === f));
-      const rows = (await em.find(ormName(em, e), { empresaId: s.empresaAtiva } as never, { orderBy: { [known[0] ?? 'id']: 'ASC', id: 'ASC' } as never, fields: ['id', ...known] as never })) as Record<string, unknown>[];
+      const rows = (await em.find(ormName(em, e), scopeWhere(e, s) as never, { orderBy: { [known[0] ?? 'id']: 'ASC', id: 'ASC' } as never, fields: ['id', ...known] as never })) as Record<string, unknown>[];
       return ok(c, rows.map((r) => {
         const o: Record<string, unknown> = { id: r.id, _id: r.id };
         for (const f of known) o[f] = e.fields.find((x) => x.name === f)?.type === 'reference' ? idOf(r[f]) : r[f] ?? null;

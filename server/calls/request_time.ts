@@ -6,6 +6,7 @@ import type { AppEnv } from '../app/env.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
 import { route } from '../core/pipeline.ts';
 import { badRequest, HttpError, ok } from '../http/envelope.ts';
+import { tenantOnly } from '../tenancy/scope.ts';
 
 export const SLOW_REQUEST_MS = 10_000;
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -29,8 +30,9 @@ export default (api: Hono<AppEnv>) => {
     const p = b.parametros;
     const parametros = p == null ? null : (typeof p === 'string' ? p : JSON.stringify(p)).slice(0, MAX_PARAMS);
     const em = c.get('em');
-    const row = em.create(ormName(em, entityByKey('requisicao_lenta')!), {
-      empresaId: s.empresaAtiva, duracao: Math.round(duracao), url: b.url, method, parametros, usuario: s.usuarioId,
+    const e = entityByKey('requisicao_lenta')!;
+    const row = em.create(ormName(em, e), {
+      ...tenantOnly(e, s), duracao: Math.round(duracao), url: b.url, method, parametros, usuario: s.usuarioId,
     } as never) as { id: number };
     await em.flush();
     return ok(c, { id: row.id }, 'Registrado', 201);

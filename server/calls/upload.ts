@@ -13,6 +13,7 @@ import { route } from '../core/pipeline.ts';
 import { sessionFromCookie } from '../auth/middleware.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 import { isKey, newKey, thumbKey, type Storage } from '../uploads/storage.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES = 10;
@@ -126,7 +127,7 @@ async function removeAll(storage: Storage, keys: string[], c: Context<AppEnv>) {
 async function findRow(c: Context<AppEnv>, key: unknown): Promise<Row> {
   if (!isKey(key)) throw fail(404, 'Arquivo não encontrado');
   const em = c.get('em');
-  const row = await em.findOne(arquivo(em), { $or: [{ chave: key }, { miniatura: key }], empresaId: c.get('session').empresaAtiva } as never) as Row | null;
+  const row = await em.findOne(arquivo(em), { $or: [{ chave: key }, { miniatura: key }], ...scopeWhere(entityByKey('arquivo')!, c.get('session')) } as never) as Row | null;
   if (!row) throw fail(404, 'Arquivo não encontrado');
   return row;
 }

@@ -13,6 +13,7 @@ import { emitChange, type RowChange } from '../realtime/events.ts';
 import { history, plain } from './history.ts';
 import { findVisible, serialize, type Row } from './query.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
+import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
 import { compile, messages } from './validation.ts';
 import { mapDbError, prepare } from './write.ts';
 import { lookupLabelOf } from './lookup.ts';
@@ -42,8 +43,7 @@ type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[
 function created<K extends keyof typeof cols>(ctx: ActionContext, key: K, data: Fields<K>): { row: Row; entity: EntityMeta } {
   const entity = entityByKey(key);
   if (!entity) throw new Error(`entity ${key} not in the model`);
-  const scope: Row = entity.scope === 'empresa' ? { empresaId: ctx.session.empresaAtiva } : entity.scope === 'ambiente' ? { ambienteId: ctx.session.ambienteId } : {};
-  return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...scope } as never) as Row, entity };
+  return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...tenantOnly(entity, ctx.session) } as never) as Row, entity };
 }
 
 /** Queues `event` in fila_processamento for every device linked to the asset now (equipamento_ativo in force,
@@ -90,7 +90,7 @@ async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: Entit
 async function linksInForce(ctx: ActionContext, where: Fields<'equipamento_ativo'>): Promise<Row[]> {
   const vinculo = entityByKey('equipamento_ativo')!;
   const now = new Date();
-  const cond: Fields<'equipamento_ativo'> = { ...where, empresaId: ctx.session.empresaAtiva, dataInicio: { $lte: now } };
+  const cond = { ...where, ...scopeWhere(vinculo, ctx.session), dataInicio: { $lte: now } };
   const inForce: Fields<'equipamento_ativo'>[] = [{ dataFim: null }, { dataFim: { $gt: now } }];
   const orderBy: Fields<'equipamento_ativo'> = { serial: 'ASC' };
   return await ctx.tx.find(ormName(ctx.tx, vinculo), { ...cond, $or: inForce } as never, { orderBy: orderBy as never }) as Row[];
@@ -131,7 +131,7 @@ export const actionHandlers: Record<string, ActionHandler> = {
   ]),
   // dispositivo_teclado: the library macro goes to the keyboard as a pending message (the console's Mensagens tab).
   enviar_macro: async (ctx) => {
-    const macro = await ctx.tx.findOne(ormName(ctx.tx, entityByKey('macro_teclado')!), { id: ctx.payload.macro, empresaId: ctx.session.empresaAtiva } as never) as Row | null;
+    const macro = await ctx.tx.findOne(ormName(ctx.tx, entityByKey('macro_teclado')!), { id: ctx.payload.macro, ...scopeWhere(entityByKey('macro_teclado')!, ctx.session) } as never) as Row | null;
     if (!macro) throw new HttpError(422, 'Macro não encontrada na empresa');
     if (ctx.row.ativado === false) throw new HttpError(422, 'O teclado está desativado: ative-o antes de enviar macros');
     return createdAnswer(ctx, [created(ctx, 'comando_teclado', {
@@ -156,7 +156,7 @@ export const actionHandlers: Record<string, ActionHandler> = {
   aplicar_configuracao: async (ctx) => {
     const ids = (ctx.payload.equipamentos as number[]).map(Number);
     const equipamento = entityByKey('equipamento')!;
-    const where: Fields<'equipamento'> = { id: { $in: ids }, empresaId: ctx.session.empresaAtiva };
+    const where = { id: { $in: ids }, ...scopeWhere(equipamento, ctx.session) };
     const found = await ctx.tx.find(ormName(ctx.tx, equipamento), where as never) as Row[];
     const byId = new Map(found.map((r) => [Number(r.id), r]));
     const missing = ids.filter((id) => !byId.has(id));

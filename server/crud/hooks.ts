@@ -17,9 +17,10 @@ import { assertOwnDevices } from './commands.ts';
 import { plain } from './history.ts';
 import type { Row } from './query.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
+import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
 
 export interface HookContext {
-  tx: EntityManager;       // the write's transaction; the tenant filters of the request apply
+  tx: EntityManager;       // the write's transaction (RLS of the request's company applies; reads name scopeWhere)
   session: Session;
   entity: EntityMeta;
   /** The validated values about to be written (route parameters included); the hook may add read-only fields. */
@@ -35,11 +36,11 @@ type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[
 const invalid = (field: string, label: string, message: string) =>
   new HttpError(400, message, [{ field, label, message }], 'Erro de validação');
 
-/** One row of `key` by id within the caller's visibility (tenant filters of the transaction). */
-async function byId<K extends keyof typeof cols>(tx: EntityManager, key: K, id: unknown): Promise<Row | null> {
+/** One row of `key` by id within the caller's visibility (scopeWhere). */
+async function byId<K extends keyof typeof cols>(tx: EntityManager, s: Session, key: K, id: unknown): Promise<Row | null> {
   const e = entityByKey(key)!;
   const where: Fields<K> = { id: Number(idOf(id)) } as Fields<K>;
-  return (await tx.findOne(ormName(tx, e), where as never)) as Row | null;
+  return (await tx.findOne(ormName(tx, e), { ...where, ...scopeWhere(e, s) } as never)) as Row | null;
 }
 
 export const FIRMWARE_FILE = /^\/api\/firmware\/arquivo\/([0-9a-f]{32}\.bin)$/;
@@ -72,29 +73,29 @@ const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) =
     }
     return;
   }
-  const fw = await byId(tx, 'firmware', data.firmware);
+  const fw = await byId(tx, session, 'firmware', data.firmware);
   if (!fw) throw invalid('firmware', 'Firmware', 'O campo Firmware referencia um registro inexistente');
   if (fw.tecnologia !== data.tecnologia || fw.modelo !== data.modelo) {
     throw invalid('firmware', 'Firmware', `O firmware ${fw.versao} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
   }
-  const eq = await byId(tx, 'equipamento', data.equipamento);
+  const eq = await byId(tx, session, 'equipamento', data.equipamento);
   if (!eq) throw invalid('equipamento', 'Equipamento', 'O campo Equipamento referencia um registro inexistente');
   if (eq.tecnologia !== data.tecnologia || eq.modelo !== data.modelo) {
     throw invalid('equipamento', 'Equipamento', `O equipamento ${eq.serial} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
   }
   const fila = entityByKey('fila_processamento')!;
   const busy: Fields<'fila_processamento'> = { serial: eq.serial, event: 'firmwareUpdate', status: { $in: UNDER_WAY } };
-  if (await tx.count(ormName(tx, fila), busy as never)) {
+  if (await tx.count(ormName(tx, fila), { ...busy, ...scopeWhere(fila, session) } as never)) {
     throw new HttpError(409, `O equipamento ${eq.serial} já tem uma atualização de firmware em andamento`);
   }
   const self = entityByKey('atualizacao_firmware')!;
   const previous: Fields<'atualizacao_firmware'> = { equipamento: eq.id };
-  data.sequencia = (await tx.count(ormName(tx, self), previous as never)) + 1;
+  data.sequencia = (await tx.count(ormName(tx, self), { ...previous, ...scopeWhere(self, session) } as never)) + 1;
   data.versaoOrigem = eq.firmware ?? null;
   data.versaoDestino = fw.versao;
   data.tamanho = fw.tamanho ?? null;
   const command: Fields<'fila_processamento'> = {
-    empresaId: session.empresaAtiva, serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
+    ...tenantOnly(fila, session), serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
     value: { firmwareId: Number(fw.id), versao: fw.versao, arquivo: fw.arquivo ?? null, tamanho: fw.tamanho ?? null },
   };
   await assertOwnDevices(tx, session, [eq.serial]);
@@ -115,7 +116,7 @@ const formulario: WriteHook = async ({ data, existing, session }) => {
 /** resposta_formulario: the answers are checked against the questions of their questionnaire (visible to the caller); who answered is the caller (usuario) or the driver named (motorista); dataResposta is now. */
 const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) => {
   const id = 'formulario' in data ? data.formulario : existing?.formulario;
-  const form = await byId(tx, 'formulario', id);
+  const form = await byId(tx, session, 'formulario', id);
   if (!form) throw invalid('formulario', 'Formulário', 'Formulário não encontrado');
   if (!existing) {
     data.usuario = session.apiKey ? null : session.usuarioId;
@@ -133,7 +134,8 @@ const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) =>
     .filter((a) => ['PICTURE', 'SIGNATURE'].includes(questions.get(a.questao)?.tipo ?? '') && typeof a.valor === 'string')
     .map((a) => String(a.valor).split('/').pop()!);
   if (files.length) {
-    const found = (await tx.find(ormName(tx, entityByKey('arquivo')!), { chave: { $in: files } } as never, { fields: ['chave'] as never })) as Row[];
+    const arquivo = entityByKey('arquivo')!;
+    const found = (await tx.find(ormName(tx, arquivo), { chave: { $in: files }, ...scopeWhere(arquivo, session) } as never, { fields: ['chave'] as never })) as Row[];
     const missing = files.find((k) => !found.some((r) => r.chave === k));
     if (missing) throw invalid('respostas', 'Respostas', 'Imagem não encontrada: envie a foto ou a assinatura novamente');
   }
@@ -141,11 +143,11 @@ const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) =>
 
 /** modelo: its configuration command templates must compile for its protocol and name only parameters of a
  *  configuration model (checked again when the protocol changes). */
-const modelo: WriteHook = async ({ tx, data, existing }) => {
+const modelo: WriteHook = async ({ tx, data, existing, session }) => {
   if (!('comandosConfiguracao' in data) && !('protocolo' in data)) return;
   const text = String(('comandosConfiguracao' in data ? data.comandosConfiguracao : existing?.comandosConfiguracao) ?? '');
   if (!text.trim()) return;
-  const protocolo = await byId(tx, 'protocolo', 'protocolo' in data ? data.protocolo : existing?.protocolo);
+  const protocolo = await byId(tx, session, 'protocolo', 'protocolo' in data ? data.protocolo : existing?.protocolo);
   if (!protocolo) throw invalid('protocolo', 'Protocolo', 'O campo Protocolo referencia um registro inexistente');
   await compileTemplates(String(protocolo.codigo), text);
 };

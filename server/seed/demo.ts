@@ -15,6 +15,7 @@ import { companyRoles, password, seedIfEmpty, Seeder } from './index.ts';
 import { hasDemo, seedDemo } from './demo-data.ts';
 import { seedCatalogues } from './catalogos.ts';
 import { ativo, cargo as cargoCols, empresa as empresaCols, garagem, motorista, usuario } from '../generated/columns.ts';
+import { companySql, pgParams, qParams } from '../tenancy/scope.ts';
 
 const { values } = parseArgs({
   options: { ativos: { type: 'string', default: '0' }, motoristas: { type: 'string', default: '0' }, empresa: { type: 'string' } },
@@ -45,7 +46,8 @@ async function demoData(url: string): Promise<void> {
       const empresa = Number((await one(`select min(${empresaCols.id}) as id from ${empresaCols.table}`))!.id);
       const ambiente = Number((await one(`select ${empresaCols.ambienteId} as id from ${empresaCols.table} where ${empresaCols.id} = ?`, [empresa]))!.id);
       const admin = await one(`select ${usuario.id} as id from ${usuario.table} where ${usuario.login} = 'admin'`);
-      const roles = (await conn.execute(`select ${cargoCols.id} as id, ${cargoCols.descricao} as descricao from ${cargoCols.table} where ${cargoCols.empresaId} = ? and ${cargoCols.descricao} in ('Administrador', 'Somente leitura') order by ${cargoCols.id}`, [empresa])) as { id: number; descricao: string }[];
+      const p = qParams();
+      const roles = (await conn.execute(`select c.${cargoCols.id} as id, c.${cargoCols.descricao} as descricao from ${cargoCols.table} c where ${companySql('c', empresa, p)} and c.${cargoCols.descricao} in ('Administrador', 'Somente leitura') order by c.${cargoCols.id}`, p.values)) as { id: number; descricao: string }[];
       let cargo = ['Administrador', 'Somente leitura'].map((n) => roles.find((x) => x.descricao === n)?.id);
       if (cargo.some((x) => !x)) cargo = await new Seeder(tx, bundle.model).many('cargo', companyRoles(bundle.model, { ambienteId: ambiente, empresaId: empresa }));
       await seedDemo(tx, bundle.model, { ambiente: [ambiente], empresa: [empresa], cargo: cargo as number[], usuario: admin ? [Number(admin.id)] : [] }, await hashPassword(leitor.value));
@@ -61,7 +63,8 @@ const c = new pg.Client({ connectionString: url });
 await c.connect();
 try {
   const empresa = Number(values.empresa ?? (await c.query(`select min(${empresaCols.id}) as id from ${empresaCols.table}`)).rows[0].id);
-  const garagens = (await c.query(`select ${garagem.id} as id from ${garagem.table} where ${garagem.empresaId} = $1 order by ${garagem.id}`, [empresa])).rows.map((r) => r.id);
+  const gp = pgParams();
+  const garagens = (await c.query(`select g.${garagem.id} as id from ${garagem.table} g where ${companySql('g', empresa, gp)} order by g.${garagem.id}`, gp.values)).rows.map((r) => r.id);
   const t0 = performance.now();
   if (nAtivos > 0) {
     const r = await c.query(

@@ -22,6 +22,11 @@ export function ownerOnly(e: EntityMeta, s: Session): Where {
   return e.owner ? { [e.owner]: s.usuarioId } : {};
 }
 
+/** One company's rows without a session (sign-in, session lookup, seed: outside a company's request). */
+export function companyOnly(empresa: number): Where {
+  return { empresaId: empresa };
+}
+
 /** The tenant alone (uniqueness is per tenant, whatever the caller may see). */
 export function tenantOnly(e: EntityMeta, s: Session): Where {
   if (e.scope === 'empresa') return { empresaId: s.empresaAtiva };
@@ -34,7 +39,7 @@ export function tenantOnly(e: EntityMeta, s: Session): Where {
 // the YAML snippets never compare empresa_id themselves (the grep test server/tenancy/scope-grep.unit.test.ts).
 
 // The pure text rules (alias check, same company, {scope:x}) live in shared/scope-sql.ts: the generator uses them too.
-export { AMBIENTE, COMPANY, SCOPE_PLACEHOLDER, sameCompany, snippetProblems, expandScope } from '../../shared/scope-sql.ts';
+export { AMBIENTE, COMPANY, SCOPE_PLACEHOLDER, expandScope, inCompany, sameCompany, snippetProblems } from '../../shared/scope-sql.ts';
 
 /** Collects the values of one statement; `add` returns the placeholder of the value just added. */
 export interface Params { readonly values: unknown[]; add(v: unknown): string }

@@ -36,6 +36,9 @@ import { QueclinkVehicle } from '../server/ingest/simulator.ts';
 import { median } from './stats.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
 import { POSICAO_COLS } from '../server/ingest/writer.ts';
+import { TELEMETRY_TABLES } from '../server/generated/telemetry.ts';
+
+const POSICAO = TELEMETRY_TABLES.find((t) => t.key === 'posicao')!;
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const PER_DEVICE = Number(process.env.BENCH_MESSAGES_PER_DEVICE ?? 200);
@@ -132,11 +135,12 @@ async function main(): Promise<void> {
   const db = await createDatabase(server.url, 'rastro_bench_ingest');
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   try {
-    await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado)
-      SELECT 1 + (g % 5), ($1::bigint + g)::text, 'gv58cg', 'queclink', true FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
-    await pool.query(`INSERT INTO ativo (id, empresa_id) SELECT 1000 + g, 1 + (g % 5) FROM generate_series(0, $1 - 1) g`, [DEVICES]);
-    await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio)
-      SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day' FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
+    await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado, created_at, updated_at)
+      SELECT 1 + (g % 5), ($1::bigint + g)::text, 'gv58cg', 'queclink', true, now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
+    await pool.query(`INSERT INTO ativo (id, empresa_id, descricao, placa, created_at, updated_at)
+      SELECT 1000 + g, 1 + (g % 5), 'Ativo ' || g, 'B' || g, now(), now() FROM generate_series(0, $1 - 1) g`, [DEVICES]);
+    await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
+      SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day', now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
 
     // BENCH_WORKERS=N (N > 1): N gateway processes sharing the port (node:cluster); else one in-process gateway.
     const clusterPort = 15000 + Math.floor(Math.random() * 1000);
@@ -171,9 +175,10 @@ async function main(): Promise<void> {
     /** One raw COPY FROM of `chunks` into an empty copy of telemetria.posicao (same partitions, PK, index), timed. */
     const rawCopy = async (chunks: Buffer[]): Promise<{ rows: number; s: number; cpu: number }> => {
       await pool.query('DROP TABLE IF EXISTS telemetria.posicao_copia');
-      await pool.query(`CREATE TABLE telemetria.posicao_copia (LIKE telemetria.posicao INCLUDING DEFAULTS) PARTITION BY RANGE (fix_time)`);
-      await pool.query(`ALTER TABLE telemetria.posicao_copia ADD PRIMARY KEY (serial, fix_time, tipo)`);
-      await pool.query(`CREATE INDEX ON telemetria.posicao_copia (ativo_id, fix_time)`);
+      // Key, partitioning and indexes as metadata/telemetria/posicao.yaml describes them.
+      await pool.query(`CREATE TABLE telemetria.posicao_copia (LIKE telemetria.posicao INCLUDING DEFAULTS) PARTITION BY RANGE (${POSICAO.partition!.column})`);
+      await pool.query(`ALTER TABLE telemetria.posicao_copia ADD PRIMARY KEY (${POSICAO.primaryKey.join(', ')})`);
+      for (const x of POSICAO.indexes) await pool.query(`CREATE INDEX ON telemetria.posicao_copia (${x.columns.join(', ')})`);
       const parts = await pool.query(`SELECT pg_get_expr(c.relpartbound, c.oid) b, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'telemetria.posicao'::regclass`);
       for (const p of parts.rows) await pool.query(`CREATE TABLE telemetria.${p.relname}_copia PARTITION OF telemetria.posicao_copia ${p.b}`);
       await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });

@@ -18,6 +18,7 @@ export interface LoadedMetadata {
   screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
   providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
   hubs?: SourceFile[];     // files with kind: hub (metadata/_schema/hub.schema.json)
+  telemetry?: SourceFile[]; // files with kind: telemetria (generator/telemetry.ts)
   menu: SourceFile;
   tecnologias?: SourceFile;
 }
@@ -25,6 +26,7 @@ export interface LoadedMetadata {
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
 export const isHub = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'hub';
 export const isProvider = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'provider';
+const isTelemetry = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'telemetria';
 
 // Folders under metadata/ that hold other data (not entity files).
 export const IGNORED_DIRS = new Set(['catalogos']);
@@ -88,9 +90,10 @@ export function loadMetadata(dir: string): LoadedMetadata {
   }
   const tecPath = join(dir, '_tecnologias.yaml');
   const tecnologias = existsSync(tecPath) ? { file: display(tecPath), area: '', data: readYaml(tecPath, display(tecPath)) } : undefined;
-  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data) && !isHub(f.data));
+  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data) && !isHub(f.data) && !isTelemetry(f.data));
   const screens = files.filter((f) => isScreen(f.data));
   const providers = files.filter((f) => isProvider(f.data));
   const hubs = files.filter((f) => isHub(f.data));
-  return { dir, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
+  const telemetry = files.filter((f) => isTelemetry(f.data));
+  return { dir, entities, screens, providers, hubs, telemetry, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
 }

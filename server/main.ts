@@ -57,7 +57,8 @@ log.info({ url: running.url, coldStartMs: Math.round(performance.now() - t0) }, 
 
 if (!off(process.env.GATEWAY) && !closing) {
   try {
-    gateway = await startGateway({ databaseUrl: running.databaseUrl, ports: portsFromEnv() });
+    // The app applied the migrations (the schema telemetria's included) and created the partitions.
+    gateway = await startGateway({ databaseUrl: running.databaseUrl, ports: portsFromEnv(), migrate: false });
     // Demo trackers for the demo ativos: in demo mode (README), unless switched off.
     const wantDemo = process.env.DEMO_SIMULATION ? !off(process.env.DEMO_SIMULATION) : running.demo;
     if (wantDemo && gateway.ports.queclinkTcp) {

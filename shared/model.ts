@@ -290,3 +290,30 @@ export interface Model {
   /** Platform keys (metadata `platform`): each with the entity keys it gates. */
   platform?: { key: string; label: string; gated: string[] }[];
 }
+
+/** PostgreSQL types a telemetry column may have (metadata `kind: telemetria`). */
+export const TELEMETRY_COLUMN_TYPES = ['text', 'integer', 'bigint', 'smallint', 'real', 'double precision', 'boolean', 'timestamptz', 'jsonb'] as const;
+export type TelemetryColumnType = (typeof TELEMETRY_COLUMN_TYPES)[number];
+export interface TelemetryColumnMeta {
+  name: string; type: TelemetryColumnType; notNull: boolean;
+  /** SQL default expression, as written in the metadata (now(), false, ''). */
+  default?: string;
+  identity?: 'always';
+}
+/** A table of the schema telemetria (metadata/telemetria/*.yaml), written by the gateway, read by providers. */
+export interface TelemetryTableMeta {
+  key: string; file: string; label: string;
+  schema: 'telemetria';
+  /** Qualified name: telemetria.<key>. */
+  table: string;
+  columns: TelemetryColumnMeta[];
+  primaryKey: string[];
+  /** Monthly range partitions on a timestamptz column; partitions created from monthsBehind before now to monthsAhead after. */
+  partition?: { column: string; interval: 'month'; monthsBehind: number; monthsAhead: number };
+  indexes: { name: string; columns: string[] }[];
+  /** empresa: row-level security by the company column empresa_id (rastro_app sees its company, rastro_ingest all). */
+  scope?: 'empresa';
+  /** What the API's role (rastro_app) may do: select, or nothing. The gateway's role (rastro_ingest) writes every table. */
+  app: 'select' | 'none';
+  fillfactor?: number;
+}

@@ -4,11 +4,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loadBundle } from '../app/bundle.ts';
 import { startEmbeddedPostgres, type EmbeddedHandle } from './embedded.ts';
 import { checkMigrations, createMigration, describeProblems, MigrationError } from './migration-tools.ts';
 import { MIGRATIONS_DIR } from './orm.ts';
+import type { TelemetryTableMeta } from '../../shared/model.ts';
 
 const args = process.argv.slice(2);
 const cmd = args[0];
@@ -17,18 +19,28 @@ const opt = (f: string) => { const i = args.indexOf(f); return i >= 0 ? args[i +
 const migrationsPath = path.resolve(opt('--dir') ?? process.env.MIGRATIONS_PATH ?? MIGRATIONS_DIR);
 const rel = (p: string) => path.relative(process.cwd(), p) || p;
 
+/** The telemetry tables of the generated dir (--generated) or of server/generated. */
+async function telemetryOf(dir = opt('--generated')): Promise<TelemetryTableMeta[]> {
+  const file = path.resolve(dir ?? path.join(import.meta.dirname, '../generated'), 'telemetry.ts');
+  return ((await import(pathToFileURL(file).href)) as { TELEMETRY_TABLES: TelemetryTableMeta[] }).TELEMETRY_TABLES;
+}
+
 async function create(): Promise<number> {
   const { entities } = await loadBundle(opt('--generated'));
-  const res = await createMigration({ entities, migrationsPath, allowDrop: flag('--allow-drop'), name: opt('--name') });
+  const res = await createMigration({ entities, migrationsPath, allowDrop: flag('--allow-drop'), name: opt('--name'), telemetry: await telemetryOf() });
   if (!res.fileName) {
     console.log('Nenhuma diferença entre os metadados e as migrações: nada a criar.');
     return 0;
   }
   console.log(`Migração criada: ${rel(res.path!)} (${res.sql.length} instruções)`);
+  if (res.telemetry && res.telemetry.path !== res.path) console.log(`Migração do schema telemetria criada: ${rel(res.telemetry.path)} (${res.telemetry.sql.length} instruções)`);
+  if (res.telemetry?.unsupported.length) {
+    console.log(`ATENÇÃO: complete à mão ${rel(res.telemetry.path)}: ${res.telemetry.unsupported.join('; ')}.`);
+  }
   if (res.drops.tables.length || res.drops.columns.length) {
     console.log(`ATENÇÃO: remove ${[...res.drops.tables.map((t) => `a tabela ${t}`), ...res.drops.columns.map((c) => `a coluna ${c}`)].join(', ')}.`);
   }
-  console.log('Revise o arquivo e versione-o junto com server/migrations/.snapshot-rastro.json; o servidor aplica na próxima partida.');
+  console.log('Revise o arquivo e versione-o junto com os snapshots (server/migrations/.snapshot-rastro.json, .snapshot-telemetria.json); o servidor aplica na próxima partida.');
   return 0;
 }
 
@@ -68,7 +80,7 @@ async function check(): Promise<number> {
   const { entities } = await loadBundle(opt('--generated'));
   const db = await scratchDatabase();
   try {
-    const problems = await checkMigrations({ url: db.url, entities, migrationsPath });
+    const problems = await checkMigrations({ url: db.url, entities, migrationsPath, telemetry: await telemetryOf() });
     if (problems.length) {
       console.error(describeProblems(problems));
       return 1;

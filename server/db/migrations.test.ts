@@ -1,7 +1,7 @@
 // Migrations are reviewed, not improvised (issue 6 §4): start applies only migration files; a metadata change
 // without a migration stops the start with a pt-BR message; migration:create writes the file (drops only with
 // --allow-drop, said at the top of the file); migration:check fails when metadata and migrations disagree.
-// The PostgreSQL schema `telemetria` is never touched.
+// The schema `telemetria` comes from metadata/telemetria through the same command (telemetry-schema.test.ts).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,12 +35,11 @@ let bundle: Bundle;
 beforeAll(async () => { bundle = await loadBundle(); });
 
 describe('start', () => {
-  it('applies the committed migrations, refuses metadata without a migration, ignores telemetria', async () => {
+  it('applies the committed migrations (the schema telemetria too), refuses metadata without a migration', async () => {
     const url = await createDatabase();
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
-      await c.query('create schema telemetria; create table telemetria.posicao (id bigserial primary key, serial text)');
       const base = { port: 0, host: '127.0.0.1', databaseUrl: url, dataDir: path.join(REPO, 'server/test/.tmp/mig-start-data'), log: pino({ level: 'silent' }), seed: false as const };
       const before = tsFiles(MIGRATIONS_DIR);
       const snapshot = fs.readFileSync(path.join(MIGRATIONS_DIR, '.snapshot-rastro.json'), 'utf8');
@@ -79,6 +78,7 @@ describe('migration:create', () => {
     const code = fs.readFileSync(res.path!, 'utf8');
     expect(code).toContain('create table "extra_teste"');
     expect(code).not.toContain('telemetria');
+    expect(res.telemetry).toBeUndefined();
     expect(code).not.toContain(ALLOW_DROP_HEADER);
     // Nothing left to create.
     expect((await createMigration({ entities, migrationsPath: dir })).fileName).toBeUndefined();

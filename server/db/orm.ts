@@ -10,7 +10,7 @@ import { systemEntities } from './system-entities.ts';
 import { declarePolicies, onReserveConnection } from './rls.ts';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
-/** PostgreSQL schemas the diff must never touch (hand-written ingest migrations). */
+/** PostgreSQL schemas the ORM's diff leaves alone: telemetria is diffed from metadata/telemetria (telemetry-schema.ts). */
 export const IGNORED_SCHEMAS = ['telemetria'];
 /** Hand-written tables outside the entity diff (session cache counter). */
 export const SKIPPED_TABLES = ['rastro_sessao_versao'];

@@ -20,8 +20,8 @@ let port: number;
 beforeAll(async () => {
   db = await createDatabase(inject('databaseUrl') ?? defaultDatabaseUrl(), `ingest_cluster_${process.pid}`);
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
-  await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado)
-    SELECT 1, ($1::bigint + g)::text, 'gv58cg', 'queclink', true FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
+  await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado, created_at, updated_at)
+    SELECT 1, ($1::bigint + g)::text, 'gv58cg', 'queclink', true, now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
   port = await freePort();
   cl = await startGatewayCluster({ databaseUrl: db.url, host: '127.0.0.1', ports: { queclinkTcp: port }, workers: 2, env: { GATEWAY_MAX_CONN_PER_IP: '0' } });
 }, 60_000);

@@ -181,7 +181,7 @@ describe('gateway', () => {
     await d.send(`+T:860000000000001,HBD,${iso(800)}$`);
     await d.waitFor('+SACK:HBD');
     const ins = async (event: string, value: unknown, status = 'pendente') => (await pool.query(
-      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status) VALUES (1, '860000000000001', $1, $2, $3) RETURNING id`,
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status, created_at, updated_at) VALUES (1, '860000000000001', $1, $2, $3, now(), now()) RETURNING id`,
       [event, JSON.stringify(value), status])).rows[0].id as number;
     const cancelled = await ins('engineBlock', {}, 'cancelado');
     const bad = await ins('writeConfig', { apn: 'a,b' });
@@ -223,10 +223,10 @@ describe('gateway', () => {
     await until(() => hexOf(d).includes('5356000b0100bc614e0006'));
     // Company 2's command for the same serial, marked sent long ago: another company's; the device's ACK is not for it.
     const foreign = (await pool.query(
-      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status, processing, enviado_em, tentativas)
-       VALUES (2, '12345678', 'reboot', '{}', 'enviado', true, now() - interval '1 minute', 1) RETURNING id`)).rows[0].id as number;
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status, processing, enviado_em, tentativas, created_at, updated_at)
+       VALUES (2, '12345678', 'reboot', '{}', 'enviado', true, now() - interval '1 minute', 1, now(), now()) RETURNING id`)).rows[0].id as number;
     const ins = async (event: string, value: unknown) => (await pool.query(
-      `INSERT INTO fila_processamento (empresa_id, serial, event, value) VALUES (1, '12345678', $1, $2) RETURNING id`,
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value, created_at, updated_at) VALUES (1, '12345678', $1, $2, now(), now()) RETURNING id`,
       [event, JSON.stringify(value)])).rows[0].id as number;
     const a = await ins('reboot', { deviceId: 999 }); // the header serial is the connected device's, not the row's
     const b = await ins('engineBlock', {});

@@ -189,7 +189,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const partTimer = setInterval(() => {
     void pool.connect().then(async (c) => {
       let broken: Error | undefined;
-      try { await ensurePartitionsAround(c, new Date(), 2); } catch (err) { broken = err as Error; throw err; } finally { c.release(broken); }
+      try { await ensurePartitionsAround(c, new Date()); } catch (err) { broken = err as Error; throw err; } finally { c.release(broken); }
     })
       .catch((err) => log.warn({ err: err.message }, 'falha ao criar partições'));
   }, 24 * 3600_000);

@@ -8,6 +8,7 @@ import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber } from './env.ts';
 import { jsonbOrderedJson } from './jsonb-order.ts';
 import { equipamento as eqp, equipamento_pendente as pend } from '../generated/columns.ts';
+import { EVENTO_COLUMNS, EVENTO_TYPES, POSICAO_COLUMNS, ULTIMO_ESTADO_COLUMNS, ULTIMO_ESTADO_TYPES, type PosicaoColumn, type UltimoEstadoColumn } from '../generated/telemetry.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
@@ -27,10 +28,11 @@ export interface WriterOptions {
   pending?: Partial<PendingLimits>;
 }
 
-/** Columns of telemetria.posicao written by the gateway (COPY order): the device's columns first, so that a
- * message's row text can be made when it is queued and the device's company/asset put in front per batch. */
-export const POSICAO_COLS = ['empresa_id', 'ativo_id', 'motorista_id', 'serial', 'fix_time', 'tipo', 'received_at', 'lat', 'lon',
-  'speed', 'course', 'altitude', 'valid', 'satellites', 'hdop', 'ignition', 'buffered', 'attributes'] as const;
+/** The device's columns, put in front of each row per batch (the rest of the row text is made when queued). */
+const DEVICE_COLS = ['empresa_id', 'ativo_id', 'motorista_id'] as const;
+/** Columns of telemetria.posicao written by the gateway (COPY order), from metadata/telemetria/posicao.yaml: the
+ * device's columns first, then the others in the metadata's order — the order prepare() writes the row text in. */
+export const POSICAO_COLS: readonly PosicaoColumn[] = [...DEVICE_COLS, ...POSICAO_COLUMNS.filter((c) => !(DEVICE_COLS as readonly string[]).includes(c))];
 
 // Positions: COPY into a per-session staging table, then one INSERT ... ON CONFLICT DO NOTHING.
 const SQL_STAGING = `CREATE TEMP TABLE IF NOT EXISTS stg_posicao (LIKE telemetria.posicao) ON COMMIT DELETE ROWS`;
@@ -58,13 +60,11 @@ export function copyText(v: unknown): string {
   }
 }
 
+// Events: every column of metadata/telemetria/evento.yaml, typed from it (a key the batch lacks is NULL).
 const SQL_EVENTO = `
-INSERT INTO telemetria.evento (serial, fix_time, code, key, description, received_at, empresa_id, ativo_id,
-  motorista_id, lat, lon, speed, attributes)
-SELECT serial, fix_time, code, key, description, received_at, empresa_id, ativo_id, motorista_id, lat, lon, speed, attributes
-  FROM json_to_recordset($1::json) AS x(serial text, fix_time timestamptz, code text, key text, description text,
-    received_at timestamptz, empresa_id int, ativo_id int, motorista_id int, lat float8, lon float8, speed real,
-    attributes jsonb)
+INSERT INTO telemetria.evento (${EVENTO_COLUMNS.join(', ')})
+SELECT ${EVENTO_COLUMNS.join(', ')}
+  FROM json_to_recordset($1::json) AS x(${EVENTO_COLUMNS.map((c) => `${c} ${EVENTO_TYPES[c]}`).join(', ')})
 ON CONFLICT DO NOTHING`;
 
 // The row's company changed (the serial was registered to another company): nothing of the previous company's
@@ -73,12 +73,10 @@ const OTHER = '(u.empresa_id IS DISTINCT FROM excluded.empresa_id)';
 const NEWER = `(${OTHER} OR (excluded.fix_time IS NOT NULL AND (u.fix_time IS NULL OR excluded.fix_time >= u.fix_time)))`;
 const pos = (c: string) => `${c} = CASE WHEN ${NEWER} THEN excluded.${c} ELSE u.${c} END`;
 const keep = (c: string) => `${c} = CASE WHEN ${OTHER} THEN excluded.${c} ELSE coalesce(excluded.${c}, u.${c}) END`;
-/** Columns of the latest-state upsert, each sent as one typed array (unnest: no JSON to parse per row). */
-export const ULTIMO_COLS = [['serial', 'text'], ['empresa_id', 'int'], ['ativo_id', 'int'], ['motorista_id', 'int'], ['protocolo', 'text'],
-  ['modelo', 'text'], ['fix_time', 'timestamptz'], ['lat', 'float8'], ['lon', 'float8'], ['speed', 'real'], ['course', 'real'],
-  ['altitude', 'real'], ['valid', 'bool'], ['ignition', 'bool'], ['battery', 'real'], ['power', 'real'], ['ultimo_tipo', 'text'],
-  ['ultimo_evento', 'text'], ['ultima_comunicacao', 'timestamptz'], ['attributes', 'jsonb']] as const;
-type UltimoCol = (typeof ULTIMO_COLS)[number][0];
+/** Columns of the latest-state upsert (metadata/telemetria/ultimo_estado.yaml), each sent as one typed array
+ * (unnest: no JSON to parse per row). */
+export const ULTIMO_COLS = ULTIMO_ESTADO_COLUMNS.map((c) => [c, ULTIMO_ESTADO_TYPES[c]] as const);
+type UltimoCol = UltimoEstadoColumn;
 /** Latest-state upsert; the rows come sorted by serial (a fixed lock order between concurrent batches). */
 const SQL_ULTIMO = `
 INSERT INTO telemetria.ultimo_estado AS u (${ULTIMO_COLS.map(([c]) => c).join(', ')})
@@ -446,7 +444,9 @@ export interface BatchRows {
   pendingKept: number; // raw messages of unknown devices stored (set by the transaction)
 }
 
-export interface Ultimo {
+/** A latest-state row: a key per column of ultimo_estado (attributes apart), so a column added to the metadata
+ * fails the type check until the writer fills it. */
+export interface Ultimo extends Record<Exclude<UltimoEstadoColumn, 'attributes'>, unknown> {
   serial: string; empresa_id: number; ativo_id: number | null; motorista_id: number | null; protocolo: string;
   modelo: string | null; fix_time: string | null; lat: number | null; lon: number | null; speed: number | null;
   course: number | null; altitude: number | null; valid: boolean | null; ignition: boolean | null; battery: number | null;
@@ -803,7 +803,7 @@ export class BatchWriter {
     try {
       const newMonths = [...rows.months].filter((k) => !this.knownMonths.has(k));
       if (newMonths.length) {
-        await client.query('SELECT telemetria.garante_particao(t) FROM unnest($1::timestamptz[]) t', [newMonths.map((k) => `${k}-01T00:00:00Z`)]);
+        await client.query(`SELECT telemetria.garante_particao('posicao', t) FROM unnest($1::timestamptz[]) t`, [newMonths.map((k) => `${k}-01T00:00:00Z`)]);
         for (const k of newMonths) this.knownMonths.add(k);
       }
       // Fast path: COPY straight into posicao. A duplicate (device resend, retry after an ambiguous commit)

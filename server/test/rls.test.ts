@@ -133,13 +133,13 @@ describe('row-level security', () => {
       await c.query(`set role ${INGEST_ROLE}`);
       const n = (await c.query('select count(distinct empresa_id)::int as n from ativo')).rows[0].n;
       expect(n).toBe(2);
-      const part = (await c.query(`select telemetria.garante_particao('2031-05-10T00:00:00Z') as p`)).rows[0].p;
+      const part = (await c.query(`select telemetria.garante_particao('posicao', '2031-05-10T00:00:00Z') as p`)).rows[0].p;
       expect(part).toBe('posicao_2031_05');
       await c.query(`insert into telemetria.posicao (serial, fix_time, tipo, empresa_id, lat, lon, valid) values ('B9', '2031-05-10T00:00:00Z', 'p', $1, 1, 1, true)`, [empresaB]);
       await c.query(`reset role`);
       await c.query(`select set_config('rastro.empresa', $1, false), set_config('role', '${APP_ROLE}', false)`, [String(empresaA)]);
       await expect(c.query('select count(*) from telemetria.posicao_2031_05')).rejects.toMatchObject({ code: '42501' });
-      await expect(c.query(`select telemetria.garante_particao('2031-06-10T00:00:00Z')`)).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query(`select telemetria.garante_particao('posicao', '2031-06-10T00:00:00Z')`)).rejects.toMatchObject({ code: '42501' });
     } finally { await c.end(); }
   });
 

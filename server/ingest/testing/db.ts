@@ -1,24 +1,10 @@
-// Test/bench databases: a fresh database per test file. Uses the server harness schema when present;
-// otherwise creates the public tables the gateway reads (same shape as the generated entities).
+// Test/bench databases: a fresh database per test file with the real schema — the committed migrations applied
+// by the gateway's migrator (public tables from the entities' metadata, schema telemetria from metadata/telemetria),
+// plus one environment and the companies 1..9 the ingest tests and the bench register devices under.
 import pg from 'pg';
+import { migrateTelemetria } from '../migrate.ts';
 
-export const HDW_TABLES_SQL = `
-CREATE TABLE IF NOT EXISTS ativo (id serial PRIMARY KEY, empresa_id int NOT NULL);
-CREATE TABLE IF NOT EXISTS equipamento (id serial PRIMARY KEY, empresa_id int NOT NULL, serial varchar(20) NOT NULL,
-  tecnologia varchar(20) NOT NULL DEFAULT 'queclink', modelo varchar(20) NOT NULL DEFAULT 'gv50cg', firmware varchar(60),
-  simcard varchar(30), ativado boolean NOT NULL DEFAULT true, ultima_comunicacao timestamptz,
-  created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS equipamento_ativo (id serial PRIMARY KEY, empresa_id int NOT NULL, serial varchar(20) NOT NULL,
-  ativo_id int NOT NULL, data_inicio timestamptz NOT NULL, data_fim timestamptz,
-  created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS fila_processamento (id serial PRIMARY KEY, empresa_id int NOT NULL, serial varchar(20) NOT NULL,
-  event varchar(30) NOT NULL, value jsonb, processing boolean NOT NULL DEFAULT false, status varchar(20) NOT NULL DEFAULT 'pendente',
-  tentativas int NOT NULL DEFAULT 0, enviado_em timestamptz, concluido_em timestamptz, resposta text,
-  created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS equipamento_pendente (id serial PRIMARY KEY, serial varchar(40) NOT NULL UNIQUE, protocolo varchar(20) NOT NULL,
-  primeira_mensagem timestamptz NOT NULL, ultima_mensagem timestamptz NOT NULL, quantidade int NOT NULL DEFAULT 0,
-  descartadas int NOT NULL DEFAULT 0,
-  ultima_mensagem_bruta text, created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());`;
+const COMPANIES = 9;
 
 export function defaultDatabaseUrl(): string {
   return process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,9 +21,14 @@ export async function createDatabase(baseUrl: string, name: string): Promise<{ u
   const u = new URL(baseUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try { await c.query(HDW_TABLES_SQL); } finally { await c.end(); }
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    await migrateTelemetria(pool);
+    await pool.query(`INSERT INTO ambiente (id, descricao, created_at, updated_at) VALUES (1, 'Testes', now(), now())`);
+    await pool.query(`INSERT INTO empresa (id, ambiente_id, fantasia, created_at, updated_at)
+      SELECT g, 1, 'Empresa ' || g, now(), now() FROM generate_series(1, ${COMPANIES}) g`);
+    await pool.query(`SELECT setval(pg_get_serial_sequence('ambiente', 'id'), 1), setval(pg_get_serial_sequence('empresa', 'id'), ${COMPANIES})`);
+  } finally { await pool.end(); }
   return {
     url,
     drop: async () => {
@@ -54,8 +45,8 @@ export async function registerDevice(pool: pg.Pool, serial: string, empresaId: n
     `INSERT INTO equipamento (empresa_id, serial, tecnologia, modelo, ativado, created_at, updated_at)
      VALUES ($1, $2, $3, $4, true, now(), now()) RETURNING id`, [empresaId, serial, tecnologia, modelo]);
   if (ativoId !== undefined) {
-    // The minimal test schema has a bare ativo table; with the real schema the asset already exists.
-    await pool.query(`INSERT INTO ativo (id, empresa_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM ativo WHERE id = $1)`, [ativoId, empresaId]);
+    await pool.query(`INSERT INTO ativo (id, empresa_id, descricao, placa, created_at, updated_at)
+      SELECT $1, $2, 'Ativo ' || $1::int, 'TST' || $1::int, now(), now() WHERE NOT EXISTS (SELECT 1 FROM ativo WHERE id = $1)`, [ativoId, empresaId]);
     await pool.query(
       `INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
        VALUES ($1, $2, $3, now() - interval '1 day', now(), now())`, [empresaId, serial, ativoId]);

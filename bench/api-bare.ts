@@ -1,4 +1,4 @@
-// The floor for npm run bench:api: node:http + pg, no framework, hand-written SQL, ONE statement per answer (the
+// The floor for npm run bench:api: node:http + pg, no framework, hand-written SQL, ONE statement per answer, prepared (the
 // computed columns of metadata/tlm/ativo.yaml inlined as subselects, the total joined to the page, the parent check
 // of the nested list inside its statement), for one fixed company. Routes, same JSON and Content-Range as the API:
 //   GET /api/ativo?filter&sort&range          list (filter: idGaragem and q over descricao, placa, numeroFrota)
@@ -12,6 +12,13 @@ const empresa = Number(process.env.BARE_EMPRESA);
 pg.types.setTypeParser(20, Number); // int8 (count) and numeric as numbers, as the API answers them
 pg.types.setTypeParser(1700, Number);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// Named (prepared) statements: each connection parses and plans a statement once, as the API does.
+const names = new Map<string, string>();
+const query = (text: string, values: unknown[]) => {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `bare${names.size + 1}`));
+  return pool.query({ name, text, values });
+};
 
 // ativo's columns as the API answers them (camelCase keys, references as ids), then its computed columns.
 const ATIVO_COLS = `t.id AS "id", t.empresa_id AS "empresaId", t.descricao AS "descricao", t.placa AS "placa", t.id_garagem AS "idGaragem",
@@ -77,12 +84,12 @@ http.createServer(async (req, res) => {
         where += ` AND (t.descricao ILIKE ${q} OR t.placa ILIKE ${q} OR t.numero_frota ILIKE ${q})`;
       }
       const order = orderOf(u.searchParams.get('sort'), ATIVO_SORT, ['descricao', 'ASC']);
-      const r = await pool.query(paged('ativo', ATIVO_SELECT, where, order, params.length + 1), [...params, b - a + 1, a]);
+      const r = await query(paged('ativo', ATIVO_SELECT, where, order, params.length + 1), [...params, b - a + 1, a]);
       return sendPage(res, 'ativo', a, page(r.rows));
     }
     const one = /^\/api\/ativo\/(\d+)$/.exec(u.pathname);
     if (one) {
-      const r = await pool.query(`SELECT ${ATIVO_SELECT} FROM ativo t WHERE t.id = $1 AND t.empresa_id = $2`, [Number(one[1]), empresa]);
+      const r = await query(`SELECT ${ATIVO_SELECT} FROM ativo t WHERE t.id = $1 AND t.empresa_id = $2`, [Number(one[1]), empresa]);
       return r.rows[0] ? send(res, 200, r.rows[0]) : send(res, 404, { status: 404, msg: 'Registro não encontrado' });
     }
     const nested = /^\/api\/ativo\/(\d+)\/motorista_temporario$/.exec(u.pathname);
@@ -92,7 +99,7 @@ http.createServer(async (req, res) => {
       // The parent's visibility in the same statement: no row at all when the ativo is not the company's.
       const sql = `${paged('motorista_temporario', MT_COLS, 't.empresa_id = $1 AND t.ativo_id = $2', order, 3)}
         WHERE EXISTS (SELECT 1 FROM ativo x WHERE x.id = $2 AND x.empresa_id = $1)`;
-      const r = await pool.query(sql, [empresa, Number(nested[1]), b - a + 1, a]);
+      const r = await query(sql, [empresa, Number(nested[1]), b - a + 1, a]);
       if (!r.rows.length) return send(res, 404, { status: 404, msg: 'Registro pai não encontrado' });
       return sendPage(res, 'motorista_temporario', a, page(r.rows));
     }

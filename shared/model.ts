@@ -158,7 +158,7 @@ export interface EntityMeta {
   menu?: { group: string; order: number; icon?: string };
   readOnlyResource: boolean;  // no create/edit/delete screens or routes (e.g. historico_de_login)
   credentials?: boolean;      // users, roles, grants, sessions, API keys: never written by an API-key call (server/core/pipeline.ts)
-  importable?: boolean;       // offered by the import screens (server/calls/importacao.ts)
+  importable?: boolean;       // offered by the import screens (modules/importacao/server/importacao.ts)
   listTabs?: { group: string; order: number; label: string }; // the list is one tab of a set of sibling registers
   owner?: string;             // scope empresa: reference to usuario; the caller sees only their own rows (notificacao)
   aliases?: AliasMeta[];  // more screen routes of a view (below the route, or absolute)
@@ -202,7 +202,7 @@ export interface ScreenMeta {
   permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
   subroutes?: string[];    // child paths below route, same component and permission (e.g. ':tecnology/:model/eventos')
   menu?: { group: string; order: number; icon?: string };
-  component: string;       // module under runtime/src/screens/, e.g. rastreamento/MapaAoVivo.tsx
+  component: string;       // under runtime/src/screens/ (provider/ProviderScreen.tsx) or, ./-relative, in its module folder
   help?: string;
   /** A provider's list (component provider/ProviderScreen.tsx): route params → provider params, tabs over one param. */
   list?: ScreenList;

@@ -1,4 +1,4 @@
-// Provider acesso_ativo (metadata/adm/acesso_ativo.yaml): the asset record's Controle de acesso tab. Lists the users of
+// Provider acesso_ativo (modules/acesso/metadata/adm/acesso_ativo.yaml): the asset record's Controle de acesso tab. Lists the users of
 // the active company who may see the asset — wiki/dev roles, a cargo of this company or extra keys holding
 // tlm.fro.ativo.visualizar or .lista — and through what. The company condition is added by sqlPage.
 import { HttpError } from '../../../server/http/envelope.ts';

@@ -1,4 +1,4 @@
-// Library calls over real HTTP (server/calls/biblioteca.ts): ra-data-simple-rest lists of the catalogues of
+// Library calls over real HTTP (modules/biblioteca/server/biblioteca.ts): ra-data-simple-rest lists of the catalogues of
 // metadata/catalogos (counts and keys checked against the YAML files themselves), q/type/undescribed filters,
 // sort, range, 401 without a session, 403 without the screen key, 404 in pt-BR for unknown names.
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Event and parameter libraries: the registers biblioteca_evento, biblioteca_periferico and biblioteca_parametro
 // (editable, seeded from metadata/catalogos by server/seed/biblioteca.ts; issue 9), listed catalogue by catalogue.
 // Providers (server/crud/provider.ts): their columns, filters, sorts, paths and permission keys are declared in
-// metadata/adm/biblioteca_lista.yaml, biblioteca_tecnologias.yaml, metadata/tlm/biblioteca_familia.yaml and
+// modules/biblioteca/metadata/adm/biblioteca_lista.yaml, biblioteca_tecnologias.yaml, modules/biblioteca/metadata/tlm/biblioteca_familia.yaml and
 // biblioteca_familias.yaml; the core serves them (session, permission, ra-data-simple-rest protocol):
 //   GET /api/biblioteca/tecnologias                          technologies with libraries, their models and lists
 //   GET /api/biblioteca/{tecnologia}/{modelo}/eventos         /adm/bib/biblioteca_de_eventos (adm.bib.biblioteca_de_eventos.lista)

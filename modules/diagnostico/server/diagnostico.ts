@@ -1,4 +1,4 @@
-// Diagnostics providers (metadata/cfg/diagnostico.yaml, metadata/cfg/comando_vdo.yaml):
+// Diagnostics providers (modules/diagnostico/metadata/cfg/diagnostico.yaml, modules/diagnostico/metadata/cfg/comando_vdo.yaml):
 // - diagnostico: the checks of /cfg/dia/healthcheck, made when the list is read: the database (round trip), the
 //   application process, and each active healthcheck register (its address asked with GET, no redirects followed,
 //   a short timeout; only the status code is read, never the body).

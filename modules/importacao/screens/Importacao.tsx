@@ -1,6 +1,6 @@
 // Importação (/cfg/cfg/importacao and /adm/sis/integracao/importar): pick a register declared importable, download
 // its model sheet, send a CSV or XLSX, see every row with its pt-BR errors (preview: nothing is written), then
-// import all rows at once — or none (server/calls/importacao.ts). The bar shows the upload, then the server's work.
+// import all rows at once — or none (modules/importacao/server/importacao.ts). The bar shows the upload, then the server's work.
 import { useEffect, useState } from 'react';
 import {
   Alert, Box, Button, Card, CardContent, Chip, Divider, LinearProgress, MenuItem, Stack, Table, TableBody, TableCell,

@@ -1,4 +1,4 @@
-// Import of registers from a sheet (server/calls/importacao.ts) over real HTTP: the importable registers offered by
+// Import of registers from a sheet (modules/importacao/server/importacao.ts) over real HTTP: the importable registers offered by
 // key, the model sheet, a CSV preview with per-row pt-BR errors writing nothing, all-or-nothing import, an XLSX
 // import creating rows (references by name, enums by label, booleans in pt-BR) in the caller's company with history,
 // and the refusals (screen key, register key, other company's references, unknown columns, non-importable register).

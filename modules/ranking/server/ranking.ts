@@ -1,4 +1,4 @@
-// Provider `ranking_motorista` (metadata/tlm/ranking_motorista.yaml): the record tab /tlm/fro/motorista/:id/ranking.
+// Provider `ranking_motorista` (modules/ranking/metadata/tlm/ranking_motorista.yaml): the record tab /tlm/fro/motorista/:id/ranking.
 // The company's drivers ranked by their score over the period, computed in SQL from telemetria.evento:
 //   score = Σ over the driver's events whose key has an active weight (pontuacao_de_eventos) of
 //           pontos × the highest multiplier of the active speed rules of the event holding its speed (pontuacao_avancada, else 1)

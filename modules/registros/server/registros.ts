@@ -1,4 +1,4 @@
-// Provider `posicao` (metadata/tlm/posicao.yaml): the positions the gateway wrote to telemetria.posicao, for the
+// Provider `posicao` (modules/registros/metadata/tlm/posicao.yaml): the positions the gateway wrote to telemetria.posicao, for the
 // screen /tlm/ras/registros. The company condition is added by sqlPage from the session. The table is partitioned
 // by month and grows fast: the period defaults to the last 24 hours and may not exceed 31 days.
 import { badRequest } from '../../../server/http/envelope.ts';

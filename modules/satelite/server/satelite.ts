@@ -1,4 +1,4 @@
-// Provider painel_satelite (metadata/esp/painel_satelite.yaml): the satellite panel /esp/sat/painel — one row per
+// Provider painel_satelite (modules/satelite/metadata/esp/painel_satelite.yaml): the satellite panel /esp/sat/painel — one row per
 // terminal (serial) of the company, from its messages: last received/sent, pending, failed, and the asset the serial
 // is linked to now. The company condition is added by sqlPage (pushed into the grouping by PostgreSQL).
 import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';

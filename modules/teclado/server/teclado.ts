@@ -1,4 +1,4 @@
-// Provider logs_teclado (metadata/esp/logs_teclado.yaml): the Logs tab of a keyboard's command console
+// Provider logs_teclado (modules/teclado/metadata/esp/logs_teclado.yaml): the Logs tab of a keyboard's command console
 // (/esp/tcl/comandos/:serial/logs) — every recorded change of the device and of its messages/macros, deleted ones
 // included (a message belongs to the device named when it was created). The company condition is added by sqlPage.
 import { HttpError } from '../../../server/http/envelope.ts';

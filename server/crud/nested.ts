@@ -9,7 +9,7 @@ import { notFound } from '../http/envelope.ts';
 import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
 import { readFields, type Row } from '../read/index.ts';
 import { entityByKey } from '../core/registry.ts';
-import { createHandler, listHandler, oneHandler } from './routes.ts';
+import { createHandler, listHandler, oneHandler, type ParentOf } from './routes.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
 export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
@@ -23,19 +23,29 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
   // Reads settle a session handed out from the cache in their last statement (as the entity's own list and by id).
   const scopeRead = scopeStep(entity.scope, { sessionInSql: true });
 
-  /** `{field: the parent's value}` (its id, or its `by` field unless the field references the parent), once the parent is visible to the caller. */
-  async function parent(c: Context<AppEnv>): Promise<Row> {
+  /** The parent named by the route: its entity and its condition (404 for a malformed value). */
+  function named(c: Context<AppEnv>): { entity: EntityMeta; where: Row } {
     const parent = entityByKey(p!.entity);
     if (!parent) throw notFound();
     const raw = c.req.param('parent') ?? '';
-    let cond: Row;
     if (p!.by === 'id') {
       if (!/^\d{1,15}$/.test(raw)) throw notFound();
-      cond = { id: Number(raw) };
-    } else {
-      if (!raw || raw.length > 200) throw notFound();
-      cond = { [p!.by]: raw };
+      return { entity: parent, where: { id: Number(raw) } };
     }
+    if (!raw || raw.length > 200) throw notFound();
+    return { entity: parent, where: { [p!.by]: raw } };
+  }
+
+  /** The list's condition when the route's value is the one the rows carry (all but refId): the parent's visibility
+   *  is then checked in the list's statement, no round trip before it. */
+  const known: ParentOf | undefined = p.refId ? undefined : (c) => {
+    const { entity: parent, where } = named(c);
+    return { narrow: { [p!.field]: where[p!.by] }, parent: { entity: parent, where } };
+  };
+
+  /** `{field: the parent's value}` (its id, or its `by` field unless the field references the parent), once the parent is visible to the caller. */
+  async function parent(c: Context<AppEnv>): Promise<Row> {
+    const { entity: parent, where: cond } = named(c);
     const row = await readFields(c.get('em'), parent, c.get('session'), cond, p!.by === 'id' ? ['id'] : ['id', p!.by]);
     if (!row) throw notFound('Registro pai não encontrado');
     return { [p!.field]: p!.by === 'id' || p!.refId ? Number(row.id) : row[p!.by] };
@@ -44,7 +54,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
   // The keys of the parent's record tabs that show this list (metadata record) are required too.
   const tabSteps = (p.tabKeys ?? []).map((k) => permissionStep([k as PermissionKey]));
   app.use('*', sessionStep({ credentials: entity.credentials }), ...tabSteps);
-  app.get('/', parentPerm, perm('lista'), scopeRead, listHandler(e, parent));
+  app.get('/', parentPerm, perm('lista'), scopeRead, listHandler(e, parent, known));
   app.get('/:id', parentPerm, perm('visualizar'), scopeRead, oneHandler(e, parent));
   if (entity.readOnlyResource) return app;
   // Creates carry the parent: its value replaces whatever the body says.

@@ -30,14 +30,20 @@ import type { PermissionKey } from '../generated/permissions.ts';
  *  row read must meet and every row created carries. Undefined for the entity's own routes. */
 export type Narrow = (c: Context<AppEnv>) => Promise<Row>;
 
-/** GET list: one statement of the read engine (session checked in it). */
-export function listHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv> {
+/** A nested list's parent known without reading it: the rows' condition and the parent row that must be visible,
+ *  checked in the list's own statement; undefined when the condition needs the parent's row (then Narrow runs). */
+export type ParentOf = (c: Context<AppEnv>) => { narrow: Row; parent: { entity: EntityMeta; where: Where } } | undefined;
+
+/** GET list: one statement of the read engine (session checked in it; a nested list's parent too). */
+export function listHandler(e: () => EntityMeta, narrow?: Narrow, parentOf?: ParentOf): Handler<AppEnv> {
   return async (c) => {
-    const more = narrow && (await narrow(c));
+    const known = parentOf?.(c);
+    const more = known ? known.narrow : narrow && (await narrow(c));
     const { offset, limit } = parseRange(c.req.query('range'));
     const ent = e();
-    const q = { filter: listFilter(c), sort: parseJson(c.req.query('sort'), 'sort'), narrow: more || undefined, offset, limit };
+    const q = { filter: listFilter(c), sort: parseJson(c.req.query('sort'), 'sort'), narrow: more || undefined, parent: known?.parent, offset, limit };
     const page = await readPage(c.get('em'), ent, c.get('session'), q, c.get('sessionCheck'));
+    if (!page.parentFound) throw notFound('Registro pai não encontrado');
     return sendPage(c, ent.key, offset, page.rows, page.total);
   };
 }
@@ -139,7 +145,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const em = c.get('em');
     const where: Where = { entidade: ent.key, registroId: id, ...tenantOnly(ent, s) };
     const more = narrow && (await narrow(c));
-    const count = (extra?: Row) => em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s), ...(extra ? [extra] : [])] } as never, { filters: false });
+    const count = (extra?: Row) => em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s), ...(extra ? [extra] : [])] } as never);
     const live = await count(more);
     const rows = await em.find(HistoricoAlteracaoSchema, where as never, { orderBy: { data: 'DESC', id: 'DESC' } });
     // The change history of a row with companies is shown only while the caller may see the row; a row outside the

@@ -115,6 +115,8 @@ export interface ReadQuery {
   narrow?: Where;
   /** ra's ?sort; default the entity's. */
   sort?: unknown;
+  /** A parent row that must be visible to the caller (nested lists): checked in the same statement. */
+  parent?: { entity: EntityMeta; where: Where };
 }
 
 /** WHERE of a query: the company scope (the scope module's one function), filter and narrowing, over alias t. */
@@ -144,19 +146,26 @@ export async function planPage(em: EntityManager, e: EntityMeta, s: Session, q: 
   const page = computed
     ? `SELECT ${plan.select}${computed} FROM (SELECT t.* FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
     : `SELECT ${plan.select} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
+  // The parent's visibility (nested lists) as one more column of the total's row.
+  const parent = q.parent
+    ? `, EXISTS (SELECT 1 FROM ${ident(q.parent.entity.table)} pp WHERE ${[scopeSql(q.parent.entity, s, 'pp', p), whereSql(q.parent.entity, q.parent.where, 'pp', p)].join(' AND ')}) AS "__parent"`
+    : '';
   // The total's row always comes, with the page's rows (none: one row of nulls).
-  const sql = `SELECT c.n AS "__total"${versionColumn(check)}, p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${w}) c` +
+  const sql = `SELECT c.n AS "__total"${versionColumn(check)}${parent}, p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${w}) c` +
     ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
   return { sql, params: p.values };
 }
 
-/** One page and the total in one statement. `check`: the request's unsettled session check, settled by it. */
-export async function readPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ rows: Row[]; total: number }> {
+/** One page and the total in one statement. `check`: the request's unsettled session check, settled by it.
+ *  With q.parent, `parentFound` says whether the parent is visible (when not, the rows must not be answered). */
+export async function readPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ rows: Row[]; total: number; parentFound: boolean }> {
   const { sql, params } = await planPage(em, e, s, q, check);
   const rows = await run(em, sql, params);
   settle(check, rows);
+  const parentFound = !q.parent || rows[0]?.__parent === true;
+  if (!parentFound) return { rows: [], total: 0, parentFound };
   const plan = planOf(e), cols = computedColumns(e);
-  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(plan, cols, r)), total: Number(rows[0]?.__total ?? 0) };
+  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(plan, cols, r)), total: Number(rows[0]?.__total ?? 0), parentFound };
 }
 
 /** The visible row by id (meeting `narrow`), with its computed columns; null when not visible. */

@@ -159,11 +159,71 @@ export function emitTelemetry(tables: TelemetryTableMeta[]): string {
   return `${out.join('\n')}\n`;
 }
 
+/** Aliases of the telemetry tables a SQL text reads (`telemetria.<table> [AS] <alias>`); unknown tables to `unknown`. */
+function telemetryAliases(text: string, byKey: Map<string, TelemetryTableMeta>, aliases: Map<string, TelemetryTableMeta>, unknown: string[]): void {
+  for (const m of text.matchAll(/\btelemetria\.("?)([a-z_][a-z0-9_]*)\1(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/gi)) {
+    const t = byKey.get(m[2]!);
+    if (!t) { unknown.push(m[2]!); continue; }
+    aliases.set(m[3] && !/^(where|join|left|right|inner|full|on|group|order|limit|cross|union)$/i.test(m[3]) ? m[3] : m[2]!, t);
+  }
+}
+function columnRefs(text: string, aliases: Map<string, TelemetryTableMeta>): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b([a-z_][a-z0-9_]*)\.("?)([a-z_][a-z0-9_]*)\2/gi)) {
+    const t = aliases.get(m[1]!);
+    if (t && !t.columns.some((c) => c.name === m[3])) out.push(`coluna desconhecida em ${t.table}: ${m[3]}`);
+  }
+  return out;
+}
+
+/**
+ * SQL in the metadata that reads telemetry tables names only what metadata/telemetria describes: providers declared
+ * over them (`sql.from` naming telemetria.<table> <alias>, their columns' and filters' SQL) and entities' computed
+ * columns (`sql`). Answers pt-BR problems.
+ */
+export function checkTelemetryRefs(files: SourceFile[], tables: TelemetryTableMeta[]): string[] {
+  const byKey = new Map(tables.map((t) => [t.key, t]));
+  const problems: string[] = [];
+  const unknownTables = (file: string, path: string, names: string[]) => {
+    for (const n of names) problems.push(problem(file, path, `tabela de telemetria desconhecida: telemetria.${n} (metadata/telemetria)`));
+  };
+  for (const src of files) {
+    const data = src.data as { sql?: Record<string, unknown>; columns?: unknown } | null;
+    const sql = data?.sql;
+    if (sql && typeof sql.from === 'string') {
+      const aliases = new Map<string, TelemetryTableMeta>();
+      const unknown: string[] = [];
+      telemetryAliases(sql.from, byKey, aliases, unknown);
+      unknownTables(src.file, '/sql/from', unknown);
+      const texts: [string, string][] = [['/sql/from', sql.from]];
+      for (const k of ['columns', 'filters'] as const) {
+        const o = sql[k];
+        if (o && typeof o === 'object') for (const [n, v] of Object.entries(o)) if (typeof v === 'string') texts.push([`/sql/${k}/${n}`, v]);
+      }
+      for (const [path, text] of texts) problems.push(...columnRefs(text, aliases).map((m) => problem(src.file, path, m)));
+    }
+    if (Array.isArray(data?.columns)) {
+      data.columns.forEach((c: unknown, i: number) => {
+        const text = (c as { sql?: unknown } | null)?.sql;
+        if (typeof text !== 'string') return;
+        const aliases = new Map<string, TelemetryTableMeta>();
+        const unknown: string[] = [];
+        telemetryAliases(text, byKey, aliases, unknown);
+        unknownTables(src.file, `/columns/${i}/sql`, unknown);
+        problems.push(...columnRefs(text, aliases).map((m) => problem(src.file, `/columns/${i}/sql`, m)));
+      });
+    }
+  }
+  return problems;
+}
+
 /** The kind, shaped for the generator's kind registry (generator/kinds). */
 export const telemetryKind = {
   kind: 'telemetria',
   schema: telemetrySchema,
   build: buildTelemetry,
   normalize: normalizeTelemetry,
+  /** Cross-kind check once everything is loaded: SQL of providers and computed columns names described columns. */
+  link: (tables: TelemetryTableMeta[], files: SourceFile[]) => checkTelemetryRefs(files, tables),
   emit: (tables: TelemetryTableMeta[]) => ({ server: { 'telemetry.ts': emitTelemetry(tables) } }),
 };

@@ -161,6 +161,9 @@ describe('writer rows', () => {
     const rows = buildRows([p], new Map([[dev.serial, dev]]), () => true);
     expect(rows.posicaoCount).toBe(2);
     expect(rows.implausible).toBe(1);
+    // One field per column of metadata/telemetria/posicao.yaml: a column added there must be written here too.
+    expect(rows.posicao.toString().trimEnd().split('\n').map((l) => l.split('\t').length)).toEqual([POSICAO_COLS.length, POSICAO_COLS.length]);
+    expect(POSICAO_COLS.length).toBe(18);
     const lines = rows.posicao.toString().trimEnd().split('\n').map((l) => Object.fromEntries(l.split('\t').map((v, i) => [POSICAO_COLS[i], v])));
     expect(lines[0]).toMatchObject({ empresa_id: '3', ativo_id: '7', motorista_id: '\\N', serial: dev.serial, fix_time: '2026-11-23T11:59:00.000Z', tipo: 'FRI',
       received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',

@@ -1,0 +1,78 @@
+// The telemetria kind (generator/telemetry.ts): schema + normalisation problems, the emitted column lists, and the
+// providers' SQL over telemetry tables checked against the described columns.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadMetadata, type SourceFile } from './load.ts';
+import { buildTelemetry, checkTelemetryRefs, emitTelemetry } from './telemetry.ts';
+
+const file = (data: unknown, name = 'x'): SourceFile => ({ file: `metadata/telemetria/${name}.yaml`, area: 'telemetria', data });
+const table = (over: Record<string, unknown> = {}) => ({
+  kind: 'telemetria', key: 'x', label: 'X', app: 'select', scope: 'empresa',
+  columns: [{ name: 'serial', type: 'text', notNull: true }, { name: 't', type: 'timestamptz', notNull: true }, { name: 'empresa_id', type: 'integer' }],
+  primaryKey: ['serial', 't'], partition: { column: 't', interval: 'month' }, indexes: [{ name: 'x_empresa', columns: ['empresa_id', 't'] }],
+  ...over,
+});
+
+describe('kind telemetria', () => {
+  it('normalises a table: defaults of the partition, sorted output, emitted lists and types', () => {
+    const { tables, problems } = buildTelemetry([file(table())]);
+    expect(problems).toEqual([]);
+    expect(tables[0]).toMatchObject({ table: 'telemetria.x', partition: { column: 't', interval: 'month', monthsBehind: 1, monthsAhead: 2 }, scope: 'empresa', app: 'select' });
+    const out = emitTelemetry(tables);
+    expect(out).toContain('export const X_COLUMNS = ["serial", "t", "empresa_id"] as const;');
+    expect(out).toContain('export const X_TYPES = { serial: "text", t: "timestamptz", empresa_id: "integer" } as const;');
+    expect(out).toContain('export type XColumn = (typeof X_COLUMNS)[number];');
+  });
+
+  it('refuses what PostgreSQL or the scope could not have, in pt-BR with the path', () => {
+    const { problems } = buildTelemetry([
+      file(table({ key: 'y' })),
+      file(table({ primaryKey: ['serial', 'nada'], columns: [{ name: 'serial', type: 'text', notNull: true }, { name: 't', type: 'timestamptz', notNull: true }, { name: 't', type: 'text' }], fillfactor: 70 })),
+      file({ ...table(), columns: [{ name: 'serial', type: 'varchar' }] }, 'z'),
+    ]);
+    expect(problems).toEqual([
+      'metadata/telemetria/x.yaml: /key: deve ser igual ao nome do arquivo (x)',
+      'metadata/telemetria/x.yaml: /columns/2/name: coluna repetida: t',
+      'metadata/telemetria/x.yaml: /primaryKey/1: coluna desconhecida: nada',
+      'metadata/telemetria/x.yaml: /indexes/0/columns/0: coluna desconhecida: empresa_id',
+      // the last column of a repeated name counts
+      'metadata/telemetria/x.yaml: /partition/column: a partição mensal exige uma coluna timestamptz',
+      'metadata/telemetria/x.yaml: /primaryKey: a chave primária de uma tabela particionada deve incluir t',
+      'metadata/telemetria/x.yaml: /fillfactor: fillfactor não se aplica a uma tabela particionada',
+      'metadata/telemetria/x.yaml: /scope: o escopo empresa exige a coluna empresa_id (integer)',
+      'metadata/telemetria/z.yaml: /columns/0/type: deve ser um de: text, integer, bigint, smallint, real, double precision, boolean, timestamptz, jsonb',
+      // names are unique in the schema (tables and indexes)
+      'metadata/telemetria/x.yaml: /: nome repetido no schema telemetria: x_empresa (também em metadata/telemetria/x.yaml)',
+    ]);
+  });
+});
+
+describe('providers over telemetry tables', () => {
+  const { tables } = buildTelemetry(loadMetadata(resolve(import.meta.dirname, '../metadata')).telemetry ?? []);
+  const provider = (sql: unknown) => ({ file: 'modules/m/metadata/tlm/p.yaml', area: 'tlm', data: { kind: 'provider', key: 'p', sql } });
+
+  it('name only described columns of described tables', () => {
+    expect(checkTelemetryRefs([provider({
+      from: 'telemetria.posicao p LEFT JOIN ativo a ON a.id = p.ativo_id', tiebreak: ['id'],
+      columns: { fixTime: 'p.fix_time', velocidade: 'p.speed', odometro: 'p.odometro', placa: 'a.placa' },
+      filters: { ignicao: 'p."ignicao" = {value}' },
+    }), provider({ from: 'telemetria.viagem v', tiebreak: ['id'] })], tables)).toEqual([
+      'modules/m/metadata/tlm/p.yaml: /sql/columns/odometro: coluna desconhecida em telemetria.posicao: odometro',
+      'modules/m/metadata/tlm/p.yaml: /sql/filters/ignicao: coluna desconhecida em telemetria.posicao: ignicao',
+      'modules/m/metadata/tlm/p.yaml: /sql/from: tabela de telemetria desconhecida: telemetria.viagem (metadata/telemetria)',
+    ]);
+  });
+
+  it('and computed columns of entities too', () => {
+    const entity = { file: 'metadata/tlm/e.yaml', area: 'tlm', data: { key: 'e', columns: [{ source: 'a' }, {
+      source: 'm', virtual: true, sql: '(SELECT u.motorista FROM telemetria.ultimo_estado u WHERE u.ativo_id = {this}.id)' }] } };
+    expect(checkTelemetryRefs([entity], tables)).toEqual(['metadata/tlm/e.yaml: /columns/1/sql: coluna desconhecida em telemetria.ultimo_estado: motorista']);
+  });
+
+  it('the committed metadata agrees with metadata/telemetria (providers, computed columns)', () => {
+    const meta = loadMetadata(resolve(import.meta.dirname, '../metadata'));
+    const files = [...meta.entities, ...(meta.providers ?? [])];
+    expect(files.filter((f) => JSON.stringify(f.data).includes('telemetria.')).map((f) => f.file)).toContain('metadata/tlm/ativo.yaml');
+    expect(checkTelemetryRefs(files, tables)).toEqual([]);
+  });
+});

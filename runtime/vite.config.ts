@@ -65,8 +65,9 @@ export default defineConfig({
             { name: 'vendor-rjsf', test: nm('@rjsf', 'ajv', 'ajv-formats', 'ajv-i18n', 'fast-uri', 'json-schema-traverse', 'json-schema-merge-allof', 'compute-lcm', 'compute-gcd', 'jsonpointer', 'markdown-to-jsx'), priority: 20 },
             { name: 'vendor-mui-icons', test: nm('@mui/icons-material'), priority: 44 },
             // @mui/material split by who loads it (entriesAware): /login takes only the components of its form;
-            // the rest goes with the lazy react-admin app.
-            { name: 'vendor-mui-material', test: nm('@mui/material'), priority: 46, entriesAware: true },
+            // the rest goes with the lazy react-admin app. Subgroups under 16 KB merge into a neighbour (the lazy
+            // pieces of the list — payload form, pickers, questionnaire — would otherwise cut it into many tiny files).
+            { name: 'vendor-mui-material', test: nm('@mui/material'), priority: 46, entriesAware: true, entriesAwareMergeThreshold: 16_000 },
             { name: 'vendor-mui', test: nm('@mui/system', '@mui/utils', '@mui/styled-engine', '@mui/private-theming', '@mui/types', '@mui/core-downloads-tracker', '@emotion', '@popperjs', 'react-transition-group', 'stylis', 'clsx', 'prop-types', 'react-is', 'hoist-non-react-statics'), priority: 45 },
             { name: 'vendor-socket', test: nm('socket.io-client', 'engine.io-client', 'socket.io-parser', 'engine.io-parser', '@socket.io'), priority: 35 },
             { name: 'vendor-react-admin', test: nm('react-admin', 'ra-core', 'ra-ui-materialui', 'ra-data-simple-rest', 'ra-i18n-polyglot', 'ra-language-portuguese', 'ra-language-english', '@tanstack', 'react-hook-form', 'lodash', 'node-polyglot', 'query-string', 'react-error-boundary', 'react-dropzone', 'inflection', 'jsonexport', 'dompurify', 'date-fns'), priority: 40 },

@@ -18,7 +18,6 @@ import { CompanyBound } from './routing/CompanyBound';
 import { Hub } from './crud/pages/Hub';
 import { Loading } from './crud/widgets/Loading';
 import { theme } from './theme';
-import { PickersProvider } from './crud/widgets/PickersProvider';
 import { RealtimePush } from './layout/Realtime';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
@@ -64,7 +63,7 @@ const HomeRedirect = () => <Navigate to="/home" replace />;
 
 export function AdminApp() {
   return (
-    <PickersProvider>
+    <>
       <Admin
         disableTelemetry
         requireAuth
@@ -110,6 +109,6 @@ export function AdminApp() {
         </CustomRoutes>
       </Admin>
       <RealtimePush />
-    </PickersProvider>
+    </>
   );
 }

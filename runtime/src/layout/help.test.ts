@@ -4,7 +4,7 @@ import type { Model } from '../../../shared/model';
 import { helpFor, helpTexts } from './helpTexts';
 import { HELP_PANEL_WIDTH } from './HelpPanel';
 import { closesOnRequest, DIALOG_DEFAULTS } from '../crud/widgets/AppDialog';
-import { DATE_PLACEHOLDER } from '../crud/widgets/pickers';
+import { DATE_PLACEHOLDER } from '../crud/lib/dates';
 
 describe('help side panel (spec section 2 "Root screen")', () => {
   it('17% wide; the device application parameters by section, each with a title and label/value items', () => {

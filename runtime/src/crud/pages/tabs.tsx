@@ -29,7 +29,7 @@ export interface TabProps {
   openEntry: (entry: string) => void;
 }
 
-export interface TabKind {
+export interface TabRenderer {
   /** What the tab shows; absent when the tab navigates (route) instead. */
   Content?: ComponentType<TabProps>;
   /** The tab navigates to this path (filled from the record) instead of showing content. */
@@ -142,7 +142,7 @@ function GroupTab({ record, tab, title, openEntry }: TabProps) {
   );
 }
 
-export const tabKinds: Record<TabMeta['kind'], TabKind> = {
+export const tabKinds: Record<TabMeta['kind'], TabRenderer> = {
   form: { Content: FormTab, schema: true },
   list: { Content: ListTab, keys: (t) => [`${entityByKey(t.entity!)?.permission}.lista`] },
   provider: { Content: ProviderTab },

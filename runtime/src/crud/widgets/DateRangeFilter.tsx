@@ -1,14 +1,16 @@
 // Date-range picker of the list panel: placeholder 'Ultimos Registros', the spec's shortcuts,
 // DD-MM-YYYY, range shown as 'X até Y'.
-import { useState } from 'react';
-import dayjs from 'dayjs';
+import { lazy, Suspense, useState } from 'react';
 import { Box, Button, Divider, List, ListItemButton, ListItemText, Popover, Stack } from '@mui/material';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { DATE_FORMAT } from './pickers';
 import DateRangeIcon from '@mui/icons-material/DateRange';
 import { formatDate } from '../lib/format';
 
 export interface DateRange { from: string; to: string } // YYYY-MM-DD
+
+// The two date pickers (MUI X) load when the popover first opens (the click starts loading them): a list does not
+// load the picker library until the range is edited.
+const fields = () => import('./DateRangeFields');
+const DateRangeFields = lazy(fields);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -60,6 +62,7 @@ export function DateRangeFilter({ value, onChange }: { value: DateRange | null; 
         size="small"
         startIcon={<DateRangeIcon />}
         onClick={(e) => {
+          void fields();
           setDraft(value ?? { from: '', to: '' });
           setAnchor(e.currentTarget);
         }}
@@ -77,8 +80,9 @@ export function DateRangeFilter({ value, onChange }: { value: DateRange | null; 
             ))}
           </List>
           <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2, width: 260 }}>
-            <DatePicker label="De" format={DATE_FORMAT} value={draft.from ? dayjs(draft.from) : null} onChange={(d) => setDraft({ ...draft, from: d?.isValid() ? d.format('YYYY-MM-DD') : '' })} slotProps={{ textField: { size: 'small' } }} />
-            <DatePicker label="Até" format={DATE_FORMAT} value={draft.to ? dayjs(draft.to) : null} onChange={(d) => setDraft({ ...draft, to: d?.isValid() ? d.format('YYYY-MM-DD') : '' })} slotProps={{ textField: { size: 'small' } }} />
+            <Suspense fallback={<Box sx={{ height: 96 }} />}>
+              <DateRangeFields draft={draft} setDraft={setDraft} />
+            </Suspense>
             <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
               <Button size="small" onClick={() => pick(null)}>Limpar</Button>
               <Button size="small" variant="contained" disabled={!draft.from || !draft.to} onClick={() => pick(draft.from <= draft.to ? draft : { from: draft.to, to: draft.from })}>

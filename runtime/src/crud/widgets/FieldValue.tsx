@@ -1,22 +1,27 @@
-// Renders one field of the record in context (list cells and the show panel).
+// Renders one field of the record in context (list cells and the show panel). The questionnaire views load on use
+// (they bring the question widgets): a list without such a field does not load them.
+import { lazy, Suspense } from 'react';
 import { Chip } from '@mui/material';
 import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextField, useRecordContext } from 'react-admin';
 import { useReferenceResource } from '../lib/params';
 import type { EntityMeta, FieldMeta } from '../../../../shared/model';
-import { AnswersValue, QuestionnaireView } from './questionnaire';
 import { entityByKey } from '../../model';
 import { formatDate, formatDateTime } from '../lib/format';
-import { ImagePreview } from './ImageUploader';
+import { ImagePreview } from './ImagePreview';
 import { thumbOf } from '../lib/upload';
 import { LookupValue } from './lookup';
+
+const questionnaire = () => import('./questionnaire');
+const QuestionnaireView = lazy(() => questionnaire().then((m) => ({ default: m.QuestionnaireView })));
+const AnswersValue = lazy(() => questionnaire().then((m) => ({ default: m.AnswersValue })));
 
 export function FieldValue({ field, entity }: { field: FieldMeta; entity?: EntityMeta }) {
   const record = useRecordContext();
   const reference = useReferenceResource(field.reference);
   const v = record?.[field.name];
   // core widgets: the questionnaire as its respondents see it (show) / its size (list); answers beside their questions
-  if (field.widget === 'questionnaire') return entity ? <QuestionnaireView entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} questões` : ''}</span>;
-  if (field.widget === 'answers') return entity ? <AnswersValue entity={entity} field={field} /> : <span>{Array.isArray(v) ? `${v.length} respostas` : ''}</span>;
+  if (field.widget === 'questionnaire') return entity ? <Suspense fallback={null}><QuestionnaireView entity={entity} field={field} /></Suspense> : <span>{Array.isArray(v) ? `${v.length} questões` : ''}</span>;
+  if (field.widget === 'answers') return entity ? <Suspense fallback={null}><AnswersValue entity={entity} field={field} /></Suspense> : <span>{Array.isArray(v) ? `${v.length} respostas` : ''}</span>;
   if (field.lookup) return <LookupValue entity={entity} field={field} record={record} />;
   if (field.type === 'reference' && field.reference) {
     if (v === null || v === undefined) return <span />;

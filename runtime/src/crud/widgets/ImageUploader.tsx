@@ -12,35 +12,11 @@ import RotateRightIcon from '@mui/icons-material/RotateRight';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import DeleteIcon from '@mui/icons-material/Delete';
-import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import { UploaderFrame } from './FileUploader';
-import { checkFile, cropToPng, IMAGE_ACCEPT, MSG_LOAD, rotate, thumbOf, uploadFile, zoomIn, zoomOut, type Area } from '../lib/upload';
-
-export const PREVIEW_PX = 200;
+import { ImagePreview, PREVIEW_PX } from './ImagePreview';
+import { checkFile, cropToPng, IMAGE_ACCEPT, rotate, thumbOf, uploadFile, zoomIn, zoomOut, type Area } from '../lib/upload';
 
 const windowZoom = () => Number(getComputedStyle(document.documentElement).getPropertyValue('--rastro-zoom')) || 1;
-
-/** The stored image (its thumbnail) or the failed-load panel. */
-export function ImagePreview({ url, alt }: { url: string; alt: string }) {
-  const [state, setState] = useState<'loading' | 'ok' | 'error'>('loading');
-  useEffect(() => setState('loading'), [url]);
-  if (state === 'error') {
-    return (
-      <Stack role="alert" data-testid="image-error" alignItems="center" justifyContent="center" spacing={1}
-        sx={{ width: PREVIEW_PX, height: PREVIEW_PX, border: 1, borderColor: 'divider', borderRadius: 1, color: 'text.secondary' }}>
-        <BrokenImageIcon fontSize="large" />
-        <Typography variant="body2" align="center">{MSG_LOAD}</Typography>
-      </Stack>
-    );
-  }
-  return (
-    <Box sx={{ width: PREVIEW_PX, height: PREVIEW_PX, position: 'relative' }}>
-      {state === 'loading' && <Skeleton data-testid="image-skeleton" variant="rectangular" width={PREVIEW_PX} height={PREVIEW_PX} sx={{ position: 'absolute' }} />}
-      <img src={url} alt={alt} width={PREVIEW_PX} height={PREVIEW_PX} onLoad={() => setState('ok')} onError={() => setState('error')}
-        style={{ objectFit: 'contain', visibility: state === 'ok' ? 'visible' : 'hidden', borderRadius: 4 }} />
-    </Box>
-  );
-}
 
 interface CropProps { src: string; name: string; onCancel: () => void; onDelete: () => void; onConfirm: (png: Blob) => Promise<void> }
 

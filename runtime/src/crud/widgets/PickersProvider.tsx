@@ -1,4 +1,5 @@
-// MUI X pickers localisation (dayjs pt-BR) for the whole app; the pickers themselves load with the forms.
+// MUI X pickers localisation (dayjs pt-BR), around each picker (form widgets, the list's date range): it loads with
+// the pickers, not with every page.
 import 'dayjs/locale/pt-br';
 import type { ReactNode } from 'react';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';

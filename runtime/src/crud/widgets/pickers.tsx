@@ -3,23 +3,19 @@ import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/pt-br';
 import { useState, type ReactNode } from 'react';
 import { Box, Typography } from '@mui/material';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { TimePicker } from '@mui/x-date-pickers/TimePicker';
-import { ptBR } from '@mui/x-date-pickers/locales';
 import type { WidgetProps } from '@rjsf/utils';
 
 dayjs.locale('pt-br');
 
-export const DATE_FORMAT = 'DD-MM-YYYY';
-export const DATETIME_FORMAT = 'DD-MM-YYYY HH:mm';
-export const TIME_FORMAT = 'HH:mm';
+import { DATE_FORMAT, DATETIME_FORMAT, DATE_PLACEHOLDER, TIME_FORMAT } from '../lib/dates';
 
-export { PickersProvider } from './PickersProvider';
+export { DATE_FORMAT, DATETIME_FORMAT, DATE_PLACEHOLDER, TIME_FORMAT };
 
-export const DATE_PLACEHOLDER = 'Selecione a data';
+import { PickersProvider } from './PickersProvider';
+
 
 // Empty and blurred, a date field shows 'Selecione a data' (spec section 2) instead of its format sections.
 const field = (p: WidgetProps, placeholder: boolean, setFocused: (f: boolean) => void) => ({
@@ -40,7 +36,7 @@ const field = (p: WidgetProps, placeholder: boolean, setFocused: (f: boolean) =>
 function WithPlaceholder({ show, children }: { show: boolean; children: ReactNode }) {
   return (
     <Box sx={{ position: 'relative' }}>
-      {children}
+      <PickersProvider>{children}</PickersProvider>
       {show && (
         <Typography aria-hidden data-testid="date-placeholder" variant="body2"
           sx={{ position: 'absolute', left: 14, top: 'calc(50% + 2px)', transform: 'translateY(-50%)', pointerEvents: 'none', color: 'text.disabled' }}>
@@ -99,6 +95,7 @@ export function DateTimeWidget(p: WidgetProps) {
 // value 'HH:mm'
 export function TimeWidget(p: WidgetProps) {
   return (
+    <PickersProvider>
     <TimePicker
       label={p.label}
       format={TIME_FORMAT}
@@ -108,5 +105,6 @@ export function TimeWidget(p: WidgetProps) {
       onChange={(d) => p.onChange(d && d.isValid() ? d.format('HH:mm') : undefined)}
       slotProps={field(p, false, () => undefined)}
     />
+    </PickersProvider>
   );
 }

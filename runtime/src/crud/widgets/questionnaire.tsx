@@ -16,7 +16,8 @@ import { useCreate, useGetList, useGetOne, useNotify, useRecordContext } from 'r
 import type { EntityMeta, FieldMeta } from '../../../../shared/model';
 import { QUESTION_TYPES, checkAnswers, scaleOf, typeLabel, type Answer, type Question, type QuestionType } from '../../../../generator/questionnaire';
 import { model, permissionFor } from '../../model';
-import { ImagePreview, ImageUploader } from './ImageUploader';
+import { ImageUploader } from './ImageUploader';
+import { ImagePreview } from './ImagePreview';
 import { thumbOf, uploadFile } from '../lib/upload';
 import { formatDateTime } from '../lib/format';
 import { useCan } from '../lib/useCan';

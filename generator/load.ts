@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
 import { MetadataError, problem } from './errors.ts';
+import { kindOf, kinds } from './kinds/registry.ts';
 
 export interface SourceFile {
   file: string;   // display/relative name, e.g. metadata/tlm/ativo.yaml
@@ -14,11 +15,12 @@ export interface SourceFile {
 
 export interface LoadedMetadata {
   dir: string;
+  /** Files by the `kind` of their module (generator/kinds/registry.ts), entities under 'entidade'. */
+  kinds?: Record<string, SourceFile[]>;
   entities: SourceFile[];
   screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
   providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
   hubs?: SourceFile[];     // files with kind: hub (metadata/_schema/hub.schema.json)
-  telemetry?: SourceFile[]; // files with kind: telemetria (generator/telemetry.ts)
   menu: SourceFile;
   tecnologias?: SourceFile;
 }
@@ -26,7 +28,6 @@ export interface LoadedMetadata {
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
 export const isHub = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'hub';
 export const isProvider = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'provider';
-const isTelemetry = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'telemetria';
 
 // Folders under metadata/ that hold other data (not entity files).
 export const IGNORED_DIRS = new Set(['catalogos']);
@@ -90,10 +91,12 @@ export function loadMetadata(dir: string): LoadedMetadata {
   }
   const tecPath = join(dir, '_tecnologias.yaml');
   const tecnologias = existsSync(tecPath) ? { file: display(tecPath), area: '', data: readYaml(tecPath, display(tecPath)) } : undefined;
-  const entities = files.filter((f) => !isScreen(f.data) && !isProvider(f.data) && !isHub(f.data) && !isTelemetry(f.data));
-  const screens = files.filter((f) => isScreen(f.data));
-  const providers = files.filter((f) => isProvider(f.data));
-  const hubs = files.filter((f) => isHub(f.data));
-  const telemetry = files.filter((f) => isTelemetry(f.data));
-  return { dir, entities, screens, providers, hubs, telemetry, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
+  // Each file goes to its kind's module (generator/kinds/registry.ts); the built-ins keep their own lists too.
+  const byKind: Record<string, SourceFile[]> = Object.fromEntries(kinds().map((k) => [k.kind, []]));
+  for (const f of files) byKind[kindOf(f.data).kind].push(f);
+  const entities = byKind.entidade;
+  const screens = byKind.tela;
+  const providers = byKind.provider;
+  const hubs = byKind.hub;
+  return { dir, kinds: byKind, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
 }

@@ -1,5 +1,5 @@
 // Test helpers: a temp project root (inside the repo so node_modules resolve) with a copy of metadata/.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterEach } from 'vitest';
@@ -15,10 +15,18 @@ export function tempProject(): TempProject {
   const root = mkdtempSync(join(REPO, '.tmp', 'gen-'));
   const metadata = join(root, 'metadata');
   cpSync(join(REPO, 'metadata'), metadata, { recursive: true });
-  // Screens (kind: tela) need their component under runtime/src/screens/: a stub per screen.
+  // The modules' metadata too (loaded from {root}/modules/<name>/metadata beside metadata/).
+  const modules = join(REPO, 'modules');
+  for (const name of existsSync(modules) ? readdirSync(modules) : []) {
+    const dir = join(modules, name, 'metadata');
+    if (existsSync(dir)) cpSync(dir, join(root, 'modules', name, 'metadata'), { recursive: true });
+  }
+  // Screens (kind: tela) need their component under runtime/src/screens/ (or ./ in their module folder): a stub each.
   for (const s of loadMetadata(metadata).screens) {
     const component = (s.data as { component?: string }).component;
-    if (component) writeFile(join(root, 'runtime/src/screens', component), 'export default function Tela() { return null; }\n');
+    const mod = /^modules\/[^/]+\//.exec(s.file)?.[0];
+    const path = mod && component?.startsWith('./') ? join(root, mod, component.slice(2)) : join(root, 'runtime/src/screens', component ?? '');
+    if (component) writeFile(path, 'export default function Tela() { return null; }\n');
   }
   return {
     root, metadata,

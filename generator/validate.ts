@@ -1,4 +1,5 @@
-// Validates metadata files against metadata/_schema/*.schema.json; messages in pt-BR.
+// Validates metadata files against their kind's JSON Schema (metadata/_schema/*.schema.json or the module's own);
+// messages in pt-BR.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -6,24 +7,30 @@ import addFormatsModule from 'ajv-formats';
 import localizeModule from 'ajv-i18n';
 import { MetadataError, problem } from './errors.ts';
 import type { LoadedMetadata } from './load.ts';
+import { MENU_SCHEMA } from './kinds/menu.ts';
+import { kinds } from './kinds/registry.ts';
+import { TECNOLOGIAS_SCHEMA } from './kinds/tecnologias.ts';
+import type { KindModule } from './kinds/types.ts';
 
 // CJS default-export interop.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 const localize = ((localizeModule as any).default ?? localizeModule) as any;
 
-export interface MetadataValidators { entity: ValidateFunction; screen: ValidateFunction; provider: ValidateFunction; hub: ValidateFunction; menu: ValidateFunction; tecnologias: ValidateFunction }
+/** One validator per registered kind (by its `kind`), plus the menu and technology files. */
+export interface MetadataValidators { kinds: Record<string, ValidateFunction>; menu: ValidateFunction; tecnologias: ValidateFunction }
 
 export function compileValidators(metadataDir: string): MetadataValidators {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
   const read = (name: string) => JSON.parse(readFileSync(join(metadataDir, '_schema', name), 'utf8'));
+  const schemaOf = (k: KindModule) => {
+    const schema = typeof k.schema === 'string' ? read(k.schema) : k.schema;
+    return k.withSchema ? k.withSchema(schema) : schema;
+  };
   return {
-    entity: ajv.compile(read('entity.schema.json')),
-    screen: ajv.compile(read('screen.schema.json')),
-    provider: ajv.compile(read('provider.schema.json')),
-    hub: ajv.compile(read('hub.schema.json')),
-    menu: ajv.compile(read('menu.schema.json')),
-    tecnologias: ajv.compile(read('tecnologias.schema.json')),
+    kinds: Object.fromEntries(kinds().map((k) => [k.kind, ajv.compile(schemaOf(k))])),
+    menu: ajv.compile(read(MENU_SCHEMA)),
+    tecnologias: ajv.compile(read(TECNOLOGIAS_SCHEMA)),
   };
 }
 
@@ -57,17 +64,10 @@ export function validateMetadata(meta: LoadedMetadata, validators = compileValid
   const problems: string[] = [];
   if (!validators.menu(meta.menu.data)) problems.push(...formatErrors(meta.menu.file, validators.menu.errors));
   if (meta.tecnologias && !validators.tecnologias(meta.tecnologias.data)) problems.push(...formatErrors(meta.tecnologias.file, validators.tecnologias.errors));
-  for (const src of meta.entities) {
-    if (!validators.entity(src.data)) problems.push(...formatErrors(src.file, validators.entity.errors));
-  }
-  for (const src of meta.screens ?? []) {
-    if (!validators.screen(src.data)) problems.push(...formatErrors(src.file, validators.screen.errors));
-  }
-  for (const src of meta.providers ?? []) {
-    if (!validators.provider(src.data)) problems.push(...formatErrors(src.file, validators.provider.errors));
-  }
-  for (const src of meta.hubs ?? []) {
-    if (!validators.hub(src.data)) problems.push(...formatErrors(src.file, validators.hub.errors));
+  // Entities first, then the other kinds in registry order (as the files are listed).
+  for (const k of kinds()) {
+    const validate = validators.kinds[k.kind];
+    for (const src of meta.kinds?.[k.kind] ?? []) if (!validate(src.data)) problems.push(...formatErrors(src.file, validate.errors));
   }
   if (problems.length) throw new MetadataError(problems);
 }

@@ -1,8 +1,9 @@
-// Hubs (metadata `kind: hub`): an index screen generated from the route table. Its members are the
+// Hubs (metadata `kind: hub`, metadata/_schema/hub.schema.json): an index screen generated from the route table. Its members are the
 // entities and screens whose route sits directly below the hub's route; the runtime shows those the
 // user may open (runtime/src/crud/Hub.tsx). No component of its own: a hub is declared, never hand-written.
 import { basename } from 'node:path';
-import type { EntityMeta, HubMeta, ScreenMeta } from '../shared/model.ts';
+import type { EntityMeta, HubMeta, ScreenMeta } from '../../shared/model.ts';
+import type { KindModule } from './types.ts';
 
 export interface RawHub {
   kind: 'hub'; key: string; label: string; route: string; permission: string; permissionLabel?: string;
@@ -28,3 +29,10 @@ export function normalizeHub(raw: RawHub, file: string, area: string, entities: 
   if (raw.help) hub.help = raw.help;
   return hub;
 }
+
+export const hubKind: KindModule<HubMeta, RawHub> = {
+  kind: 'hub',
+  schema: 'hub.schema.json',
+  modelKey: 'hubs',
+  normalize: (raw, src, err, { model }) => normalizeHub(raw, src.file, src.area, model.entities ?? [], model.screens ?? [], err),
+};

@@ -1,0 +1,45 @@
+// Row actions (set or handler) and the entity's permission keys: CRUD, declared extras, one per action.
+import type { ActionMeta } from '../../../shared/model.ts';
+import type { Err } from '../types.ts';
+import type { Known, RawEntity } from './raw.ts';
+
+export const CRUD_PERMISSIONS = [
+  { key: 'lista', label: 'Listar' },
+  { key: 'visualizar', label: 'Visualizar' },
+  { key: 'adicionar', label: 'Adicionar' },
+  { key: 'editar', label: 'Editar' },
+  { key: 'excluir', label: 'Excluir' },
+];
+
+export function entityActions(raw: RawEntity, known: Known, err: Err): ActionMeta[] {
+  return (raw.actions ?? []).map((a, i) => {
+    for (const k of Object.keys(a.set ?? {})) known(k, `/actions/${i}/set/${k}`);
+    for (const k of Object.keys(a.visibleWhen ?? {})) known(k, `/actions/${i}/visibleWhen/${k}`);
+    // A permission named by the action must be one of the entity's declared extras (it then adds no key of its own).
+    if (a.permission !== undefined && !(raw.permissions ?? []).some((p) => p.key === a.permission)) {
+      err(`/actions/${i}/permission`, `permissão não declarada em permissions: ${a.permission}`);
+    }
+    if (a.payload !== undefined && a.payload.type !== 'object') err(`/actions/${i}/payload`, 'o payload deve ser um JSON Schema com type: object');
+    if (a.payload !== undefined && !a.handler) err(`/actions/${i}/payload`, 'payload exige handler');
+    const out: ActionMeta = { name: a.name, label: a.label, permission: `${raw.permission}.${a.permission ?? a.name}`, bulk: a.bulk ?? false };
+    if (a.set !== undefined) out.set = a.set;
+    if (a.handler !== undefined) out.handler = a.handler;
+    if (a.payload !== undefined) out.payload = a.payload;
+    if (a.confirm !== undefined) out.confirm = a.confirm;
+    if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
+    return out;
+  });
+}
+
+/** Keys below the entity's prefix (without it): CRUD (lista/visualizar only when read-only), extras, actions. */
+export function entityPermissionKeys(raw: RawEntity, err: Err): { key: string; label: string }[] {
+  const readOnlyResource = raw.readOnlyResource ?? false;
+  const crud = CRUD_PERMISSIONS.filter((p) => !readOnlyResource || p.key === 'lista' || p.key === 'visualizar');
+  const perms = [...crud, ...(raw.permissions ?? []), ...(raw.actions ?? []).filter((a) => !a.permission).map((a) => ({ key: a.name, label: a.label }))];
+  const seen = new Set<string>();
+  perms.forEach((p) => {
+    if (seen.has(p.key)) err('/permissions', `permissão repetida: ${raw.permission}.${p.key}`);
+    seen.add(p.key);
+  });
+  return perms;
+}

@@ -1,0 +1,53 @@
+// List settings of an entity: columns (declared or default), computed columns (sql with {this}), the record
+// representation, the quick search, the date range and the default sort.
+import type { ColumnMeta, FieldMeta, FieldType } from '../../../shared/model.ts';
+import type { Err } from '../types.ts';
+import type { Known, RawColumn, RawEntity } from './raw.ts';
+
+const UNSORTABLE: FieldType[] = ['json', 'geometry', 'referenceList', 'password', 'file', 'image', 'text'];
+
+export interface EntityList { columns: ColumnMeta[]; recordRepresentation: string; search: string[]; sort: { field: string; order: 'ASC' | 'DESC' } }
+
+export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<string, FieldMeta>, known: Known, err: Err): EntityList {
+  // List columns (default: every visible scalar field).
+  const columns: ColumnMeta[] = [];
+  const rawColumns: RawColumn[] = raw.list?.columns ?? declared
+    .filter((f) => !f.hidden && !f.writeOnly && !['json', 'geometry', 'password'].includes(f.type))
+    .map((f, i) => ({ source: f.name, default: i < 6 }));
+  rawColumns.forEach((c, i) => {
+    if (c.virtual) {
+      if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
+      if (c.sql !== undefined && !c.sql.includes('{this}')) err(`/list/columns/${i}/sql`, 'a expressão deve usar {this} (a linha da entidade)');
+      if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
+      columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
+        ...(c.sql ? { sql: c.sql } : {}), ...(c.tables?.length ? { tables: c.tables } : {}) });
+      return;
+    }
+    const f = known(c.source, `/list/columns/${i}/source`);
+    if (f && (f.hidden || f.writeOnly)) err(`/list/columns/${i}/source`, `campo oculto não pode ser coluna: ${c.source}`);
+    columns.push({ source: c.source, label: c.label ?? f?.label ?? c.source,
+      sortable: c.sortable ?? (f ? !UNSORTABLE.includes(f.type) : false), default: c.default ?? false });
+  });
+  if (columns.length && !columns.some((c) => c.default)) columns.forEach((c) => (c.default = true));
+  const sources = columns.map((c) => c.source);
+  sources.forEach((s, i) => { if (sources.indexOf(s) !== i) err(`/list/columns/${i}/source`, `coluna repetida: ${s}`); });
+
+  const recordRepresentation = raw.recordRepresentation
+    ?? ['descricao', 'nome'].find((n) => byName.has(n))
+    ?? declared.find((f) => f.type === 'string')?.name ?? 'id';
+  if (raw.recordRepresentation) known(raw.recordRepresentation, '/recordRepresentation');
+
+  const search = raw.search ?? (byName.get(recordRepresentation)?.type === 'string' ? [recordRepresentation] : []);
+  search.forEach((s, i) => {
+    const f = known(s, `/search/${i}`);
+    if (f && !['string', 'text', 'enum'].includes(f.type)) err(`/search/${i}`, `a busca rápida exige campo de texto: ${s}`);
+  });
+  if (raw.dateRange) {
+    const f = known(raw.dateRange, '/dateRange');
+    if (f && f.type !== 'date' && f.type !== 'datetime') err('/dateRange', `exige campo date ou datetime: ${raw.dateRange}`);
+  }
+  const sortField = raw.list?.sort?.field ?? recordRepresentation;
+  if (raw.list?.sort) known(sortField, '/list/sort/field');
+  const sort = { field: sortField, order: raw.list?.sort?.order ?? 'ASC' } as const;
+  return { columns, recordRepresentation, search, sort };
+}

@@ -1,0 +1,74 @@
+// The provider kind (`kind: provider`, metadata/_schema/provider.schema.json): a read-only resource whose rows
+// come from code (server/crud/provider.ts), with its list path, params, columns, filters, sort and named calls.
+import { basename } from 'node:path';
+import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam } from '../../shared/model.ts';
+import type { Err, KindModule } from './types.ts';
+
+export interface RawProvider {
+  kind: 'provider'; key: string; label: string; path?: string; one?: boolean; permission: string[]; scope: 'empresa' | 'global';
+  params?: (Partial<ProviderParam> & { name: string; label: string })[];
+  columns: (Partial<ProviderColumn> & { name: string; label: string })[];
+  filters?: (Partial<ProviderFilter> & { name: string; type: ProviderFilter['type'] })[];
+  sort?: { field: string; order?: 'ASC' | 'DESC' };
+  calls?: { path: string; op: 'one' | 'list'; query?: string[]; notFound?: string }[];
+  help?: string;
+}
+
+export const pathParams = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+export function normalizeProvider(raw: RawProvider, file: string, area: string, err: Err): ProviderMeta {
+  const expectedKey = basename(file).replace(/\.ya?ml$/, '');
+  if (raw.key !== expectedKey) err('/key', `deve ser igual ao nome do arquivo (${expectedKey})`);
+  if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
+  const columns: ProviderColumn[] = raw.columns.map((c) => ({
+    name: c.name, label: c.label, type: c.type ?? 'string', sortable: c.sortable ?? false, default: c.default ?? true,
+    ...(c.sortKey ? { sortKey: c.sortKey } : {}), ...(c.show ? { show: c.show } : {}), ...(c.tooltip ? { tooltip: c.tooltip } : {}),
+  }));
+  raw.columns.forEach((c, i) => {
+    if ((c.show || c.tooltip) && c.type !== 'json') err(`/columns/${i}`, 'show/tooltip valem só para colunas json');
+    if (c.tooltip && !c.show) err(`/columns/${i}/tooltip`, 'tooltip exige show');
+  });
+  const filters: ProviderFilter[] = (raw.filters ?? []).map((f) => ({
+    name: f.name, label: f.label ?? columns.find((c) => c.name === f.name)?.label ?? f.name, type: f.type, multiple: f.multiple ?? false,
+  }));
+  const params: ProviderParam[] = (raw.params ?? []).map((p, i, all) => {
+    if (p.values === 'modelos' && all[i - 1]?.values !== 'tecnologias') err(`/params/${i}/values`, 'modelos exige o parâmetro anterior com values: tecnologias');
+    if (p.values && (p.enum || p.type === 'integer')) err(`/params/${i}/values`, 'values não combina com enum nem com type: integer');
+    return { name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}), ...(p.values ? { values: p.values } : {}) };
+  });
+  const dup = (what: string, names: string[], path: string) => names.forEach((n, i) => { if (names.indexOf(n) !== i) err(`${path}/${i}/name`, `${what} repetido: ${n}`); });
+  dup('coluna', columns.map((c) => c.name), '/columns');
+  dup('filtro', filters.map((f) => f.name), '/filters');
+  dup('parâmetro', params.map((p) => p.name), '/params');
+  if (filters.filter((f) => f.type === 'search').length > 1) err('/filters', 'só um filtro pode ser do tipo search');
+  const sort = { field: raw.sort?.field ?? columns[0].name, order: raw.sort?.order ?? 'ASC' as const };
+  if (!columns.some((c) => c.sortable && c.name === sort.field)) err('/sort/field', `deve ser uma coluna com sortable: true: ${sort.field}`);
+  const used = new Set<string>();
+  const checkPath = (path: string, at: string) => pathParams(path).forEach((n) => {
+    used.add(n);
+    if (!params.some((p) => p.name === n)) err(at, `parâmetro {${n}} não declarado em params`);
+  });
+  if (raw.path) checkPath(raw.path, '/path');
+  if (raw.one && !raw.path) err('/one', 'exige path');
+  const calls = (raw.calls ?? []).map((c, i) => {
+    checkPath(c.path, `/calls/${i}/path`);
+    (c.query ?? []).forEach((q, j) => { if (!filters.some((f) => f.name === q)) err(`/calls/${i}/query/${j}`, `filtro não declarado em filters: ${q}`); });
+    return { path: c.path, op: c.op, query: c.query ?? [], ...(c.notFound ? { notFound: c.notFound } : {}) };
+  });
+  params.forEach((p, i) => { if (!used.has(p.name)) err(`/params/${i}/name`, `parâmetro não usado em path nem em calls: ${p.name}`); });
+  if (!raw.path && !calls.length) err('', 'declare path, calls ou os dois');
+  const provider: ProviderMeta = {
+    key: raw.key, file, area, label: raw.label, one: raw.one ?? false, permission: raw.permission, scope: raw.scope,
+    params, columns, filters, sort, calls,
+  };
+  if (raw.path) provider.path = raw.path;
+  if (raw.help) provider.help = raw.help;
+  return provider;
+}
+
+export const providerKind: KindModule<ProviderMeta, RawProvider> = {
+  kind: 'provider',
+  schema: 'provider.schema.json',
+  modelKey: 'providers',
+  normalize: (raw, src, err) => normalizeProvider(raw, src.file, src.area, err),
+};

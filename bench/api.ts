@@ -1,6 +1,6 @@
 // npm run bench:api — the generated API against the floor, a bare node:http + pg server (bench/api-bare.ts: one
 // hand-written statement per answer, computed columns inlined), on the same tables (100k ativos, half in the
-// measured company; 0-8 motoristas temporários per ativo), in the same run. Queries: list of 25 sorted by placa
+// measured company; 0-8 motoristas temporários per ativo; 3 in 4 with a device linked), in the same run. Queries: list of 25 sorted by placa
 // with the total; filtered (one garage) + q search + sorted by placa DESC; by id with the company check; the nested
 // list /api/ativo/{id}/motorista_temporario. Both servers must give the same JSON and Content-Range (checked first).
 // Closed-loop load of our own (10 keep-alive connections, bounded duration), rounds alternating the two servers;
@@ -164,8 +164,13 @@ try {
            case when k % 3 = 0 then 'Cobertura de férias' end, now(), now()
     from ativo a join (select empresa_id, array_agg(id order by id) as ids from motorista group by empresa_id) m on m.empresa_id = a.empresa_id
     cross join lateral generate_series(0, a.id % 9 - 1) k`);
-  await db.query('analyze ativo');
-  await db.query('analyze motorista_temporario');
+  // Devices linked (equipamentosList): 3 ativos in 4 have one now; 1 in 10 of those had another one before.
+  await db.query(`insert into equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, data_fim, created_at, updated_at)
+    select a.empresa_id, (864000000000000 + a.id * 2 + k)::text, a.id, now() - (400 - k * 200) * interval '1 day',
+           case when k = 0 and a.id % 10 = 0 then now() - interval '200 days' end, now(), now()
+    from ativo a cross join lateral generate_series(0, case when a.id % 10 = 0 then 1 else 0 end) k
+    where a.id % 4 <> 0`);
+  for (const t of ['ativo', 'motorista_temporario', 'equipamento_ativo']) await db.query(`analyze ${t}`);
   const base = `http://127.0.0.1:${port}`;
   const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
   const empresa = Number(login.payload.user.empresaAtiva);
@@ -174,8 +179,9 @@ try {
   // The filter: the company's garage with the most ativos.
   const garagem = Number((await db.query('select id_garagem from ativo where empresa_id = $1 and id_garagem is not null group by 1 order by count(*) desc, 1 limit 1', [empresa])).rows[0]?.id_garagem);
   const temporarios = (await db.query('select count(*)::int as n from motorista_temporario')).rows[0].n;
+  const vinculos = (await db.query('select count(*)::int as n from equipamento_ativo where data_fim is null')).rows[0].n;
   await db.end();
-  console.log(`Ativos: ${counts}; ${temporarios} motoristas temporários (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
+  console.log(`Ativos: ${counts}; ${temporarios} motoristas temporários; ${vinculos} equipamentos vinculados agora (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
 
   // The bare server: its own process, like the API.
   const barePort = await freePort();

@@ -69,6 +69,30 @@ export function layerViolations(files: Map<string, string>, exists = (p: string)
   return out;
 }
 
+/** Packages a file loads at once (static, non-type imports), following relative imports; dynamic import() is the
+ *  split point and stops the walk. */
+export function eagerPackages(entry: string, files: Map<string, string>, exists = (p: string) => files.has(p)): Map<string, string> {
+  const out = new Map<string, string>(); // package → first file importing it
+  const seen = new Set<string>();
+  const walk = (file: string) => {
+    if (seen.has(file) || !files.has(file)) return;
+    seen.add(file);
+    const code = files.get(file)!.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:'"\\])\/\/.*$/gm, '$1');
+    const eager = [...code.matchAll(/\b(import|export)(\s+type\b)?[^'"`;()]*?\bfrom\s*(['"])([^'"]+)\3|\bimport\s*(['"])([^'"]+)\5/g)]
+      .filter((m) => !m[2]).map((m) => m[4] ?? m[6]);
+    for (const spec of eager) {
+      if (spec.startsWith('.')) { const t = resolve(file, spec, exists); if (t) walk(t); }
+      else if (!out.has(spec)) out.set(spec, path.relative(REPO, file));
+    }
+  };
+  walk(entry);
+  return out;
+}
+
+// What a list page must not load at once: the form library, the date pickers, the image cropper.
+const HEAVY = /^(@rjsf\/(core|mui|validator-ajv8)|ajv|@mui\/x-date-pickers|dayjs|react-easy-crop)(\/|$)/;
+const heavyOf = (m: Map<string, string>) => [...m].filter(([p]) => HEAVY.test(p)).map(([p, f]) => `${p} (${f})`);
+
 const real = () => new Map(walk(SRC).filter((f) => !f.includes(`${path.sep}generated${path.sep}`)).map((f) => [f, fs.readFileSync(f, 'utf8')]));
 const isFile = (p: string) => fs.existsSync(p) && fs.statSync(p).isFile();
 
@@ -110,6 +134,28 @@ describe('front-end imports', () => {
     expect(layerViolations(withBarrel, isFileOrBarrel).sort()).toEqual([
       'runtime/src/crud/forms/index.ts: barril (index) dentro de crud',
       'runtime/src/crud/pages/RecordPage.tsx → ../forms: importa um barril',
+    ]);
+  });
+
+  it('a list loads no form, picker or cropper code until they are used', () => {
+    const files = real();
+    const list = path.join(CRUD, 'lists/GenericList.tsx');
+    const eager = eagerPackages(list, files, isFile);
+    expect(eager.has('react-admin')).toBe(true);
+    expect(heavyOf(eager)).toEqual([]);
+    expect(heavyOf(eagerPackages(path.join(CRUD, 'lists/ProviderList.tsx'), files, isFile))).toEqual([]);
+    // a static import of the pickers from a list widget is caught
+    const range = path.join(CRUD, 'widgets/DateRangeFilter.tsx');
+    const planted = new Map(files).set(range, `import { DATE_FORMAT } from './pickers';\n${files.get(range)}`);
+    expect(heavyOf(eagerPackages(list, planted, isFile))).toEqual([
+      'dayjs (runtime/src/crud/widgets/pickers.tsx)',
+      'dayjs/locale/pt-br (runtime/src/crud/widgets/pickers.tsx)',
+      '@mui/x-date-pickers/DatePicker (runtime/src/crud/widgets/pickers.tsx)',
+      '@mui/x-date-pickers/DateTimePicker (runtime/src/crud/widgets/pickers.tsx)',
+      '@mui/x-date-pickers/TimePicker (runtime/src/crud/widgets/pickers.tsx)',
+      '@mui/x-date-pickers/LocalizationProvider (runtime/src/crud/widgets/PickersProvider.tsx)',
+      '@mui/x-date-pickers/AdapterDayjs (runtime/src/crud/widgets/PickersProvider.tsx)',
+      '@mui/x-date-pickers/locales (runtime/src/crud/widgets/PickersProvider.tsx)',
     ]);
   });
 });

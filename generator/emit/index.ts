@@ -2,6 +2,8 @@
 import type { Model } from '../../shared/model.ts';
 import { emitColumns } from './columns.ts';
 import { emitEntities } from './entities.ts';
+import { kinds } from '../kinds/registry.ts';
+import { itemsOf } from '../normalize.ts';
 import { json } from './names.ts';
 import { emitOpenApi } from './openapi.ts';
 import { emitIcons } from './icons.ts';
@@ -47,5 +49,17 @@ export async function emitAll(model: Model, imports: ImportPaths = DEFAULT_IMPOR
   server.set('routes.json', json(model.routes));
   runtime.set('index.ts', emitRuntimeIndex(model, imports));
   runtime.set('icons.tsx', emitIcons(model));
+  // Each kind's own files (generator/kinds/types.ts emit); a path emitted twice is a generator bug.
+  for (const k of kinds()) {
+    if (!k.emit) continue;
+    const items = itemsOf(model)[k.kind] ?? (k.modelKey ? (model as unknown as Record<string, unknown[]>)[k.modelKey] : undefined) ?? [];
+    const out = k.emit(items, model);
+    for (const [side, files] of [[server, out.server], [runtime, out.runtime]] as const) {
+      for (const [path, content] of Object.entries(files ?? {})) {
+        if (side.has(path)) throw new Error(`kind ${k.kind}: arquivo gerado repetido: ${path}`);
+        side.set(path, content);
+      }
+    }
+  }
   return { server, runtime };
 }

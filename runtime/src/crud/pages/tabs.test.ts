@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Model, TabMeta } from '../../../../shared/model';
 import modelJson from '../../generated/model.json';
+import { TAB_KINDS } from '../../../../shared/tabs';
 import { tabKinds } from './tabs';
 
 // runtime/src/model.ts reads the generated model through the bundler's alias
@@ -10,6 +11,7 @@ const model = modelJson as unknown as Model;
 
 describe('record-tab kinds (pages/tabs.tsx)', () => {
   it('every kind either shows content or navigates, never both', () => {
+    expect(Object.keys(tabKinds).sort()).toEqual([...TAB_KINDS].sort());
     expect(Object.keys(tabKinds).sort()).toEqual(['action', 'delete', 'form', 'group', 'list', 'provider', 'route', 'screen']);
     for (const [kind, k] of Object.entries(tabKinds)) expect([kind, !!k.Content !== !!k.route]).toEqual([kind, true]);
     expect(Object.entries(tabKinds).filter(([, k]) => k.group).map(([n]) => n)).toEqual(['group']);

@@ -7,6 +7,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
 import { Confirm, Title, useDelete, useNotify, useRefresh } from 'react-admin';
 import type { EntityMeta, ProviderMeta, TabMeta } from '../../../../shared/model';
+import type { TabKind } from '../../../../shared/tabs';
 import { entityByKey, model, screens } from '../../model';
 import type { Nested } from '../lib/nested';
 import { Loading } from '../widgets/Loading';
@@ -142,7 +143,7 @@ function GroupTab({ record, tab, title, openEntry }: TabProps) {
   );
 }
 
-export const tabKinds: Record<TabMeta['kind'], TabRenderer> = {
+export const tabKinds: Record<TabKind, TabRenderer> = {
   form: { Content: FormTab, schema: true },
   list: { Content: ListTab, keys: (t) => [`${entityByKey(t.entity!)?.permission}.lista`] },
   provider: { Content: ProviderTab },

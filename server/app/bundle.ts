@@ -11,6 +11,8 @@ import { GENERATED_DIR } from '../core/registry.ts';
 import { crudRoutes } from '../crud/routes.ts';
 import { nestedRoutes } from '../crud/nested.ts';
 import { namedRoutes } from '../crud/named.ts';
+// The modules (their write hooks among them) are registered before the CRUD routes are built.
+import '../calls/index.ts';
 
 export interface Bundle {
   source: 'generated';

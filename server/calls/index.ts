@@ -10,6 +10,7 @@ import type { AppEnv } from '../app/env.ts';
 import { getModel } from '../core/registry.ts';
 import type { BodyLimit, ServerModule } from '../core/module.ts';
 import { mountProviders, type Provider } from '../crud/provider.ts';
+import { registerHooks } from '../crud/hooks.ts';
 import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
@@ -38,6 +39,9 @@ for (const m of modules) {
     providers[key] = p;
   }
 }
+
+// The modules' write hooks join the core's registry before any CRUD route is built (server/app/bundle.ts imports this).
+for (const m of modules) if (m.hooks) registerHooks(m.name, m.hooks);
 
 /** Body limits of the modules' uploads (server/app/index.ts applies them before the JSON limit). */
 export const bodyLimits: BodyLimit[] = modules.flatMap((m) => m.bodyLimits ?? []);

@@ -1,10 +1,11 @@
 // The contract between the core and a module (modules/<name>/server.ts default-exports one ServerModule).
 // The core discovers modules by folder (server/calls/index.ts) and never names one: a module brings its routes
-// (mounted on /api like Hono's app.route), its provider implementations (metadata kind: provider, by key) and the
-// body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
+// (mounted on /api like Hono's app.route), its provider implementations (metadata kind: provider, by key), the
+// write hooks of its registers and the body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import type { Provider } from '../crud/provider.ts';
+import type { WriteHook } from '../crud/hooks.ts';
 
 export interface BodyLimit {
   /** Requests this limit applies to (instead of the JSON limit). */
@@ -21,6 +22,8 @@ export interface ServerModule {
   /** Provider implementations by metadata key (mounted by the core with the list protocol, export and named calls). */
   providers?: Record<string, Provider>;
   bodyLimits?: BodyLimit[];
+  /** Write hooks by name (metadata `hook:` of its registers), run in the write's transaction (server/crud/hooks.ts). */
+  hooks?: Record<string, WriteHook>;
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;

@@ -13,11 +13,9 @@ import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
 import type { Storage } from '../uploads/storage.ts';
 import { compileTemplates } from './configuracao.ts';
-import { assertOwnDevices } from './commands.ts';
-import { plain } from './history.ts';
 import type { Row } from './query.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
-import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
+import { scopeWhere } from '../tenancy/scope.ts';
 
 export interface HookContext {
   tx: EntityManager;       // the write's transaction (RLS of the request's company applies; reads name scopeWhere)
@@ -31,79 +29,18 @@ export interface HookContext {
 }
 export type WriteHook = (ctx: HookContext) => Promise<RowChange[] | void>;
 
-type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
+export type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
 
-const invalid = (field: string, label: string, message: string) =>
+/** A 400 validation error on one field (pt-BR message). */
+export const invalid = (field: string, label: string, message: string) =>
   new HttpError(400, message, [{ field, label, message }], 'Erro de validação');
 
 /** One row of `key` by id within the caller's visibility (scopeWhere). */
-async function byId<K extends keyof typeof cols>(tx: EntityManager, s: Session, key: K, id: unknown): Promise<Row | null> {
+export async function byId<K extends keyof typeof cols>(tx: EntityManager, s: Session, key: K, id: unknown): Promise<Row | null> {
   const e = entityByKey(key)!;
   const where: Fields<K> = { id: Number(idOf(id)) } as Fields<K>;
   return (await tx.findOne(ormName(tx, e), { ...where, ...scopeWhere(e, s) } as never)) as Row | null;
 }
-
-export const FIRMWARE_FILE = /^\/api\/firmware\/arquivo\/([0-9a-f]{32}\.bin)$/;
-
-/** firmware: the file named by `arquivo` must be one stored by POST /api/firmware/{tecnology}/{model}; its size is
- *  kept in `tamanho` (read from the storage, never from the client). */
-const firmware: WriteHook = async ({ data, existing, storage }) => {
-  if (!('arquivo' in data)) return;
-  const url = data.arquivo;
-  if (url == null || url === '') { data.tamanho = null; return; }
-  if (existing && existing.arquivo === url) return;
-  const key = FIRMWARE_FILE.exec(String(url))?.[1];
-  const body = key ? await storage.get(key) : null;
-  if (!body) throw invalid('arquivo', 'Arquivo', 'Arquivo de firmware não encontrado: envie o arquivo .bin novamente');
-  data.tamanho = body.length;
-};
-
-/** Commands of a firmware update still under way (not concluded, failed nor cancelled). */
-const UNDER_WAY = ['pendente', 'enviado'];
-
-/** atualizacao_firmware: the equipment and the firmware must be of the list's technology and model; the versions,
- *  size and sequence are filled here and the command is queued (fila_processamento, firmwareUpdate) for the
- *  equipment's serial. An update already queued keeps its equipment and firmware. */
-const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) => {
-  if (existing) {
-    for (const [name, label] of [['equipamento', 'Equipamento'], ['firmware', 'Firmware']] as const) {
-      if (name in data && idOf(data[name]) !== idOf(existing[name])) {
-        throw new HttpError(409, `A atualização já foi enfileirada: o campo ${label} não pode ser alterado. Cadastre uma nova atualização.`);
-      }
-    }
-    return;
-  }
-  const fw = await byId(tx, session, 'firmware', data.firmware);
-  if (!fw) throw invalid('firmware', 'Firmware', 'O campo Firmware referencia um registro inexistente');
-  if (fw.tecnologia !== data.tecnologia || fw.modelo !== data.modelo) {
-    throw invalid('firmware', 'Firmware', `O firmware ${fw.versao} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
-  }
-  const eq = await byId(tx, session, 'equipamento', data.equipamento);
-  if (!eq) throw invalid('equipamento', 'Equipamento', 'O campo Equipamento referencia um registro inexistente');
-  if (eq.tecnologia !== data.tecnologia || eq.modelo !== data.modelo) {
-    throw invalid('equipamento', 'Equipamento', `O equipamento ${eq.serial} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
-  }
-  const fila = entityByKey('fila_processamento')!;
-  const busy: Fields<'fila_processamento'> = { serial: eq.serial, event: 'firmwareUpdate', status: { $in: UNDER_WAY } };
-  if (await tx.count(ormName(tx, fila), { ...busy, ...scopeWhere(fila, session) } as never)) {
-    throw new HttpError(409, `O equipamento ${eq.serial} já tem uma atualização de firmware em andamento`);
-  }
-  const self = entityByKey('atualizacao_firmware')!;
-  const previous: Fields<'atualizacao_firmware'> = { equipamento: eq.id };
-  data.sequencia = (await tx.count(ormName(tx, self), { ...previous, ...scopeWhere(self, session) } as never)) + 1;
-  data.versaoOrigem = eq.firmware ?? null;
-  data.versaoDestino = fw.versao;
-  data.tamanho = fw.tamanho ?? null;
-  const command: Fields<'fila_processamento'> = {
-    ...tenantOnly(fila, session), serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
-    value: { firmwareId: Number(fw.id), versao: fw.versao, arquivo: fw.arquivo ?? null, tamanho: fw.tamanho ?? null },
-  };
-  await assertOwnDevices(tx, session, [eq.serial]);
-  const row = tx.create(ormName(tx, fila), command as never) as Row;
-  await tx.flush();
-  data.comando = Number(row.id);
-  return [{ entity: fila.key, id: Number(row.id), op: 'create', before: null, after: plain(fila, row) }];
-};
 
 /** formulario: the author (criadoPor) is the user who created it, never the client's choice; the period is ordered. */
 const formulario: WriteHook = async ({ data, existing, session }) => {
@@ -152,14 +89,20 @@ const modelo: WriteHook = async ({ tx, data, existing, session }) => {
   await compileTemplates(String(protocolo.codigo), text);
 };
 
-/** The registry: metadata names a hook by its key here. */
+/** The registry: metadata names a hook by its key here (the core's below; modules add theirs, registerHooks). */
 export const writeHooks: Record<string, WriteHook> = {
-  firmware,
-  atualizacao_firmware: atualizacaoFirmware,
   formulario,
   modelo,
   resposta_formulario: respostaFormulario,
 };
+
+/** Adds a module's hooks (server/calls/index.ts, contract server/core/module.ts); a name taken twice is an error. */
+export function registerHooks(owner: string, hooks: Record<string, WriteHook>): void {
+  for (const [name, hook] of Object.entries(hooks)) {
+    if (name in writeHooks && writeHooks[name] !== hook) throw new Error(`hook '${name}' registrado duas vezes (módulo ${owner})`);
+    writeHooks[name] = hook;
+  }
+}
 
 /** The entity's hook (undefined without one); an unknown name throws, naming the file (crudRoutes: at start-up). */
 export function hookOf(entity: EntityMeta): WriteHook | undefined {

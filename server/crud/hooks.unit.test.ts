@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityMeta } from '../../shared/model.ts';
 import model from '../generated/model.json' with { type: 'json' };
 import { hookOf, writeHooks } from './hooks.ts';
+import '../calls/index.ts'; // the modules' hooks (modules/*/server.ts)
 
 describe('write hooks', () => {
   it('resolves every hook of the metadata and refuses an unknown one', () => {

@@ -2,7 +2,7 @@
 // at most 10 MB, one file). A firmware image has no magic bytes to check: the name must end in .bin, the size is
 // checked here (and by the body limit before the body is read), the content is stored as sent under a random key of
 // the storage (server/uploads/storage.ts, never a name from the request) and the answer's URL goes into the firmware
-// row's `arquivo` (the firmware write hook, server/crud/hooks.ts, checks it exists and keeps its size).
+// row's `arquivo` (the firmware write hook, ./hooks.ts, checks it exists and keeps its size).
 // The same path with a JSON body is the firmware register's create (server/crud/routes.ts): passed on untouched.
 // GET /api/firmware/arquivo/{key} downloads the file of a firmware row to whoever may see the firmware list.
 import type { Context, Hono } from 'hono';
@@ -10,7 +10,7 @@ import type { AppEnv } from '../../../server/app/env.ts';
 import { sessionFromCookie } from '../../../server/auth/middleware.ts';
 import { route } from '../../../server/core/pipeline.ts';
 import { knownTecnologia } from '../../../server/crud/params.ts';
-import { FIRMWARE_FILE } from '../../../server/crud/hooks.ts';
+import { FIRMWARE_FILE } from './hooks.ts';
 import { entityByKey, ormName } from '../../../server/core/registry.ts';
 import type { Row } from '../../../server/crud/query.ts';
 import { HttpError, ok } from '../../../server/http/envelope.ts';

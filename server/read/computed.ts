@@ -3,17 +3,21 @@
 // carry their own company condition ({this}.empresa_id).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ColumnMeta, EntityMeta, FieldMeta } from '../../shared/model.ts';
+import { TELEMETRY_TABLES } from '../generated/telemetry.ts';
 
 export type Computed = ColumnMeta & { sql: string };
 
 export const computedColumns = (e: EntityMeta): Computed[] =>
   e.columns.filter((c): c is Computed => !!c.virtual && !!c.sql);
 
-// Tables an expression may read that the application does not create (telemetria: the gateway's), checked at most
-// once a minute: while one is missing its columns stay empty instead of failing the request's transaction.
+// Tables an expression may read that the application's migrations do not create, checked at most once a minute:
+// while one is missing its columns stay empty instead of failing the request's transaction. The telemetry tables
+// (metadata/telemetria) are created by the migrations: never asked about.
+const DESCRIBED = new Set(TELEMETRY_TABLES.map((t) => t.table));
 const seen = new Map<string, { ok: boolean; at: number }>();
 /** Whether the table exists, when known without asking the database. */
 function known(t: string): boolean | undefined {
+  if (DESCRIBED.has(t)) return true;
   const hit = seen.get(t);
   return hit && (hit.ok || Date.now() - hit.at < 60_000) ? hit.ok : undefined;
 }

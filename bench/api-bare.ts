@@ -4,7 +4,8 @@
 //   GET /api/ativo?filter&sort&range          list (filter: idGaragem and q over descricao, placa, numeroFrota)
 //   GET /api/ativo/{id}                        by id, with the company check
 //   GET /api/ativo/{id}/motorista_temporario   nested list (sort dataInicio DESC by default), 404 when the ativo is not visible
-// Env: DATABASE_URL, PORT, BARE_EMPRESA.
+// Env: DATABASE_URL, PORT, BARE_EMPRESA; BARE_RLS=1 runs every statement as the API's company role (rastro_app, RLS on)
+// instead of the tables' owner, to see what row-level security itself costs.
 import http from 'node:http';
 import pg from 'pg';
 
@@ -12,6 +13,8 @@ const empresa = Number(process.env.BARE_EMPRESA);
 pg.types.setTypeParser(20, Number); // int8 (count) and numeric as numbers, as the API answers them
 pg.types.setTypeParser(1700, Number);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// Queued before any statement of a new connection (a client runs its queries in order).
+if (process.env.BARE_RLS === '1') pool.on('connect', (c) => void c.query(`SET ROLE rastro_app; SET rastro.empresa = '${empresa}'`));
 // Named (prepared) statements: each connection parses and plans a statement once, as the API does.
 const names = new Map<string, string>();
 const query = (text: string, values: unknown[]) => {

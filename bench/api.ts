@@ -10,7 +10,7 @@
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
 // (tsx server/main.ts, its own process), on a temp copy of server/migrations.
 // Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
-// BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_KEEP=1 keeps the temp dirs; BENCH_HOLD=s holds s seconds after the setup with
+// BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_BARE_RLS=1 runs the floor as the API's company role (RLS on); BENCH_KEEP=1 keeps the temp dirs; BENCH_HOLD=s holds s seconds after the setup with
 // the database up (its URL printed: EXPLAIN the queries as the API runs them, e.g. SET ROLE rastro_app; SET rastro.empresa = 1); BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -185,7 +185,7 @@ try {
 
   // The bare server: its own process, like the API.
   const barePort = await freePort();
-  bare = spawn(process.execPath, ['--import', 'tsx', 'bench/api-bare.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, PORT: String(barePort), BARE_EMPRESA: String(empresa) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  bare = spawn(process.execPath, ['--import', 'tsx', 'bench/api-bare.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, PORT: String(barePort), BARE_EMPRESA: String(empresa), BARE_RLS: process.env.BENCH_BARE_RLS ?? '' }, stdio: ['ignore', 'ignore', 'inherit'] });
   const bareBase = `http://127.0.0.1:${barePort}`;
   await waitHttp(`${bareBase}/api/ativo/0`, bare);
 

@@ -13,6 +13,7 @@ import { exportParams, listFilter, parseRange, parseSort, sendPage } from './pro
 import { escapeLike } from './query.ts';
 import { route } from '../core/pipeline.ts';
 import { exportResponse } from './export.ts';
+import { providerSql, readDeclared } from '../read/provider.ts';
 import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
@@ -236,8 +237,10 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
 export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: Record<string, Provider>): void {
   for (const key of Object.keys(impls)) if (!metas.some((m) => m.key === key)) throw new Error(`provider ${key} implementado sem metadata (kind: provider)`);
   for (const meta of metas) {
-    const impl = impls[meta.key];
-    if (!impl) throw new Error(`provider ${meta.key} (${meta.file}) sem implementação em server/calls/index.ts`);
+    // A provider whose YAML declares its SQL (sql:) is read by the engine; code only for what SQL cannot say.
+    const decl = providerSql(meta);
+    const impl = impls[meta.key] ?? (decl && { list: (q: ProviderQuery, ctx: ProviderContext) => readDeclared(ctx.em, meta, decl, q, ctx.empresaId) });
+    if (!impl) throw new Error(`provider ${meta.key} (${meta.file}) sem implementação (módulo) nem sql declarado`);
     const spec = { permission: meta.permission as PermissionKey[], scope: meta.scope === 'empresa' ? 'empresa' as const : 'global' as const };
     const ctxOf = (c: Context<AppEnv>): ProviderContext => {
       const session = c.get('session');

@@ -1,0 +1,75 @@
+// Declared providers (server/read/provider.ts): the `sql:` block of painel_satelite's YAML, read by the engine, answers
+// what its hand-written implementation answers — every sortable column both ways, the search, the boolean filter,
+// pages, the total, and only the caller's company.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderMeta } from '../../shared/model.ts';
+import type { Session } from '../app/env.ts';
+import { ADMIN, type Api, type TestServer, startTestServer } from '../test/harness.ts';
+import { planDeclared, readDeclared, type ProviderSql } from './provider.ts';
+import { providers } from '../../modules/satelite/server/satelite.ts';
+import type { ProviderQuery } from '../crud/provider.ts';
+
+let ts: TestServer;
+let admin: Api;
+let A: number, B: number;
+const YAML = path.resolve(import.meta.dirname, '../../modules/satelite/metadata/esp/painel_satelite.yaml');
+const decl = (parse(fs.readFileSync(YAML, 'utf8')) as { sql: ProviderSql }).sql;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  admin = await ts.login(ADMIN.login, ADMIN.senha);
+  [A, B] = (await ts.em().getConnection().execute('SELECT id FROM empresa ORDER BY id')).map((r: any) => Number(r.id));
+  const dirs = ['recebida', 'enviada'], sits = ['entregue', 'pendente', 'erro'];
+  for (let i = 0; i < 60; i++) {
+    await ts.insert('mensagem_satelite', {
+      empresaId: i % 3 === 0 ? B : A, serial: `SAT${String(i % 13).padStart(3, '0')}`, direcao: dirs[i % 2], situacao: i % 13 >= 9 ? 'entregue' : sits[i % 3], // SAT009-SAT012: all delivered
+      dataHora: new Date(Date.UTC(2026, 10, 1 + (i % 5), i % 24)), mensagem: `msg ${i % 7}`,
+    });
+  }
+  // One terminal linked to an asset now (the ativo column), in company A.
+  const [ativo] = await ts.em().getConnection().execute('SELECT id FROM ativo WHERE empresa_id = ? ORDER BY id LIMIT 1', [A]);
+  await ts.em().getConnection().execute(`INSERT INTO equipamento_ativo (serial, ativo_id, empresa_id, data_inicio, created_at, updated_at) VALUES ('SAT001', ?, ?, now() - interval '1 day', now(), now())`, [ativo.id, A]);
+});
+afterAll(async () => { await ts?.stop(); });
+
+describe('declared provider painel_satelite', () => {
+  it('the engine answers what the hand-written implementation answers', async () => {
+    const meta = ts.model.providers.find((p) => p.key === 'painel_satelite')! as ProviderMeta;
+    const session = { empresaAtiva: A, usuarioId: admin.user.id } as unknown as Session;
+    const ctx = { session, em: ts.em(), empresaId: A, meta };
+    const filters: Record<string, unknown>[] = [{}, { q: 'sat00' }, { q: 'T01' }, { pendencias: true }, { pendencias: false }, { q: 'SAT', pendencias: true }, { q: '%' }];
+    let compared = 0, withAtivo = 0;
+    for (const col of meta.columns.filter((c) => c.sortable)) {
+      for (const order of ['ASC', 'DESC'] as const) {
+        for (const filter of filters) {
+          for (const [offset, limit] of [[0, 50], [2, 3]]) {
+            const q: ProviderQuery = { params: {}, filter, sort: { field: col.name, order }, offset, limit };
+            const want = await providers.painel_satelite.list(q, ctx);
+            const got = await readDeclared(ts.em(), meta, decl, q, A);
+            expect(JSON.stringify(got), JSON.stringify(q)).toBe(JSON.stringify(want));
+            compared++;
+            withAtivo += got.rows.filter((r) => r.ativo).length;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(meta.columns.filter((c) => c.sortable).length * 2 * filters.length * 2);
+    expect(withAtivo).toBeGreaterThan(0);
+    // The boolean filter narrows (some terminals are all delivered).
+    const q = (filter: Record<string, unknown>): ProviderQuery => ({ params: {}, filter, sort: { field: 'serial', order: 'ASC' }, offset: 0, limit: 50 });
+    const [all, pend] = [await readDeclared(ts.em(), meta, decl, q({}), A), await readDeclared(ts.em(), meta, decl, q({ pendencias: true }), A)];
+    expect(pend.total).toBeGreaterThan(0);
+    expect(pend.total).toBeLessThan(all.total);
+  });
+
+  it('names the company only through the scope module and binds every value', () => {
+    const meta = ts.model.providers.find((p) => p.key === 'painel_satelite')! as ProviderMeta;
+    const { sql, params } = planDeclared(meta, decl, { params: {}, filter: { q: "x' OR 1=1" }, sort: { field: 'serial', order: 'ASC' }, offset: 0, limit: 5 }, B);
+    expect(sql).not.toContain('OR 1=1');
+    expect(params).toEqual([B, "%x' OR 1=1%", 5, 0]);
+    expect(sql).toContain('x.empresa_id = $1');
+  });
+});

@@ -1,0 +1,96 @@
+// Declared providers: a provider whose rows SQL can say declares its source and its columns' SQL in its YAML
+// (`sql:` of kind provider); the read engine builds WHERE (company scope, the declared filters, the search box) and
+// ORDER BY (the sort column's expression, empty values last ascending, then the tiebreak) and pages it with the total
+// in one statement. Code remains only for what SQL cannot say (a provider implementation in its module).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProviderMeta } from '../../shared/model.ts';
+import { badRequest } from '../http/envelope.ts';
+import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
+import { escapeLike } from './where.ts';
+
+/** The `sql:` block of a provider's YAML. Expressions use the source's alias; `{param:name}` is a route parameter. */
+export interface ProviderSql {
+  /** FROM clause: a table or a subquery with its alias, e.g. `(SELECT …) x`. */
+  from: string;
+  /** Alias whose company column is the row's company (scope empresa). */
+  scope?: string;
+  /** The alias `{scope:y}` in `from` compares y's company with (default `scope`): a subquery's own row. */
+  this?: string;
+  /** Column name → SQL expression (default: `{alias}."name"` with the alias of `scope`, else x); `id` is the row's id
+   *  (ra needs one; default the column id). */
+  columns?: Record<string, string>;
+  /** Filter name → SQL condition with `{value}` (default: the column's expression equal to the value, or in the list). */
+  filters?: Record<string, string>;
+  /** Columns the search filter (type search) looks in, case-insensitively contained. */
+  search?: string[];
+  /** Columns (names) that make the order total, after the sort column. */
+  tiebreak: string[];
+}
+
+export interface DeclaredQuery {
+  params: Record<string, string | number>;
+  filter: Record<string, unknown>;
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  offset: number;
+  limit: number;
+}
+
+/** The provider's `sql` block (metadata), when it declares one. */
+export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => (meta as ProviderMeta & { sql?: ProviderSql }).sql;
+
+const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The statement of one page of a declared provider and its total, with its parameters. */
+export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
+  const alias = decl.scope ?? 'x';
+  const expr = (name: string) => {
+    if (name !== 'id' && !meta.columns.some((c) => c.name === name)) throw new Error(`provider ${meta.key}: sql names an unknown column ${name}`);
+    return decl.columns?.[name] ?? `${alias}."${name}"`;
+  };
+  const bind = (sql: string) => sql.replace(PARAM, (_, n: string) => {
+    if (!(n in q.params)) throw new Error(`provider ${meta.key}: {param:${n}} is not a param of the request`);
+    return p.add(q.params[n]);
+  });
+  // {scope:y}: y in the same company as the row (the scope module's rule, as in the entities' sql snippets).
+  const from = bind(expandScope(decl.from, meta.scope === 'empresa' ? 'empresa' : 'global', decl.this ?? alias));
+  const where: string[] = [];
+  if (meta.scope === 'empresa') {
+    if (!decl.scope || empresaId == null) throw new Error(`provider ${meta.key}: scope empresa needs sql.scope (the alias of the company's rows)`);
+    where.push(companySql(decl.scope, empresaId, p));
+  }
+  for (const [name, v] of Object.entries(q.filter)) {
+    const f = meta.filters.find((x) => x.name === name)!;
+    if (f.type === 'search') {
+      const like = p.add(`%${escapeLike(String(v))}%`);
+      where.push(`(${(decl.search ?? []).map((c) => `${expr(c)} ILIKE ${like}`).join(' OR ') || 'FALSE'})`);
+    } else if (decl.filters?.[name]) {
+      where.push(`(${bind(decl.filters[name]).replaceAll('{value}', p.add(v))})`);
+    } else if (Array.isArray(v)) {
+      where.push(`${expr(name)} = ANY(${p.add(v)})`);
+    } else {
+      where.push(`${expr(name)} = ${p.add(v)}`);
+    }
+  }
+  const col = meta.columns.find((c) => c.sortable && c.name === q.sort.field);
+  if (!col) throw badRequest(`Campo de ordenação desconhecido: ${q.sort.field}`);
+  const dir = q.sort.order === 'ASC' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST';
+  const order = [`${expr(col.name)} ${dir}`, ...decl.tiebreak.map((t) => `${expr(t)} ASC`)].join(', ');
+  const names = meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)];
+  const select = names.map((n) => `${expr(n)} AS "${n}"`).join(', ');
+  const w = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+  const lim = p.add(q.limit), off = p.add(q.offset);
+  // The total's row always comes, with the page's rows (none: one row of nulls), as the entities' lists.
+  const sql = `SELECT c.n AS "__total", r.* FROM (SELECT count(*)::int AS n FROM ${from}${w}) c` +
+    ` LEFT JOIN LATERAL (SELECT 1 AS "__row", ${select} FROM ${from}${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) r ON TRUE`;
+  return { sql, params: p.values };
+}
+
+/** One page of a declared provider and its total, in one statement. */
+export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+  const { sql, params } = planDeclared(meta, decl, q, empresaId);
+  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
+  const { rows } = await client.executeQuery({ sql, parameters: params, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const total = Number(rows[0]?.__total ?? 0);
+  if (rows[0]?.__row == null) return { rows: [], total };
+  return { rows: rows.map(({ __total, __row, ...r }) => r), total };
+}

@@ -1,5 +1,5 @@
-// Integration-test harness: a fresh database per test file (committed migrations applied), the real app on a
-// random port over real HTTP, and helpers to sign in and call the API.
+// Integration-test harness: a fresh database per test file (a copy of the run's template: committed migrations
+// applied, seeded; see ./template.ts), the real app on a random port over real HTTP, and helpers to sign in and call the API.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,20 +15,30 @@ import { freePort } from '../db/embedded.ts';
 import { ormName } from '../core/registry.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { Model } from '../../shared/model.ts';
+import type { SeedResult } from '../seed/index.ts';
+import { ADMIN, LEITOR, TEST_SEED, cloneTemplate, ensureTemplate, withDatabase } from './template.ts';
 
-export const ADMIN = { login: 'admin', senha: 'admin-senha-123' };
-export const LEITOR = { login: 'leitor', senha: 'leitor-senha-123' };
+export { ADMIN, LEITOR };
+
+// Databases of this run share a prefix (global-setup drops them at the end when the server is shared).
+const newName = () => `${inject('databasePrefix') ?? 'rastro_t_'}${crypto.randomBytes(5).toString('hex')}`;
 
 /** Creates an empty database on the server given by global-setup; answers its URL. */
 export async function createDatabase(): Promise<string> {
   const admin = inject('databaseUrl');
-  const name = `rastro_t_${crypto.randomBytes(5).toString('hex')}`;
+  const name = newName();
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   try { await c.query(`create database ${name}`); } finally { await c.end(); }
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
-  return u.toString();
+  return withDatabase(admin, name);
+}
+
+/** A new database already migrated and seeded as startTestServer() seeds (a copy of the run's template);
+ * answers its URL and the template's seed result. */
+export async function createMigratedDatabase(): Promise<{ url: string; seed: SeedResult }> {
+  const admin = inject('databaseUrl');
+  const tpl = await ensureTemplate(admin, inject('databasePrefix') ?? 'rastro_t_');
+  return { url: await cloneTemplate(admin, tpl.name, newName()), seed: tpl.seed };
 }
 
 /** Copy of server/migrations under server/test/.tmp (inside the repo, so migration files resolve their imports),
@@ -70,7 +80,11 @@ export interface TestServer extends Running {
 }
 
 export async function startTestServer(o: Partial<StartOptions> = {}): Promise<TestServer> {
-  const databaseUrl = o.databaseUrl ?? await createDatabase();
+  // The standard database (committed migrations, the test seed, the generated model) is a copy of the template;
+  // a file with its own database, migrations, model or seed gets an empty database migrated and seeded at start.
+  const standard = o.databaseUrl === undefined && o.migrationsPath === undefined && o.generatedDir === undefined && o.bundle === undefined && o.seed === undefined;
+  const copy = standard ? await createMigratedDatabase() : undefined;
+  const databaseUrl = o.databaseUrl ?? copy?.url ?? await createDatabase();
   // Only the committed migrations (or the test's own folder) are applied.
   const migrationsDir = o.migrationsPath ?? MIGRATIONS_DIR;
   const tmpDir = path.resolve(path.dirname(MIGRATIONS_DIR), 'test/.tmp', `srv-${crypto.randomBytes(4).toString('hex')}`);
@@ -78,9 +92,11 @@ export async function startTestServer(o: Partial<StartOptions> = {}): Promise<Te
   const r = await startServer({
     port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(tmpDir, 'data'),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    seed: { adminPassword: ADMIN.senha, leitorPassword: LEITOR.senha, demo: true }, distDir: path.join(tmpDir, 'no-dist'),
+    seed: TEST_SEED, distDir: path.join(tmpDir, 'no-dist'),
     ...o,
   }).catch((e) => { fs.rmSync(tmpDir, { recursive: true, force: true }); throw e; });
+  // What the first start seeded, as if this database had been seeded now (ids are the same in the copy).
+  if (copy) r.seed = copy.seed;
   const base = r.url.replace('localhost', '127.0.0.1');
   const doFetch = (p: string, init?: RequestInit) => fetch(base + p, init);
   const as = (token: string, empresaAtiva: number, user?: any): Api => {

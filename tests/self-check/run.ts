@@ -13,7 +13,7 @@ interface Case { name: string; args: string[]; env: string; expect: 'fail' | 'pa
 const cases: Case[] = [
   { name: 'unit: failing test', args: ['--project', 'unit', `${fx}/unit/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },
   { name: 'integration: failing test (embedded PostgreSQL)', args: ['--project', 'integration', `${fx}/integration/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },
-  { name: 'integration: passing control', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: '1', expect: 'pass', output: /1 passed/ },
+  { name: 'integration: passing control', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: '1', expect: 'pass', output: /2 passed/ },
   { name: 'integration: failing suite (error while loading the file)', args: ['--project', 'integration', `${fx}/integration/broken.fixture.ts`], env: '1', expect: 'fail', output: /falha proposital ao carregar/ },
   { name: 'integration: failing global setup', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: 'setup-fail', expect: 'fail', output: /falha proposital do global setup/ },
   { name: 'e2e: failing test (real server)', args: ['--project', 'e2e', `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },

@@ -1,5 +1,6 @@
-// Keyboards (teclados): the logs of the on-board keyboards.
+// Keyboards (teclados): the on-board keyboards' registers, their macro action and their logs.
 import { defineModule } from '../../server/core/module.ts';
 import { providers } from './server/teclado.ts';
+import { actions } from './server/actions.ts';
 
-export default defineModule({ name: 'teclado', providers });
+export default defineModule({ name: 'teclado', providers, actions });

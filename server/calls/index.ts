@@ -11,6 +11,7 @@ import { getModel } from '../core/registry.ts';
 import type { BodyLimit, ServerModule } from '../core/module.ts';
 import { mountProviders, type Provider } from '../crud/provider.ts';
 import { registerHooks } from '../crud/hooks.ts';
+import { registerActions } from '../crud/actions.ts';
 import usuario from './usuario.ts';
 import meta from './meta.ts';
 import porEmpresa from './por_empresa.ts';
@@ -40,8 +41,12 @@ for (const m of modules) {
   }
 }
 
-// The modules' write hooks join the core's registry before any CRUD route is built (server/app/bundle.ts imports this).
-for (const m of modules) if (m.hooks) registerHooks(m.name, m.hooks);
+// The modules' write hooks and action handlers join the core's registries before any CRUD route is built
+// (server/app/bundle.ts imports this).
+for (const m of modules) {
+  if (m.hooks) registerHooks(m.name, m.hooks);
+  if (m.actions) registerActions(m.name, m.actions);
+}
 
 /** Body limits of the modules' uploads (server/app/index.ts applies them before the JSON limit). */
 export const bodyLimits: BodyLimit[] = modules.flatMap((m) => m.bodyLimits ?? []);

@@ -1,11 +1,12 @@
 // The contract between the core and a module (modules/<name>/server.ts default-exports one ServerModule).
 // The core discovers modules by folder (server/calls/index.ts) and never names one: a module brings its routes
 // (mounted on /api like Hono's app.route), its provider implementations (metadata kind: provider, by key), the
-// write hooks of its registers and the body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
+// write hooks and action handlers of its registers and the body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import type { Provider } from '../crud/provider.ts';
 import type { WriteHook } from '../crud/hooks.ts';
+import type { ActionHandler } from '../crud/actions.ts';
 
 export interface BodyLimit {
   /** Requests this limit applies to (instead of the JSON limit). */
@@ -24,6 +25,8 @@ export interface ServerModule {
   bodyLimits?: BodyLimit[];
   /** Write hooks by name (metadata `hook:` of its registers), run in the write's transaction (server/crud/hooks.ts). */
   hooks?: Record<string, WriteHook>;
+  /** Action handlers by name (metadata actions with `handler:` of its registers; server/crud/actions.ts). */
+  actions?: Record<string, ActionHandler>;
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;

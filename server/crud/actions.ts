@@ -40,7 +40,8 @@ export type ActionHandler = (ctx: ActionContext) => Promise<ActionResult>;
 type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[K]>, unknown>>;
 
 /** Rows of `key` created in the handler's transaction, as the API shows them. */
-function created<K extends keyof typeof cols>(ctx: ActionContext, key: K, data: Fields<K>): { row: Row; entity: EntityMeta } {
+/** A new row of `key` in the action's transaction (flushed by createdAnswer). */
+export function created<K extends keyof typeof cols>(ctx: ActionContext, key: K, data: Fields<K>): { row: Row; entity: EntityMeta } {
   const entity = entityByKey(key);
   if (!entity) throw new Error(`entity ${key} not in the model`);
   return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...tenantOnly(entity, ctx.session) } as never) as Row, entity };
@@ -73,7 +74,7 @@ const altera: ActionHandler = async (ctx) => {
 
 /** Rows of `rows` created in the handler's transaction: flushed, answered 201 and emitted after commit. Commands
  *  (fila_processamento) go only to devices of the caller's company, checked here before anything is written. */
-async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: EntityMeta }[]): Promise<ActionResult> {
+export async function createdAnswer(ctx: ActionContext, rows: { row: Row; entity: EntityMeta }[]): Promise<ActionResult> {
   await assertOwnDevices(ctx.tx, ctx.session, rows.filter((r) => r.entity.key === 'fila_processamento').map((r) => r.row.serial));
   await ctx.tx.flush();
   // Rows an action creates are recorded like any other create (e.g. a keyboard's logs show the macro sent).
@@ -129,15 +130,6 @@ export const actionHandlers: Record<string, ActionHandler> = {
   reiniciar_simcard: (ctx) => createdAnswer(ctx, [
     created(ctx, 'fila_processamento', { serial: ctx.row.serial, event: 'reboot', value: null, status: 'pendente', processing: false, tentativas: 0 }),
   ]),
-  // dispositivo_teclado: the library macro goes to the keyboard as a pending message (the console's Mensagens tab).
-  enviar_macro: async (ctx) => {
-    const macro = await ctx.tx.findOne(ormName(ctx.tx, entityByKey('macro_teclado')!), { id: ctx.payload.macro, ...scopeWhere(entityByKey('macro_teclado')!, ctx.session) } as never) as Row | null;
-    if (!macro) throw new HttpError(422, 'Macro não encontrada na empresa');
-    if (ctx.row.ativado === false) throw new HttpError(422, 'O teclado está desativado: ative-o antes de enviar macros');
-    return createdAnswer(ctx, [created(ctx, 'comando_teclado', {
-      mensagem: macro.texto, dispositivo: Number(ctx.row.id), macro: Number(macro.id), direcao: 'enviada', situacao: 'pendente',
-    })]);
-  },
   // equipamento: a device with a CAN interface (a Queclink model whose reports carry a CAN mask) is asked to report
   // now (sync; value { can: true } marks the CAN synchronization in the queue); other models have no CAN to read.
   sincronizar_can: async (ctx) => {
@@ -193,6 +185,14 @@ export const actionHandlers: Record<string, ActionHandler> = {
     };
   },
 };
+
+/** Adds a module's action handlers (server/calls/index.ts, contract server/core/module.ts); a name taken twice is an error. */
+export function registerActions(owner: string, handlers: Record<string, ActionHandler>): void {
+  for (const [name, h] of Object.entries(handlers)) {
+    if (name in actionHandlers && actionHandlers[name] !== h) throw new Error(`handler '${name}' registrado duas vezes (módulo ${owner})`);
+    actionHandlers[name] = h;
+  }
+}
 
 export function handlerOf(entity: EntityMeta, action: ActionMeta): ActionHandler {
   const h = action.handler && actionHandlers[action.handler];

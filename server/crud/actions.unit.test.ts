@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionMeta, EntityMeta } from '../../shared/model.ts';
 import { actionHandlers, handlerOf, readPayload, validatePayload } from './actions.ts';
+import '../calls/index.ts'; // the modules' handlers (modules/*/server.ts)
 
 const entity = { key: 'ativo', file: 'metadata/tlm/ativo.yaml', fields: [] } as unknown as EntityMeta;
 const action = (extra: Partial<ActionMeta>): ActionMeta => ({ name: 'x', label: 'X', permission: 'tlm.fro.ativo.x', bulk: false, ...extra });

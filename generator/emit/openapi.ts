@@ -1,6 +1,8 @@
-// OpenAPI 3.1 document of the generated CRUD API (ra-data-simple-rest conventions).
+// OpenAPI 3.1 document of the generated CRUD API (ra-data-simple-rest conventions) and of the providers
+// (openapi-providers.ts).
 import type { EntityMeta, Model } from '../../shared/model.ts';
 import { pascal } from './names.ts';
+import { providerPaths, providerRowName, providerRowSchema } from './openapi-providers.ts';
 import { entitySchema, recordSchema, type Schema } from './schemas.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -110,7 +112,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
   }
   for (const a of e.actions) {
     out[`${root}/{id}/${a.name}`] = {
-      parameters: [idParam],
+      parameters: [...routeParams, idParam],
       post: {
         tags: tag, operationId: `${a.name}_${e.key}`, summary: a.label, 'x-permission': a.permission,
         description: `${a.set ? `Grava ${JSON.stringify(a.set)}` : `Executa ${a.handler}`}${a.visibleWhen ? `; permitido quando ${JSON.stringify(a.visibleWhen)}` : ''}`,
@@ -120,6 +122,7 @@ function paths(e: EntityMeta): Record<string, unknown> {
     };
     if (a.bulk) {
       out[`${root}/${a.name}`] = {
+        ...(routeParams.length ? { parameters: routeParams } : {}),
         post: {
           tags: tag, operationId: `${a.name}_${e.key}_bulk`, summary: `${a.label} (selecionados)`, 'x-permission': a.permission,
           requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', items: { type: 'integer' } }, ...(a.payload ? { payload: a.payload } : {}) } } } } },
@@ -147,6 +150,10 @@ export function emitOpenApi(model: Model): Record<string, unknown> {
     schemas[`${pascal(e.key)}Record`] = componentSchema(recordSchema(e, model));
     Object.assign(allPaths, paths(e));
   }
+  for (const p of model.providers ?? []) {
+    schemas[providerRowName(p)] = providerRowSchema(p);
+    Object.assign(allPaths, providerPaths(p));
+  }
   const responses = Object.fromEntries(Object.entries(ERROR_TEXT).map(([c, d]) => [
     `E${c}`, { description: d, content: { 'application/json': { schema: ref('Envelope') } } },
   ]));
@@ -155,7 +162,7 @@ export function emitOpenApi(model: Model): Record<string, unknown> {
     info: { title: 'Rastro API', version: '1.0.0', description: 'API CRUD gerada a partir de metadata/ (convenções ra-data-simple-rest).' },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
-    tags: model.entities.map((e) => ({ name: e.label.plural })),
+    tags: [...model.entities.map((e) => ({ name: e.label.plural })), ...(model.providers ?? []).map((p) => ({ name: p.label }))],
     paths: allPaths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

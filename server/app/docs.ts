@@ -59,8 +59,12 @@ ${sections}</body></html>`;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
-/** Permission key of an operation: x-permission (generated document) or operationId (fallback document). */
-const permissionOf = (op: Record<string, any>): string | undefined => op['x-permission'] ?? op.operationId;
+/** Permission keys of an operation, any one of which opens it: x-permissions (providers), x-permission (generated
+ *  document) or operationId (fallback document). */
+const permissionsOf = (op: Record<string, any>): string[] => {
+  const keys = op['x-permissions'] ?? op['x-permission'] ?? op.operationId;
+  return Array.isArray(keys) ? keys : typeof keys === 'string' ? [keys] : [];
+};
 
 /**
  * The document reduced to the operations allowed by `may`: an operation without a permission key is dropped
@@ -75,8 +79,9 @@ export function openapiFor(doc: Record<string, any>, may: (key: string) => boole
     if (!needs.every(may)) continue;
     for (const [k, op] of Object.entries(item)) {
       if (!METHODS.includes(k)) continue;
-      const key = op && typeof op === 'object' ? permissionOf(op) : undefined;
-      if (key && may(key)) kept[k] = op;
+      // The caller's copy names, as x-permission, the key the caller holds.
+      const key = op && typeof op === 'object' ? permissionsOf(op).find(may) : undefined;
+      if (key) kept[k] = op['x-permission'] === undefined || op['x-permission'] === key ? op : { ...op, 'x-permission': key };
     }
     if (!Object.keys(kept).length) continue;
     for (const [k, v] of Object.entries(item)) if (!METHODS.includes(k)) kept[k] = v; // parameters, summary, ...

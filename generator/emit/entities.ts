@@ -1,5 +1,5 @@
-// MikroORM 7 entity definitions (EntitySchema, no decorators). Scoped entities declare the
-// tenant filter named after their scope; reference fields are m:1 relations (FK + index).
+// MikroORM 7 entity definitions (EntitySchema, no decorators); reference fields are m:1 relations (FK + index).
+// No ORM tenant filter: reads name their scope (server/tenancy/scope.ts) and RLS is the backstop (.notes/CONTRACT.md).
 import { createHash } from 'node:crypto';
 import type { EntityMeta, FieldMeta, Model } from '../../shared/model.ts';
 import { HEADER, pascal } from './names.ts';
@@ -119,14 +119,6 @@ function entityModule(e: EntityMeta): string {
   ];
   if (indexes.length) lines.push('  indexes: [', ...indexes, '  ],');
   if (uniques.length) lines.push('  uniques: [', ...uniques, '  ],');
-  if (tenant) {
-    const filter = e.scope; // 'empresa' | 'ambiente'
-    lines.push(
-      '  filters: {',
-      `    ${filter}: { name: ${lit(filter)}, default: true, cond: (args: { ${tenant.name}: number }) => ({ ${tenant.name}: args.${tenant.name} }) },`,
-      '  },',
-    );
-  }
   lines.push('});', '');
   return lines.join('\n');
 }

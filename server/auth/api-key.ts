@@ -71,7 +71,7 @@ export async function apiKeySession(c: Context<AppEnv>, em: EntityManager): Prom
   const e = entityByKey('chave_de_api');
   if (!e) return undefined;
   const row = key.startsWith(PREFIX) && key.length < 200
-    ? await em.findOne(ormName(em, e), { chave: sha256(key) } as never, { filters: false }) as Row | null
+    ? await em.findOne(ormName(em, e), { chave: sha256(key) } as never) as Row | null
     : null;
   if (!row || row.ativa === false) throw unauthorized('Chave de API inválida ou revogada');
   const empresaId = Number(row.empresaId?.id ?? row.empresaId);

@@ -70,7 +70,7 @@ export async function guardGrants(em: EntityManager, e: EntityMeta, s: Session, 
     const added = idsOf(input[f.name]).filter((id) => !before.has(id));
     if (!added.length) continue;
     const target = entityByKey(f.reference!)!;
-    const rows = (await em.find(ormName(em, target), { id: { $in: added } } as never, { filters: false })) as Row[];
+    const rows = (await em.find(ormName(em, target), { id: { $in: added } } as never)) as Row[];
     for (const r of rows) for (const g of grantFieldsOf(target)) for (const k of strings(r[g.name])) if (!s.permissoes.has(k)) missing.add(k);
     if (missing.size) {
       const m = [...missing].sort();

@@ -33,7 +33,7 @@ export type MotivoFim = 'logout' | 'administrador' | 'senha';
 
 /** Ends a session row (ativa=false, dataFim=now, and why when known). */
 export async function endSession(em: EntityManager, id: number, motivo?: MotivoFim): Promise<void> {
-  await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date(), ...(motivo ? { motivoFim: motivo } : {}) } as never, { filters: false });
+  await em.nativeUpdate(sessaoName(em), { id } as never, { ativa: false, dataFim: new Date(), ...(motivo ? { motivoFim: motivo } : {}) } as never);
   invalidateSession(id);
 }
 
@@ -42,7 +42,7 @@ export async function endSession(em: EntityManager, id: number, motivo?: MotivoF
 async function endedSession(em: EntityManager, token: string): Promise<HttpError | undefined> {
   const sid = await verifySession(token);
   if (sid === null) return undefined;
-  const row = (await em.findOne(sessaoName(em), { id: sid, ativa: false } as never, { filters: false, fields: ['motivoFim'] as never })) as { motivoFim?: MotivoFim | null } | null;
+  const row = (await em.findOne(sessaoName(em), { id: sid, ativa: false } as never, { fields: ['motivoFim'] as never })) as { motivoFim?: MotivoFim | null } | null;
   const motivo = row?.motivoFim;
   if (motivo === 'administrador') return new HttpError(401, MSG.sessaoFinalizada, { motivo });
   if (motivo === 'senha') return new HttpError(401, MSG.senhaAlterada, { motivo });
@@ -134,16 +134,14 @@ export function requirePermission(key: PermissionKey | ((c: Context<AppEnv>) => 
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Sets the tenant filters on the request EntityManager. Writes act on the session's active company; a
+/** Runs the rest of the request in the session's company (RLS, server/db/rls.ts; reads name their scope through
+ *  server/tenancy/scope.ts — there is no ORM tenant filter). Writes act on the session's active company; a
  *  companyId header, when sent (the spec's client sends it), must name that company. A write authenticated
  *  by the cookie alone must carry the header (a custom header: no cross-site form can send it). */
 export function tenant(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const s = c.get('session');
     if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
-    const em = emOf(c);
-    em.setFilterParams('empresa', { empresaId: s.empresaAtiva });
-    em.setFilterParams('ambiente', { ambienteId: s.ambienteId });
     if (WRITES.has(c.req.method)) {
       const h = c.req.header('companyId');
       if (h != null && (String(Number(h)) !== h.trim() || Number(h) !== s.empresaAtiva)) {

@@ -69,7 +69,7 @@ async function recordLogin(em: EntityManager, log: Logger, data: Row, user: Row 
     const row: Row = {};
     for (const [k, v] of Object.entries(data)) if (has(k)) row[k] = v;
     if (e.scope === 'ambiente') {
-      row.ambienteId = user?.ambienteId != null ? idOf(user.ambienteId) : (await em.findOne(ormName(em, entityByKey('ambiente')!), { id: { $gt: 0 } } as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Row | null)?.id;
+      row.ambienteId = user?.ambienteId != null ? idOf(user.ambienteId) : (await em.findOne(ormName(em, entityByKey('ambiente')!), { id: { $gt: 0 } } as never, { orderBy: { id: 'ASC' } as never }) as Row | null)?.id;
       if (row.ambienteId == null) return null;
     }
     if (e.scope === 'empresa') {
@@ -88,7 +88,7 @@ async function recordLogin(em: EntityManager, log: Logger, data: Row, user: Row 
 async function endHistory(em: EntityManager, usuarioId: number) {
   const e = entityByKey('historico_de_login');
   if (!e || !['estaLogado', 'usuario'].every((n) => e.fields.some((f) => f.name === n))) return;
-  await em.nativeUpdate(ormName(em, e), { usuario: usuarioId, estaLogado: true } as never, { estaLogado: false } as never, { filters: false });
+  await em.nativeUpdate(ormName(em, e), { usuario: usuarioId, estaLogado: true } as never, { estaLogado: false } as never);
 }
 
 /** payload.user of login and get_session. */
@@ -226,7 +226,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const hashed = await hashPassword(nova);
     // Every session of the user ends with a password change (this one too), their sockets with it.
     const ended = await em.transactional(async (tx) => {
-      await tx.nativeUpdate(ormName(tx, entityByKey('usuario')!), { id: usuarioId } as never, { senha: hashed } as never, { filters: false });
+      await tx.nativeUpdate(ormName(tx, entityByKey('usuario')!), { id: usuarioId } as never, { senha: hashed } as never);
       return endUserSessions(tx, usuarioId);
     });
     ended.notify();
@@ -249,7 +249,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
       o.log.error('PUBLIC_URL não definida: link de alteração de senha não enviado');
       throw new HttpError(503, 'Recuperação de senha indisponível: o endereço público do sistema (PUBLIC_URL) não está configurado. Procure o administrador do sistema.');
     }
-    const user = ((await findUserByLogin(em, ident)) ?? (ident.includes('@') ? await em.findOne(name, { email: ident } as never, { filters: false }) : null)) as Row | null;
+    const user = ((await findUserByLogin(em, ident)) ?? (ident.includes('@') ? await em.findOne(name, { email: ident } as never) : null)) as Row | null;
     if (user?.email && userActive(user)) {
       const token = crypto.randomBytes(32).toString('base64url');
       em.create(RecuperacaoSenhaSchema, { tokenHash: sha256(token), usuarioId: Number(user.id), expiraEm: new Date(Date.now() + 3600_000), criadaEm: new Date(), usadaEm: null });
@@ -271,11 +271,11 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
     const em = c.get('em');
     if (!empresaUsable(await findEmpresa(em, id))) throw new HttpError(403, 'Empresa suspensa ou desativada');
-    await em.nativeUpdate(sessaoName(em), { id: s.id } as never, { empresaAtiva: id } as never, { filters: false });
+    await em.nativeUpdate(sessaoName(em), { id: s.id } as never, { empresaAtiva: id } as never);
     invalidateSession(s.id);
     const usuario = entityByKey('usuario');
     if (usuario?.fields.some((f) => f.name === 'empresaAtiva')) {
-      await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never, { filters: false });
+      await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never);
     }
     const u = await findUser(em, s.usuarioId);
     const { roles, permissoes } = u ? await rolesAndPermissions(em, u, id) : { roles: s.roles, permissoes: s.permissoes };
@@ -293,14 +293,14 @@ export function sessaoRoutes(): Hono<AppEnv> {
     const s = c.get('session');
     const em = c.get('em');
     const rows = (await em.find(sessaoName(em), { ...scopeWhere(entityByKey('sessao')!, s), ativa: true, dataValidoAte: { $gt: new Date() } } as never,
-      { filters: false, orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
+      { orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
   });
   route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente', credentials: true }, async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     const em = c.get('em');
-    const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { $and: [{ id }, scopeWhere(entityByKey('sessao')!, s)] } as never, { filters: false })) as Row | null) : null;
+    const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { $and: [{ id }, scopeWhere(entityByKey('sessao')!, s)] } as never)) as Row | null) : null;
     if (!row) throw new HttpError(404, 'Sessão não encontrada');
     if (row.ativa !== false) {
       await endSession(em, id, 'administrador');

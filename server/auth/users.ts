@@ -22,21 +22,21 @@ const populateOf = (em: EntityManager, key: string, fields: string[]) => {
 };
 
 export async function findUserByLogin(em: EntityManager, login: string, withPassword = false): Promise<Row | null> {
-  return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { filters: false, populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
+  return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
 }
 export async function findUser(em: EntityManager, id: number, withPassword = false): Promise<Row | null> {
-  return em.findOne(name(em, 'usuario'), { id } as never, { filters: false, populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
+  return em.findOne(name(em, 'usuario'), { id } as never, { populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
 }
 /** The password hash is a lazy property that the app's database role may not read (server/db/rls.ts): only the
  *  sign-in and password change paths ask for it, outside a company (system role). */
 const userPopulate = (em: EntityManager, withPassword: boolean) =>
   [...populateOf(em, 'usuario', ['empresas', 'cargos']), ...(withPassword ? ['senha' as never] : [])];
 export async function findEmpresa(em: EntityManager, id: number): Promise<Row | null> {
-  return em.findOne(name(em, 'empresa'), { id } as never, { filters: false }) as Promise<Row | null>;
+  return em.findOne(name(em, 'empresa'), { id } as never) as Promise<Row | null>;
 }
 export async function findEmpresas(em: EntityManager, ids: number[]): Promise<Row[]> {
   if (!ids.length) return [];
-  return em.find(name(em, 'empresa'), { id: { $in: ids } } as never, { filters: false, orderBy: { id: 'ASC' } as never }) as Promise<Row[]>;
+  return em.find(name(em, 'empresa'), { id: { $in: ids } } as never, { orderBy: { id: 'ASC' } as never }) as Promise<Row[]>;
 }
 
 export function userActive(u: Row): boolean { return u.ativo !== false; }
@@ -51,7 +51,7 @@ export async function rolesAndPermissions(em: EntityManager, u: Row, empresa?: n
   const cargoIds = idsOf(u.cargos);
   const perCompany = empresa != null && entityByKey('cargo')?.scope === 'empresa';
   const cargos = cargoIds.length
-    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? companyOnly(empresa) : {}) } as never, { filters: false })) as Row[])
+    ? ((await em.find(name(em, 'cargo'), { id: { $in: cargoIds }, ...(perCompany ? companyOnly(empresa) : {}) } as never)) as Row[])
     : [];
   return grantsOf(u.roles, u.permissoesExtras, cargos.map((c) => c.permissoes));
 }

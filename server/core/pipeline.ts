@@ -56,8 +56,9 @@ export function permissionStep(keys: PermissionKey[] | 'self' | ((c: Context<App
   }, { permission: label });
 }
 
-/** Step 3: the company scope: tenant filters on the request's EntityManager and the companyId header of writes
- *  (server/auth/middleware.ts tenant()). Every scope sets them; 'global' rows simply have no company column.
+/** Step 3: the company scope: the rest of the request runs in the session's company (RLS) and the companyId header
+ *  of writes is checked (server/auth/middleware.ts tenant()); reads name their rows through server/tenancy/scope.ts.
+ *  Every scope sets it; 'global' rows simply have no company column.
  *  A session handed out from the cache unverified is settled here, before the handler acts on it, unless the route
  *  says `sessionInSql`: its read-only handler reads the session change counter in its own statement (SessionCheck). */
 export function scopeStep(scope: Scope, o: { sessionInSql?: boolean } = {}): MiddlewareHandler<AppEnv> {

@@ -22,7 +22,7 @@ import { assertOwnDevices } from './commands.ts';
 import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
-  tx: EntityManager;       // transaction; the tenant filters of the request apply
+  tx: EntityManager;       // transaction under the request's company (RLS); reads name scopeWhere
   session: Session;
   entity: EntityMeta;
   action: ActionMeta;

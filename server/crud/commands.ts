@@ -15,7 +15,7 @@ export async function assertOwnDevices(tx: EntityManager, s: Session, serials: u
   const e = entityByKey('equipamento')!;
   // The one company-scope function: the caller's active company (the request's RLS role is the backstop).
   const where = { serial: { $in: wanted }, ...scopeWhere(e, s) };
-  const found = (await tx.find(ormName(tx, e), where as never, { filters: false })) as Row[];
+  const found = (await tx.find(ormName(tx, e), where as never)) as Row[];
   const own = new Set(found.map((r) => String(r.serial)));
   const alien = wanted.filter((x) => !own.has(x));
   if (alien.length) {

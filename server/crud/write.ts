@@ -123,7 +123,7 @@ async function keepHiddenReferences(em: EntityManager, e: EntityMeta, s: Session
     const target = entityByKey(f.reference);
     const before = idsOf(existing[f.name]);
     if (!target || !before.length) continue;
-    const visible = (await em.find(ormName(em, target), { $and: [{ id: { $in: before } }, scopeWhere(target, s)] } as never, { filters: false, fields: ['id'] as never })) as Row[];
+    const visible = (await em.find(ormName(em, target), { $and: [{ id: { $in: before } }, scopeWhere(target, s)] } as never, { fields: ['id'] as never })) as Row[];
     const seen = new Set(visible.map((r) => Number(r.id)));
     const hidden = before.filter((id) => !seen.has(id));
     if (!hidden.length) continue;
@@ -143,7 +143,7 @@ async function checkReferences(em: EntityManager, e: EntityMeta, s: Session, dat
     const had = new Set(existing ? (f.type === 'reference' ? [idOf(existing[f.name])] : idsOf(existing[f.name])) : []);
     const ids = [...new Set(f.type === 'reference' ? [Number(data[f.name])] : idsOf(data[f.name]))].filter((id) => !had.has(id));
     if (!ids.length) continue;
-    const n = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s)] } as never, { filters: false });
+    const n = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s)] } as never);
     if (n !== ids.length) errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} referencia um registro inexistente` });
   }
   if (errors.length) failValidation(errors);
@@ -156,7 +156,7 @@ async function checkUnique(em: EntityManager, e: EntityMeta, s: Session, data: R
     const value = f.caseInsensitive && typeof data[f.name] === 'string' ? { $ilike: escapeLike(data[f.name]) } : data[f.name];
     const where: Where[] = [global ? {} : tenantOnly(e, s), { [f.name]: value }];
     if (selfId != null) where.push({ id: { $ne: selfId } });
-    const n = await em.count(ormName(em, e), { $and: where } as never, { filters: false });
+    const n = await em.count(ormName(em, e), { $and: where } as never);
     if (n > 0) throw new HttpError(409, `Já existe um registro com este ${f.label}`, { field: f.name }, 'Registro duplicado');
   }
 }

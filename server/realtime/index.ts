@@ -113,7 +113,7 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       if (!usuario || !holder || !keysField || c.op === 'create') return;
       if (c.op !== 'delete' && same(b[keysField.name], a[keysField.name], strings)) return;
       const em = o.orm.em.fork();
-      const rows = (await em.find(ormName(em, usuario), { [holder.name]: { $contains: [c.id] } } as never, { filters: false, fields: ['id'] as never })) as { id: number }[];
+      const rows = (await em.find(ormName(em, usuario), { [holder.name]: { $contains: [c.id] } } as never, { fields: ['id'] as never })) as { id: number }[];
       permissionsChanged(rows.map((r) => Number(r.id)));
     } catch (err) {
       o.log.error({ err, change: { entity: c.entity, id: c.id, op: c.op } }, 'socket: falha ao notificar alteração');

@@ -30,7 +30,7 @@ const ALFA = { fantasia: 'Transportes Alfa', razaoSocial: 'Transportes Alfa Ltda
 const BETA = { fantasia: 'Logística Beta', razaoSocial: 'Logística Beta S.A.', cnpj: '98.765.432/0001-98', email: 'contato@beta.com.br', status: 'ativa' };
 
 const find = async (em: EntityManager, model: Model, key: string, where: Row) =>
-  (await em.findOne(ormName(em, model.entities.find((e) => e.key === key)!), where as never, { filters: false })) as Row | null;
+  (await em.findOne(ormName(em, model.entities.find((e) => e.key === key)!), where as never)) as Row | null;
 
 /** Whether the demo data is there (its read-only user). */
 export async function hasDemo(em: EntityManager, model: Model): Promise<boolean> {

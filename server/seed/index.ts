@@ -74,7 +74,7 @@ export class Seeder {
 export async function seedIfEmpty(orm: MikroORM, model: Model, log?: Logger, opts: SeedOptions = {}): Promise<SeedResult> {
   const em = orm.em.fork();
   const ambienteMeta = model.entities.find((e) => e.key === 'ambiente')!;
-  if ((await em.count(ormName(em, ambienteMeta), {}, { filters: false })) > 0) return { seeded: false };
+  if ((await em.count(ormName(em, ambienteMeta), {})) > 0) return { seeded: false };
   const admin = password(opts.adminPassword, process.env.ADMIN_PASSWORD);
   const leitor = opts.demo ? password(opts.leitorPassword, process.env.LEITOR_PASSWORD) : undefined;
   const ids: Record<string, number[]> = {};

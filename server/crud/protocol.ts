@@ -2,6 +2,7 @@
 // (JSON array + Content-Range). Shared by the generated CRUD routes and the providers.
 import type { Context } from 'hono';
 import { badRequest, notFound } from '../http/envelope.ts';
+import { sortOrder, sortPair } from '../read/where.ts';
 
 export const MAX_PAGE = 1000;
 
@@ -38,10 +39,8 @@ export async function readBody(c: Context): Promise<unknown> {
 export function parseSort(raw: string | undefined): { field: string; order: 'ASC' | 'DESC' } | undefined {
   const sort = parseJson(raw, 'sort');
   if (sort === undefined) return undefined;
-  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('Parâmetro sort inválido');
-  const order = sort[1].toUpperCase();
-  if (order !== 'ASC' && order !== 'DESC') throw badRequest('Direção de ordenação inválida: use ASC ou DESC');
-  return { field: sort[0], order };
+  const [field, order] = sortPair(sort);
+  return { field, order: sortOrder(order) };
 }
 
 /** Answers one page as ra-data-simple-rest expects: the rows and Content-Range {unit} {start}-{end}/{total}. */

@@ -77,20 +77,27 @@ export function parseFilter(e: EntityMeta, filter: unknown): Where {
   return and.length === 1 ? and[0] : { $and: and };
 }
 
+/** The shape of ra's sort ([field, order]): 400 otherwise. */
+export function sortPair(sort: unknown): [string, string] {
+  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('Parâmetro sort inválido');
+  return [sort[0], sort[1]];
+}
+
+/** The direction of a sort, upper-cased: 400 unless ASC or DESC. */
+export function sortOrder(order: string): 'ASC' | 'DESC' {
+  const o = order.toUpperCase();
+  if (o !== 'ASC' && o !== 'DESC') throw badRequest('Direção de ordenação inválida: use ASC ou DESC');
+  return o;
+}
+
 export interface Order { field: FieldMeta; dir: 'ASC' | 'DESC' }
 
 /** ra's sort ([field, order], default the entity's) and id ascending as the tiebreak. */
 export function parseSort(e: EntityMeta, sort: unknown): Order[] {
-  let field = e.sort.field, order: string = e.sort.order;
-  if (sort !== undefined) {
-    if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('Parâmetro sort inválido');
-    [field, order] = sort as [string, string];
-  }
+  const [field, order] = sort === undefined ? [e.sort.field, e.sort.order] : sortPair(sort);
   const f = fieldOf(e, field);
   if (!f || f.hidden || f.writeOnly || ['json', 'geometry', 'referenceList', 'password'].includes(f.type)) throw badRequest(`Campo de ordenação desconhecido: ${field}`);
-  order = order.toUpperCase();
-  if (order !== 'ASC' && order !== 'DESC') throw badRequest('Direção de ordenação inválida: use ASC ou DESC');
-  const out: Order[] = [{ field: f, dir: order }];
+  const out: Order[] = [{ field: f, dir: sortOrder(order) }];
   if (f.name !== 'id') out.push({ field: fieldOf(e, 'id')!, dir: 'ASC' });
   return out;
 }

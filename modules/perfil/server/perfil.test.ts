@@ -1,7 +1,7 @@
 // /perfil (screen self: every signed-in user) over real HTTP: GET/PUT /api/usuario/perfil change only the caller's
 // nome and e-mail, validated with the usuario rules and recorded in the history.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { json, startTestServer, type Api, type TestServer } from './harness.ts';
+import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
 let eu: Api;

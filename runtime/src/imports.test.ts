@@ -93,6 +93,31 @@ export function eagerPackages(entry: string, files: Map<string, string>, exists 
 const HEAVY = /^(@rjsf\/(core|mui|validator-ajv8)|ajv|@mui\/x-date-pickers|dayjs|react-easy-crop)(\/|$)/;
 const heavyOf = (m: Map<string, string>) => [...m].filter(([p]) => HEAVY.test(p)).map(([p, f]) => `${p} (${f})`);
 
+/** Import cycles among crud files (static, type and dynamic imports alike): each as the files of the ring. */
+export function cycles(files: Map<string, string>, exists = (p: string) => files.has(p)): string[][] {
+  const crud = [...files.keys()].filter((f) => f.startsWith(CRUD + path.sep) && !/\.test\.tsx?$/.test(f));
+  const edges = new Map(crud.map((f) => [f, importsOf(files.get(f)!).filter((s) => s.startsWith('.'))
+    .map((s) => resolve(f, s, exists)).filter((t): t is string => !!t && t.startsWith(CRUD + path.sep))]));
+  // Tarjan's strongly connected components
+  let next = 0;
+  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next); low.set(v, next++); stack.push(v); on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+      else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const ring: string[] = [];
+    let w: string;
+    do { w = stack.pop()!; on.delete(w); ring.push(path.relative(CRUD, w)); } while (w !== v);
+    if (ring.length > 1 || edges.get(v)!.includes(v)) out.push(ring.sort());
+  };
+  for (const f of crud) if (!index.has(f)) visit(f);
+  return out;
+}
+
 const real = () => new Map(walk(SRC).filter((f) => !f.includes(`${path.sep}generated${path.sep}`)).map((f) => [f, fs.readFileSync(f, 'utf8')]));
 const isFile = (p: string) => fs.existsSync(p) && fs.statSync(p).isFile();
 
@@ -135,6 +160,14 @@ describe('front-end imports', () => {
       'runtime/src/crud/forms/index.ts: barril (index) dentro de crud',
       'runtime/src/crud/pages/RecordPage.tsx → ../forms: importa um barril',
     ]);
+  });
+
+  it('no import ring inside crud (type and lazy imports count)', () => {
+    const files = real();
+    expect(cycles(files, isFile)).toEqual([]);
+    const a = path.join(CRUD, 'widgets/DateRangeFields.tsx');
+    const ring = new Map(files).set(a, `${files.get(a)}\nimport type { DateRange } from './DateRangeFilter';\n`);
+    expect(cycles(ring, isFile)).toEqual([['widgets/DateRangeFields.tsx', 'widgets/DateRangeFilter.tsx']]);
   });
 
   it('a list loads no form, picker or cropper code until they are used', () => {

@@ -3,3 +3,6 @@ export const DATE_FORMAT = 'DD-MM-YYYY';
 export const DATETIME_FORMAT = 'DD-MM-YYYY HH:mm';
 export const TIME_FORMAT = 'HH:mm';
 export const DATE_PLACEHOLDER = 'Selecione a data';
+
+/** A day range of the list filters, YYYY-MM-DD. */
+export interface DateRange { from: string; to: string }

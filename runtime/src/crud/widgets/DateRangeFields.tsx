@@ -1,8 +1,7 @@
 // The 'De' / 'Até' pickers of the list's date-range filter (DateRangeFilter), loaded when it first opens.
 import dayjs from 'dayjs';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { DATE_FORMAT } from '../lib/dates';
-import type { DateRange } from './DateRangeFilter';
+import { DATE_FORMAT, type DateRange } from '../lib/dates';
 import { PickersProvider } from './PickersProvider';
 
 export default function DateRangeFields({ draft, setDraft }: { draft: DateRange; setDraft: (r: DateRange) => void }) {

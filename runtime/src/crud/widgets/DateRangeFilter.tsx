@@ -4,8 +4,9 @@ import { lazy, Suspense, useState } from 'react';
 import { Box, Button, Divider, List, ListItemButton, ListItemText, Popover, Stack } from '@mui/material';
 import DateRangeIcon from '@mui/icons-material/DateRange';
 import { formatDate } from '../lib/format';
+import type { DateRange } from '../lib/dates';
 
-export interface DateRange { from: string; to: string } // YYYY-MM-DD
+export type { DateRange };
 
 // The two date pickers (MUI X) load when the popover first opens (the click starts loading them): a list does not
 // load the picker library until the range is edited.

@@ -7,9 +7,8 @@ import { DEFAULT_IMPORTS, emitAll, type ImportPaths, type Output } from './emit/
 import { loadMetadata } from './load.ts';
 import { menuIcons } from './emit/icons.ts';
 import { screenSource } from './emit/runtime.ts';
-import type { Model, TelemetryTableMeta } from '../shared/model.ts';
+import type { Model } from '../shared/model.ts';
 import { normalize } from './normalize.ts';
-import { buildTelemetry, emitTelemetry } from './telemetry.ts';
 import { validateMetadata } from './validate.ts';
 import { writeTree, type WriteStats } from './write.ts';
 
@@ -31,24 +30,15 @@ export function defaultOptions(root = process.cwd()): Required<Pick<GenerateOpti
 
 /** Loads, validates and normalizes metadata/ (throws MetadataError listing every problem). */
 export function buildModel(metadataDir: string): Model {
-  return buildAll(metadataDir).model;
-}
-
-/** The model and the telemetry tables (kind: telemetria, generator/telemetry.ts; not part of model.json). */
-export function buildAll(metadataDir: string): { model: Model; telemetry: TelemetryTableMeta[] } {
   const meta = loadMetadata(metadataDir);
   validateMetadata(meta);
-  const telemetry = buildTelemetry(meta.telemetry ?? []);
-  if (telemetry.problems.length) throw new MetadataError(telemetry.problems);
-  return { model: normalize(meta), telemetry: telemetry.tables };
+  return normalize(meta);
 }
 
 /** Generated files in memory, without writing. */
 export async function render(metadataDir: string, imports: ImportPaths = DEFAULT_IMPORTS): Promise<Output & { model: Model }> {
-  const { model, telemetry } = buildAll(metadataDir);
-  const out = await emitAll(model, imports);
-  out.server.set('telemetry.ts', emitTelemetry(telemetry));
-  return { model, ...out };
+  const model = buildModel(metadataDir);
+  return { model, ...(await emitAll(model, imports)) };
 }
 
 /** Each screen's component must exist under {runtimeSrc}/screens/ or its module folder (the generated index imports it). */

@@ -21,7 +21,6 @@ export interface LoadedMetadata {
   screens: SourceFile[];   // files with kind: tela (metadata/_schema/screen.schema.json)
   providers?: SourceFile[]; // files with kind: provider (metadata/_schema/provider.schema.json)
   hubs?: SourceFile[];     // files with kind: hub (metadata/_schema/hub.schema.json)
-  telemetry?: SourceFile[]; // files with kind: telemetria (generator/telemetry.ts)
   menu: SourceFile;
   tecnologias?: SourceFile;
 }
@@ -29,7 +28,6 @@ export interface LoadedMetadata {
 export const isScreen = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'tela';
 export const isHub = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'hub';
 export const isProvider = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'provider';
-const isTelemetry = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'telemetria';
 
 // Folders under metadata/ that hold other data (not entity files).
 export const IGNORED_DIRS = new Set(['catalogos']);
@@ -95,11 +93,10 @@ export function loadMetadata(dir: string): LoadedMetadata {
   const tecnologias = existsSync(tecPath) ? { file: display(tecPath), area: '', data: readYaml(tecPath, display(tecPath)) } : undefined;
   // Each file goes to its kind's module (generator/kinds/registry.ts); the built-ins keep their own lists too.
   const byKind: Record<string, SourceFile[]> = Object.fromEntries(kinds().map((k) => [k.kind, []]));
-  for (const f of files) if (!isTelemetry(f.data)) byKind[kindOf(f.data).kind].push(f);
+  for (const f of files) byKind[kindOf(f.data).kind].push(f);
   const entities = byKind.entidade;
   const screens = byKind.tela;
   const providers = byKind.provider;
   const hubs = byKind.hub;
-  const telemetry = files.filter((f) => isTelemetry(f.data));
-  return { dir, kinds: byKind, entities, screens, providers, hubs, telemetry, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
+  return { dir, kinds: byKind, entities, screens, providers, hubs, menu: { file: menuFile, area: '', data: menuData }, ...(tecnologias ? { tecnologias } : {}) };
 }

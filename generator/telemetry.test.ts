@@ -2,7 +2,9 @@
 // providers' SQL over telemetry tables checked against the described columns.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildModel, render } from './generate.ts';
 import { loadMetadata, type SourceFile } from './load.ts';
+import { editYaml, metadataProblems, tempProjects } from './test-helpers.ts';
 import { buildTelemetry, checkTelemetryRefs, emitTelemetry } from './telemetry.ts';
 
 const file = (data: unknown, name = 'x'): SourceFile => ({ file: `metadata/telemetria/${name}.yaml`, area: 'telemetria', data });
@@ -47,8 +49,34 @@ describe('kind telemetria', () => {
   });
 });
 
+describe('kind telemetria in the generator (registered kind)', () => {
+  const project = tempProjects();
+
+  it('emits server/generated/telemetry.ts and keeps the tables out of model.json', async () => {
+    const out = await render(project().metadata);
+    expect(out.server.get('telemetry.ts')).toContain('export const POSICAO_COLUMNS = ["serial", "fix_time", "tipo", "received_at", "empresa_id"');
+    expect(out.server.get('model.json')).not.toContain('telemetria.posicao');
+  });
+
+  it('stops the generation with the problems of a telemetry file', async () => {
+    const p = project();
+    editYaml(p, 'telemetria/posicao.yaml', (d) => { d.primaryKey = ['serial', 'tipo']; });
+    expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
+      'metadata/telemetria/posicao.yaml: /primaryKey: a chave primária de uma tabela particionada deve incluir fix_time',
+    ]);
+  });
+
+  it('stops the generation when SQL of the metadata names a column the telemetry tables lack', async () => {
+    const p = project();
+    editYaml(p, 'telemetria/ultimo_estado.yaml', (d) => { d.columns = d.columns.filter((c: { name: string }) => c.name !== 'motorista_id'); });
+    expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
+      expect.stringMatching(/^metadata\/tlm\/ativo\.yaml: \/list\/columns\/\d+\/sql: coluna desconhecida em telemetria\.ultimo_estado: motorista_id$/),
+    ]);
+  });
+});
+
 describe('providers over telemetry tables', () => {
-  const { tables } = buildTelemetry(loadMetadata(resolve(import.meta.dirname, '../metadata')).telemetry ?? []);
+  const { tables } = buildTelemetry(loadMetadata(resolve(import.meta.dirname, '../metadata')).kinds?.telemetria ?? []);
   const provider = (sql: unknown) => ({ file: 'modules/m/metadata/tlm/p.yaml', area: 'tlm', data: { kind: 'provider', key: 'p', sql } });
 
   it('name only described columns of described tables', () => {

@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { Ajv } from 'ajv';
 import { problem } from './errors.ts';
+import type { KindModule } from './kinds/types.ts';
 import type { SourceFile } from './load.ts';
 import { formatErrors } from './validate.ts';
 import { TELEMETRY_COLUMN_TYPES, type TelemetryColumnMeta, type TelemetryTableMeta } from '../shared/model.ts';
@@ -126,6 +127,14 @@ export function buildTelemetry(files: SourceFile[]): { tables: TelemetryTableMet
     if (!compiled(src.data)) { problems.push(...formatErrors(src.file, compiled.errors)); continue; }
     tables.push(normalizeTelemetry(src.data as RawTelemetry, src.file, (p, m) => problems.push(problem(src.file, p, m))));
   }
+  problems.push(...uniqueNames(tables));
+  tables.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { tables, problems };
+}
+
+/** Tables and indexes share one namespace in the schema telemetria. */
+function uniqueNames(tables: TelemetryTableMeta[]): string[] {
+  const problems: string[] = [];
   const names = new Map<string, string>();
   for (const t of tables) {
     for (const n of [t.key, ...t.indexes.map((x) => x.name)]) {
@@ -133,8 +142,7 @@ export function buildTelemetry(files: SourceFile[]): { tables: TelemetryTableMet
       names.set(n, t.file);
     }
   }
-  tables.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { tables, problems };
+  return problems;
 }
 
 const constName = (key: string) => key.toUpperCase();
@@ -202,28 +210,30 @@ export function checkTelemetryRefs(files: SourceFile[], tables: TelemetryTableMe
       }
       for (const [path, text] of texts) problems.push(...columnRefs(text, aliases).map((m) => problem(src.file, path, m)));
     }
-    if (Array.isArray(data?.columns)) {
-      data.columns.forEach((c: unknown, i: number) => {
-        const text = (c as { sql?: unknown } | null)?.sql;
-        if (typeof text !== 'string') return;
+    // Any other `sql` text of the file (computed columns of lists, record tabs …): aliases declared in the same text.
+    const walk = (v: unknown, path: string, key: string): void => {
+      if (typeof v === 'string') {
+        if (key !== 'sql') return;
         const aliases = new Map<string, TelemetryTableMeta>();
         const unknown: string[] = [];
-        telemetryAliases(text, byKey, aliases, unknown);
-        unknownTables(src.file, `/columns/${i}/sql`, unknown);
-        problems.push(...columnRefs(text, aliases).map((m) => problem(src.file, `/columns/${i}/sql`, m)));
-      });
-    }
+        telemetryAliases(v, byKey, aliases, unknown);
+        unknownTables(src.file, path, unknown);
+        problems.push(...columnRefs(v, aliases).map((m) => problem(src.file, path, m)));
+      } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}/${i}`, key));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!(path === '' && k === 'sql')) walk(x, `${path}/${k}`, k);
+    };
+    walk(data, '', '');
   }
   return problems;
 }
 
-/** The kind, shaped for the generator's kind registry (generator/kinds). */
-export const telemetryKind = {
+/** The kind (generator/kinds/registry.ts). Kept out of model.json: its items reach link and emit only. */
+export const telemetryKind: KindModule<TelemetryTableMeta, RawTelemetry> = {
   kind: 'telemetria',
-  schema: telemetrySchema,
-  build: buildTelemetry,
-  normalize: normalizeTelemetry,
-  /** Cross-kind check once everything is loaded: SQL of providers and computed columns names described columns. */
-  link: (tables: TelemetryTableMeta[], files: SourceFile[]) => checkTelemetryRefs(files, tables),
-  emit: (tables: TelemetryTableMeta[]) => ({ server: { 'telemetry.ts': emitTelemetry(tables) } }),
+  schema: telemetrySchema as unknown as Record<string, unknown>,
+  normalize: (raw, src, err) => normalizeTelemetry(raw, src.file, err),
+  link(items, ctx) {
+    ctx.problems.push(...uniqueNames(items), ...checkTelemetryRefs([...ctx.meta.entities, ...(ctx.meta.providers ?? [])], items));
+  },
+  emit: (items) => ({ server: { 'telemetry.ts': emitTelemetry(items) } }),
 };

@@ -31,7 +31,7 @@ function metadataWithNewColumn(): { dir: string; tables: TelemetryTableMeta[] } 
   fs.cpSync(path.join(REPO, 'metadata'), dir, { recursive: true });
   const f = path.join(dir, 'telemetria/posicao.yaml');
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  - { name: attributes, type: jsonb }', '  - { name: attributes, type: jsonb }\n  - { name: odometro, type: double precision }'));
-  const { tables, problems } = buildTelemetry(loadMetadata(dir).telemetry ?? []);
+  const { tables, problems } = buildTelemetry(loadMetadata(dir).kinds?.telemetria ?? []);
   expect(problems).toEqual([]);
   return { dir, tables };
 }

@@ -12,6 +12,7 @@ import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
 import { escapeLike } from './query.ts';
 import { route } from '../core/pipeline.ts';
+import { companySql, qParams } from '../tenancy/scope.ts';
 import { exportResponse } from './export.ts';
 import { providerSql, readDeclared } from '../read/provider.ts';
 import { knownTecnologia } from './params.ts';
@@ -163,8 +164,9 @@ export function memoryPage<T extends ProviderRow>(rows: T[], q: ProviderQuery, m
   return { rows: out.slice(q.offset, q.offset + q.limit).map((x) => x.r), total: out.length };
 }
 
-/** One page in SQL: `SELECT {select} FROM {from} WHERE {scope} = :company AND {where} ORDER BY {sort expr} LIMIT/OFFSET`,
- *  with the total. For scope empresa the company condition is added here, from the session, never by the caller.
+/** One page in SQL: `SELECT {select} FROM {from} WHERE {company of alias scope} AND {where} ORDER BY {sort expr} LIMIT/OFFSET`,
+ *  with the total. For scope empresa the company condition is added here (companySql of the alias `scope`, whose
+ *  rows carry empresa_id), from the session, never by the caller.
  *  `orderBy` maps each sortable column to its SQL expression; `tiebreak` keeps pages stable. */
 export async function sqlPage(ctx: ProviderContext, q: ProviderQuery, o: {
   select: string; from: string; where?: string[]; params?: unknown[]; scope?: string;
@@ -174,8 +176,9 @@ export async function sqlPage(ctx: ProviderContext, q: ProviderQuery, o: {
   const params = [...(o.params ?? [])];
   if (ctx.meta.scope === 'empresa') {
     if (!o.scope || ctx.empresaId == null) throw new Error(`provider ${ctx.meta.key}: scope empresa needs the company column (sqlPage scope)`);
-    where.unshift(`${o.scope} = ?`);
-    params.unshift(ctx.empresaId);
+    const company = qParams();
+    where.unshift(companySql(o.scope, ctx.empresaId, company));
+    params.unshift(...company.values);
   }
   const expr = o.orderBy[q.sort.field];
   if (!expr) throw badRequest(`Campo de ordenação desconhecido: ${q.sort.field}`);

@@ -6,6 +6,7 @@
 import { likeOf, memoryPage, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { entityByKey } from '../../../server/core/registry.ts';
 import { equipamento as eqp, fila_processamento as fila, healthcheck as hc } from '../../../server/generated/columns.ts';
+import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 export const PROBE_TIMEOUT_MS = Number(process.env.HEALTHCHECK_TIMEOUT_MS ?? 3000);
 /** Services probed per read (the registered ones, by name). */
@@ -74,8 +75,8 @@ export const providers: Record<string, Provider> = {
         select: `f.${fila.id} AS id, f.${fila.serial} AS serial, e.${eqp.modelo} AS modelo, f.${fila.event} AS event, f.${fila.value} AS value,
                  f.${fila.processing} AS processing, f.${fila.status} AS status, f.${fila.tentativas} AS tentativas, f.${fila.createdAt} AS created_at,
                  f.${fila.enviadoEm} AS enviado_em, f.${fila.concluidoEm} AS concluido_em, f.${fila.resposta} AS resposta`,
-        from: `${fila.table} f JOIN ${eqp.table} e ON e.${eqp.serial} = f.${fila.serial} AND e.${eqp.empresaId} = f.${fila.empresaId}`,
-        scope: `f.${fila.empresaId}`, where, params,
+        from: `${fila.table} f JOIN ${eqp.table} e ON e.${eqp.serial} = f.${fila.serial} AND ${sameCompany('e', 'f')}`,
+        scope: 'f', where, params,
         orderBy: { id: `f.${fila.id}`, serial: `f.${fila.serial}`, modelo: `e.${eqp.modelo}`, event: `f.${fila.event}`, status: `f.${fila.status}`, createdAt: `f.${fila.createdAt}`, enviadoEm: `f.${fila.enviadoEm}` },
         tiebreak: `f.${fila.id} DESC`,
       });

@@ -194,7 +194,7 @@ async function bodiesOf(em: EntityManager, s: Session, e: EntityMeta, sheet: Cel
     const target = entityByKey(f.reference!)!;
     const rep = target.recordRepresentation;
     const found = (await em.find(ormName(em, target), { $and: [{ [rep]: { $in: named } }, scopeWhere(target, s)] } as never,
-      { filters: false, fields: ['id', rep] as never })) as Row[];
+      { fields: ['id', rep] as never })) as Row[];
     const ids = new Map<string, number[]>();
     for (const x of found) ids.set(String(x[rep]), [...(ids.get(String(x[rep])) ?? []), Number(x.id)]);
     for (const r of rows) {

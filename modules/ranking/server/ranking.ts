@@ -9,6 +9,9 @@
 import { HttpError, badRequest } from '../../../server/http/envelope.ts';
 import { memoryPage, type Provider, type ProviderQuery } from '../../../server/crud/provider.ts';
 import { analise_de_risco as risco, motorista as m, pontuacao_avancada as av, pontuacao_de_eventos as pe, pontuacao_rag as rag } from '../../../server/generated/columns.ts';
+import type { Session } from '../../../server/app/env.ts';
+import { entityByKey } from '../../../server/core/registry.ts';
+import { companySql, qParams, sameCompany, scopeSql, type Params } from '../../../server/tenancy/scope.ts';
 
 export const DEFAULT_DAYS = 30;
 export const MAX_DAYS = 366;
@@ -29,27 +32,28 @@ const HOUR = `extract(hour FROM e.fix_time AT TIME ZONE '${TIME_ZONE}')::int`;
 const IN_WINDOW = `((r.${risco.horaInicio} <= r.${risco.horaFim} AND ${HOUR} >= r.${risco.horaInicio} AND ${HOUR} < r.${risco.horaFim})
   OR (r.${risco.horaInicio} > r.${risco.horaFim} AND (${HOUR} >= r.${risco.horaInicio} OR ${HOUR} < r.${risco.horaFim})))`;
 
-const SQL = `
+/** The ranking statement of the session's company over [from, to]; values go to `p` in text order. */
+const rankingSql = (s: Session, from: Date, to: Date, p: Params, evento = 'telemetria.evento') => `
 WITH ev AS (
   SELECT e.motorista_id, p.${pe.pontos}::float8
     * coalesce((SELECT max(a.${av.multiplicador}) FROM ${av.table} a
-         WHERE a.${av.empresaId} = e.empresa_id AND a.${av.ativo} AND a.${av.evento} = e.key
+         WHERE ${sameCompany('a', 'e')} AND a.${av.ativo} AND a.${av.evento} = e.key
            AND coalesce(e.speed, 0) >= a.${av.velocidadeMinima}
            AND (a.${av.velocidadeMaxima} IS NULL OR coalesce(e.speed, 0) <= a.${av.velocidadeMaxima})), 1)
     * coalesce((SELECT max(r.${risco.fatorRisco}) FROM ${risco.table} r
-         WHERE r.${risco.empresaId} = e.empresa_id AND r.${risco.ativo} AND ${IN_WINDOW}), 1) AS pontos
-  FROM telemetria.evento e
-  JOIN ${pe.table} p ON p.${pe.empresaId} = e.empresa_id AND p.${pe.evento} = e.key AND p.${pe.ativo}
-  WHERE e.empresa_id = ? AND e.fix_time >= ? AND e.fix_time <= ? AND e.motorista_id IS NOT NULL
+         WHERE ${sameCompany('r', 'e')} AND r.${risco.ativo} AND ${IN_WINDOW}), 1) AS pontos
+  FROM ${evento} e
+  JOIN ${pe.table} p ON ${sameCompany('p', 'e')} AND p.${pe.evento} = e.key AND p.${pe.ativo}
+  WHERE ${companySql('e', s.empresaAtiva, p)} AND e.fix_time >= ${p.add(from)} AND e.fix_time <= ${p.add(to)} AND e.motorista_id IS NOT NULL
 ), por AS (
   SELECT d.${m.id} AS id, d.${m.nome} AS nome, count(ev.motorista_id)::int AS eventos,
          round(coalesce(sum(ev.pontos), 0)::numeric, 2)::float8 AS pontuacao
   FROM ${m.table} d LEFT JOIN ev ON ev.motorista_id = d.${m.id}
-  WHERE d.${m.empresaId} = ?
+  WHERE ${scopeSql(entityByKey('motorista')!, s, 'd', p)}
   GROUP BY d.${m.id}, d.${m.nome}
 ), padrao AS (
-  SELECT ${rag.verdeAte} AS verde, ${rag.ambarAte} AS ambar FROM ${rag.table} WHERE ${rag.empresaId} = ?
-  ORDER BY ${rag.padrao} DESC, ${rag.id} LIMIT 1
+  SELECT g.${rag.verdeAte} AS verde, g.${rag.ambarAte} AS ambar FROM ${rag.table} g WHERE ${scopeSql(entityByKey('pontuacao_rag')!, s, 'g', p)}
+  ORDER BY g.${rag.padrao} DESC, g.${rag.id} LIMIT 1
 )
 SELECT por.id, por.nome, por.eventos, por.pontuacao,
        rank() OVER (ORDER BY por.pontuacao)::int AS posicao, count(*) OVER ()::int AS total,
@@ -65,13 +69,15 @@ export const providers: Record<string, Provider> = {
     list: async (q: ProviderQuery, ctx) => {
       const conn = ctx.em.getConnection();
       const id = Number(q.params.id);
-      const found = await conn.execute(`SELECT 1 FROM ${m.table} WHERE ${m.id} = ? AND ${m.empresaId} = ?`, [id, ctx.empresaId]);
+      const fp = qParams();
+      const found = await conn.execute(`SELECT 1 FROM ${m.table} d WHERE d.${m.id} = ${fp.add(id)} AND ${scopeSql(entityByKey('motorista')!, ctx.session, 'd', fp)}`, fp.values);
       if (!found.length) throw new HttpError(404, 'Motorista não encontrado');
       const [from, to] = rankingPeriod(q.filter);
       // Before the gateway's first start the telemetria tables do not exist: every driver scores 0.
       const [t] = (await conn.execute(`SELECT to_regclass('telemetria.evento') IS NOT NULL AS ok`)) as { ok: boolean }[];
-      const sql = t?.ok ? SQL : SQL.replace('FROM telemetria.evento e', 'FROM (SELECT NULL::int AS motorista_id, NULL::int AS empresa_id, NULL::text AS key, NULL::real AS speed, NULL::timestamptz AS fix_time) e');
-      const raw = (await conn.execute(sql, [ctx.empresaId, from, to, ctx.empresaId, ctx.empresaId])) as Record<string, unknown>[];
+      const p = qParams();
+      const sql = rankingSql(ctx.session, from, to, p, t?.ok ? undefined : '(SELECT NULL::int AS motorista_id, NULL::int AS empresa_id, NULL::text AS key, NULL::real AS speed, NULL::timestamptz AS fix_time)');
+      const raw = (await conn.execute(sql, p.values)) as Record<string, unknown>[];
       const rows: Row[] = raw.map((r) => ({
         id: Number(r.id), nome: String(r.nome), eventos: Number(r.eventos), pontuacao: Number(r.pontuacao),
         posicao: Number(r.posicao), totalMotoristas: Number(r.total), classificacao: (r.classificacao as string | null) ?? null,

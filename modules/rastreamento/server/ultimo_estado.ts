@@ -5,6 +5,7 @@
 // The company condition is added by sqlPage from the session (scope empresa), never written here.
 import { likeOf, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { ativo as a } from '../../../server/generated/columns.ts';
+import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
 
@@ -27,8 +28,8 @@ export const providers: Record<string, Provider> = {
       }
       const page = await sqlPage(ctx, q, {
         select: `u.*, a.${a.descricao} AS ativo_descricao, a.${a.placa} AS ativo_placa`,
-        from: `telemetria.ultimo_estado u LEFT JOIN ${a.table} a ON a.${a.id} = u.ativo_id AND a.${a.empresaId} = u.empresa_id`,
-        scope: 'u.empresa_id', where, params,
+        from: `telemetria.ultimo_estado u LEFT JOIN ${a.table} a ON a.${a.id} = u.ativo_id AND ${sameCompany('a', 'u')}`,
+        scope: 'u', where, params,
         orderBy: {
           serial: 'u.serial', ativoDescricao: `a.${a.descricao}`, placa: `a.${a.placa}`, fixTime: 'u.fix_time',
           velocidade: 'u.speed', ultimaComunicacao: 'u.ultima_comunicacao',

@@ -4,6 +4,7 @@
 import { badRequest } from '../../../server/http/envelope.ts';
 import { likeOf, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { ativo, motorista } from '../../../server/generated/columns.ts';
+import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 export const DEFAULT_HOURS = 24;
 export const MAX_DAYS = 31;
@@ -52,9 +53,9 @@ export const providers: Record<string, Provider> = {
       const page = await sqlPage(ctx, q, {
         select: `p.*, a.${ativo.descricao} AS ativo_descricao, a.${ativo.placa} AS ativo_placa, m.${motorista.nome} AS motorista_nome`,
         from: `telemetria.posicao p
-               LEFT JOIN ${ativo.table} a ON a.${ativo.id} = p.ativo_id AND a.${ativo.empresaId} = p.empresa_id
-               LEFT JOIN ${motorista.table} m ON m.${motorista.id} = p.motorista_id AND m.${motorista.empresaId} = p.empresa_id`,
-        scope: 'p.empresa_id', where, params,
+               LEFT JOIN ${ativo.table} a ON a.${ativo.id} = p.ativo_id AND ${sameCompany('a', 'p')}
+               LEFT JOIN ${motorista.table} m ON m.${motorista.id} = p.motorista_id AND ${sameCompany('m', 'p')}`,
+        scope: 'p', where, params,
         orderBy: { fixTime: 'p.fix_time', recebidoEm: 'p.received_at', serial: 'p.serial', placa: `a.${ativo.placa}`, ativoDescricao: `a.${ativo.descricao}`, velocidade: 'p.speed' },
         tiebreak: 'p.serial, p.fix_time DESC, p.tipo',
       });

@@ -3,9 +3,10 @@
 // is linked to now. The company condition is added by sqlPage (pushed into the grouping by PostgreSQL).
 import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';
 import { ativo as a, equipamento_ativo as v, mensagem_satelite as m } from '../../../server/generated/columns.ts';
+import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 const ATIVO = `(SELECT a.${a.descricao} FROM ${v.table} v JOIN ${a.table} a ON a.${a.id} = v.${v.ativoId}
-  WHERE v.${v.serial} = m.${m.serial} AND v.${v.empresaId} = m.${m.empresaId} AND v.${v.dataInicio} <= now()
+  WHERE v.${v.serial} = m.${m.serial} AND ${sameCompany('v', 'm')} AND v.${v.dataInicio} <= now()
     AND (v.${v.dataFim} IS NULL OR v.${v.dataFim} > now()) ORDER BY v.${v.dataInicio} DESC LIMIT 1)`;
 // The terminal's state: its last sent message failed, or some are still waiting for delivery, or all is delivered.
 const SITUACAO = `CASE WHEN (array_agg(m.${m.situacao} ORDER BY m.${m.dataHora} DESC) FILTER (WHERE m.${m.direcao} = 'enviada'))[1] = 'erro' THEN 'Com erro'
@@ -27,7 +28,7 @@ export const providers: Record<string, Provider> = {
                   count(*)::int AS total,
                   (array_agg(m.${m.mensagem} ORDER BY m.${m.dataHora} DESC))[1] AS "ultimaMensagem"
                 FROM ${m.table} m GROUP BY m.${m.empresaId}, m.${m.serial}) x`,
-        scope: 'x.empresa_id', where, params,
+        scope: 'x', where, params,
         orderBy: {
           serial: 'x.serial', ativo: 'x.ativo', situacao: 'x.situacao', ultimaRecebida: 'x."ultimaRecebida"', ultimaEnviada: 'x."ultimaEnviada"',
           pendentes: 'x.pendentes', erros: 'x.erros', total: 'x.total',

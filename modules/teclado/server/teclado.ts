@@ -4,6 +4,8 @@
 import { HttpError } from '../../../server/http/envelope.ts';
 import { likeOf, sqlPage, type Provider } from '../../../server/crud/provider.ts';
 import { dispositivo_teclado as dev } from '../../../server/generated/columns.ts';
+import { entityByKey } from '../../../server/core/registry.ts';
+import { qParams, scopeSql } from '../../../server/tenancy/scope.ts';
 
 const OPERACAO = `CASE h.operacao WHEN 'create' THEN 'Inclusão' WHEN 'update' THEN 'Alteração' WHEN 'delete' THEN 'Exclusão' ELSE h.operacao END`;
 // The change in words: the message text on create, else the changed fields (situação: pendente → entregue).
@@ -14,8 +16,9 @@ const DETALHE = `CASE WHEN h.operacao = 'create' AND h.entidade = 'comando_tecla
 export const providers: Record<string, Provider> = {
   logs_teclado: {
     list: async (q, ctx) => {
+      const p = qParams();
       const found = await ctx.em.getConnection().execute(
-        `SELECT ${dev.id} AS id FROM ${dev.table} WHERE ${dev.serial} = ? AND ${dev.empresaId} = ?`, [q.params.serial, ctx.empresaId]) as { id: number }[];
+        `SELECT d.${dev.id} AS id FROM ${dev.table} d WHERE d.${dev.serial} = ${p.add(q.params.serial)} AND ${scopeSql(entityByKey('dispositivo_teclado')!, ctx.session, 'd', p)}`, p.values) as { id: number }[];
       if (!found.length) throw new HttpError(404, 'Dispositivo não encontrado');
       const id = Number(found[0]!.id);
       // The id goes into the subquery as a literal (an integer read from the database): sqlPage's parameters follow its WHERE.
@@ -30,7 +33,7 @@ export const providers: Record<string, Provider> = {
                    OR (h.entidade = 'comando_teclado' AND h.registro_id IN (
                         SELECT c.registro_id FROM historico_alteracao c
                          WHERE c.entidade = 'comando_teclado' AND c.operacao = 'create' AND c.alteracoes->'dispositivo'->>'depois' = '${id}'))) x`,
-        scope: 'x.empresa_id', where, params,
+        scope: 'x', where, params,
         orderBy: { data: 'x.data', usuario: 'x.usuario' }, tiebreak: 'x.id',
       });
     },

@@ -4,6 +4,7 @@
 // The company condition is added by sqlPage from the session (scope empresa), never written here.
 import { sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { equipamento as eq, equipamento_ativo as ea } from '../../../server/generated/columns.ts';
+import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
 
@@ -30,9 +31,9 @@ export const providers: Record<string, Provider> = {
                  ea.${ea.dataInicio} AS data_inicio, ea.${ea.dataFim} AS data_fim, e.${eq.id} AS equipamento_id, e.${eq.modelo} AS modelo,
                  e.${eq.tecnologia} AS tecnologia, e.${eq.firmware} AS firmware, u.ultima_comunicacao`,
         from: `${ea.table} ea
-               LEFT JOIN ${eq.table} e ON e.${eq.serial} = ea.${ea.serial} AND e.${eq.empresaId} = ea.${ea.empresaId}
-               LEFT JOIN telemetria.ultimo_estado u ON u.serial = ea.${ea.serial} AND u.empresa_id = ea.${ea.empresaId}`,
-        scope: `ea.${ea.empresaId}`, where, params,
+               LEFT JOIN ${eq.table} e ON e.${eq.serial} = ea.${ea.serial} AND ${sameCompany('e', 'ea')}
+               LEFT JOIN telemetria.ultimo_estado u ON u.serial = ea.${ea.serial} AND ${sameCompany('u', 'ea')}`,
+        scope: 'ea', where, params,
         orderBy: { id: `ea.${ea.id}`, serial: `ea.${ea.serial}`, dataInicio: `ea.${ea.dataInicio}` }, tiebreak: `ea.${ea.id} DESC`,
       });
       return { rows: page.rows.map(vinculo), total: page.total };

@@ -31,15 +31,18 @@ const ALLOW: { file: string; text: string; why: string }[] = [
 ];
 
 /** How a hand-written company condition looks (SQL text, SQL through the generated column maps, JS, ORM where). */
+const ID = String.raw`(?:empresa|ambiente)_id`, PROP = String.raw`(?:empresa|ambiente)Id`;
+const OP = String.raw`(?:=|<>|!=|IS\s+(?:NOT\s+)?DISTINCT\s+FROM\b|IN\s*\()`;
 export const RULES: [string, RegExp][] = [
-  ['SQL compares empresa_id', /"?\bempresa_id\b"?\s*(?:=|<>|!=|IS\s+(?:NOT\s+)?DISTINCT\s+FROM\b|IN\s*\()/i],
-  ['SQL compares empresa_id', /(?:=|<>|!=|DISTINCT\s+FROM)\s*(?:[\w"]+\.)?"?\bempresa_id\b/i],
-  ['SQL compares the empresaId column', /\bempresaId['"]?\)?\}"?\s*(?:=|<>|!=|IS\s+(?:NOT\s+)?DISTINCT\s+FROM\b|IN\s*\()/i],
-  ['SQL compares the empresaId column', /(?:=|<>|!=|DISTINCT\s+FROM)\s*[\w"]*\.?\$\{[\w.]+(?:\(['"])?empresaId\b/i],
-  ['JS compares empresaId', /\.empresaId\b\)?\s*(?:===|!==|==|!=)\s*(?!\s*(?:null|undefined)\b)/],
-  ['JS compares empresaId', /(?:===|!==|==|!=)\s*[\w.?()]*\.empresaId\b/],
+  ['SQL compares the tenant column', new RegExp(String.raw`"?\b${ID}\b"?\s*${OP}`, 'i')],
+  ['SQL compares the tenant column', new RegExp(String.raw`(?:=|<>|!=|DISTINCT\s+FROM)\s*(?:[\w"]+\.)?"?\b${ID}\b`, 'i')],
+  ['SQL compares the tenant column (column map)', new RegExp(String.raw`\b${PROP}['"]?\)?\}"?\s*${OP}`, 'i')],
+  ['SQL compares the tenant column (column map)', new RegExp(String.raw`(?:=|<>|!=|DISTINCT\s+FROM)\s*[\w"]*\.?\$\{[\w.]+(?:\(['"])?${PROP}\b`, 'i')],
+  ['JS compares the tenant', new RegExp(String.raw`\.${PROP}\b\)?\s*(?:===|!==|==|!=)\s*(?!\s*(?:null|undefined)\b)`)],
+  ['JS compares the tenant', new RegExp(String.raw`(?:===|!==|==|!=)\s*[\w.?()]*\.${PROP}\b`)],
+  // (a session object copies ambienteId by name; empresaAtiva is only ever a condition or a new row's tenant)
   ['ORM condition on the session company', /\bempresaId\s*:\s*[\w.()?]*\bempresaAtiva\b/],
-  ['ORM condition on empresaId', /\b(?:find|findOne|findOneOrFail|findAndCount|count|nativeUpdate|nativeDelete|where)\b.*\bempresaId\s*:/],
+  ['ORM condition on the tenant', new RegExp(String.raw`\b(?:find|findOne|findOneOrFail|findAndCount|count|nativeUpdate|nativeDelete|where)\b.*\b${PROP}\s*:`)],
 ];
 
 /** The hand-written company conditions of one file's text (comment lines aside). */
@@ -97,6 +100,8 @@ describe('the company condition is written only by the scope module', () => {
       "await em.count(ormName(em, e), { empresaId: s.empresaAtiva } as never);",
       "await em.find('cargo', { id: { $in: ids }, empresaId: empresa });",
       '      sql: (SELECT count(*)::int FROM lote l WHERE l.armazem = {this}.id AND l.empresa_id = {this}.empresa_id)',
+      "`SELECT 1 FROM usuario u WHERE u.ambiente_id = ?`",
+      "if (row.ambienteId !== s.ambienteId) throw notFound();",
     ];
     for (const line of planted) expect(handComparisons('server/x.ts', line), line).toHaveLength(1);
     const fine = [

@@ -2,7 +2,7 @@
 // entities and screens whose route sits directly below the hub's route; the runtime shows those the
 // user may open (runtime/src/crud/Hub.tsx). No component of its own: a hub is declared, never hand-written.
 import { basename } from 'node:path';
-import type { EntityMeta, HubMeta, ScreenMeta } from '../../shared/model.ts';
+import type { EntityMeta, HubMeta, RouteEntry, ScreenMeta } from '../../shared/model.ts';
 import type { KindModule } from './types.ts';
 
 export interface RawHub {
@@ -28,6 +28,11 @@ export function normalizeHub(raw: RawHub, file: string, area: string, entities: 
   if (raw.menu) hub.menu = raw.menu;
   if (raw.help) hub.help = raw.help;
   return hub;
+}
+
+/** A hub's route: its name is its key; the runtime lists the members (view 'hub'). */
+export function hubRoutes(hubs: HubMeta[]): RouteEntry[] {
+  return hubs.map((h) => ({ path: h.route, name: h.permission, hub: h.key, view: 'hub' }));
 }
 
 export const hubKind: KindModule<HubMeta, RawHub> = {

@@ -2,6 +2,7 @@
 // come from code (server/crud/provider.ts), with its list path, params, columns, filters, sort and named calls.
 import { basename } from 'node:path';
 import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam } from '../../shared/model.ts';
+import { problem } from '../errors.ts';
 import type { Err, KindModule } from './types.ts';
 
 export interface RawProvider {
@@ -64,6 +65,27 @@ export function normalizeProvider(raw: RawProvider, file: string, area: string, 
   if (raw.path) provider.path = raw.path;
   if (raw.help) provider.help = raw.help;
   return provider;
+}
+
+/** Providers: keys and API paths of their own (apiPaths: entity keys and named-call bases); keys from the catalogue. */
+export function linkProviders(providers: ProviderMeta[], catalogue: Set<string>, apiPaths: Map<string, string>, problems: string[]): void {
+  const providerKeys = new Map<string, string>();
+  for (const p of providers) {
+    const pp: string[] = [];
+    const other = providerKeys.get(p.key);
+    if (other) pp.push(problem(p.file, '/key', `key "${p.key}" já usado em ${other}`));
+    providerKeys.set(p.key, p.file);
+    p.permission.forEach((k, i) => { if (!catalogue.has(k)) pp.push(problem(p.file, `/permission/${i}`, `permissão fora do catálogo: ${k}`)); });
+    const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+    const claim = (path: string, at: string) => {
+      const o = apiPaths.get(shape(path));
+      if (o) pp.push(problem(p.file, at, `caminho "${path}" já usado em ${o}`));
+      else apiPaths.set(shape(path), p.file);
+    };
+    if (p.path) claim(p.path, '/path');
+    p.calls.forEach((c, i) => claim(c.path, `/calls/${i}/path`));
+    problems.push(...pp);
+  }
 }
 
 export const providerKind: KindModule<ProviderMeta, RawProvider> = {

@@ -2,7 +2,7 @@
 // under runtime/src/screens/ (or the generic provider list), with its route, permission keys and menu entry.
 import { basename } from 'node:path';
 import { problem } from '../errors.ts';
-import type { EntityMeta, PermissionMeta, ProviderMeta, ScreenMeta } from '../../shared/model.ts';
+import type { EntityMeta, PermissionMeta, ProviderMeta, RouteEntry, ScreenMeta } from '../../shared/model.ts';
 import type { Err, KindModule } from './types.ts';
 
 export interface RawScreen {
@@ -80,6 +80,17 @@ export function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], pr
     if (!t?.list) problems.push(problem(e.file, '/listScreen', t ? `a tela ${t.key} não tem list` : `tela desconhecida: ${e.listScreen}`));
     else if (!routes.includes(e.route)) problems.push(problem(e.file, '/listScreen', `a rota ${e.route} não é uma rota da tela ${t.key}`));
   }
+}
+
+/** A screen's route and one per subroute (a self screen's route name is '', open to every signed-in user). */
+export function screenRoutes(screens: ScreenMeta[]): RouteEntry[] {
+  const routes: RouteEntry[] = [];
+  for (const t of screens) {
+    // A self screen (perfil) opens for every signed-in user: its route name is the open 'home'-like ''.
+    routes.push({ path: t.route, name: t.self ? '' : t.permission, screen: t.key, view: 'screen' });
+    for (const sub of t.subroutes ?? []) routes.push({ path: `${t.route}/${sub}`, name: t.permission, screen: t.key, view: 'screen' });
+  }
+  return routes;
 }
 
 export const screenKind: KindModule<ScreenMeta, RawScreen> = {

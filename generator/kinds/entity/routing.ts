@@ -1,5 +1,5 @@
 // Where an entity's screens live: aliases (more routes of a view) and route parameters ({name} segments bound to fields).
-import type { EntityMeta, FieldMeta, RouteParamMeta } from '../../../shared/model.ts';
+import type { EntityMeta, FieldMeta, RouteEntry, RouteParamMeta } from '../../../shared/model.ts';
 import type { Err } from '../types.ts';
 import type { RawEntity } from './raw.ts';
 
@@ -49,4 +49,35 @@ export function routeParams(raw: RawEntity, e: EntityMeta, byName: Map<string, F
   e.base = raw.route.slice(0, raw.route.indexOf('/{'));
   e.route = raw.route.replace(/\{([^}]+)\}/g, ':$1');
   e.api = [e.key, ...params.map((p) => `:${p.name}`)].join('/');
+}
+
+/** Screen routes of an entity: navigation levels of its route parameters, list/adicionar/editar/visualizar, aliases
+ *  (with their own levels), the nested list below its parent. */
+export function entityRoutes(e: EntityMeta): RouteEntry[] {
+  const routes: RouteEntry[] = [];
+  const add = (path: string, name: string, view: RouteEntry['view']) =>
+    routes.push({ path, name: `${e.permission}.${name}`, entity: e.key, view });
+  // Route parameters: the levels above the list are navigation screens (choose the next parameter's value).
+  (e.params ?? []).forEach((_, level) => routes.push({
+    path: [e.base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level,
+  }));
+  if (!e.listScreen) add(e.route, 'lista', 'list');
+  if (!e.readOnlyResource) add(`${e.route}/adicionar`, 'adicionar', 'create');
+  if (!e.readOnlyResource) add(`${e.route}/:id/editar`, 'editar', 'edit');
+  add(`${e.route}/:id/visualizar`, 'visualizar', 'show');
+  (e.aliases ?? []).forEach((al, alias) => {
+    // A list alias below route parameters gets its own navigation levels (choose technology, then model …).
+    if (al.view === 'list' && al.path.startsWith('/') && e.params?.length) {
+      const base = al.path.split('/').slice(0, -e.params.length).join('/');
+      e.params.forEach((_, level) => routes.push({
+        path: [base, ...e.params!.slice(0, level).map((p) => `:${p.name}`)].join('/'), name: `${e.permission}.lista`, entity: e.key, view: 'params', level, alias,
+      }));
+    }
+    routes.push({
+    path: al.path.startsWith('/') ? al.path : `${e.route}/${al.path}`,
+    name: `${e.permission}.${{ list: 'lista', create: 'adicionar', edit: 'editar', show: 'visualizar' }[al.view]}`, entity: e.key, view: al.view, alias,
+    });
+  });
+  if (e.parent) routes.push({ path: e.parent.route, name: `${e.permission}.lista`, entity: e.key, view: 'list', parent: e.parent.entity });
+  return routes;
 }

@@ -3,7 +3,7 @@
 // what it puts in the model (TabMeta, `kind` = the property's name). The runtime renders a tab by its kind.
 import { problem } from '../../errors.ts';
 import type { LoadedMetadata } from '../../load.ts';
-import type { EntityMeta, ProviderMeta, ScreenMeta, TabMeta } from '../../../shared/model.ts';
+import type { EntityMeta, ProviderMeta, RouteEntry, ScreenMeta, TabMeta } from '../../../shared/model.ts';
 import { TAB_KINDS, type TabKind } from '../../../shared/tabs.ts';
 import type { RawEntity } from './raw.ts';
 
@@ -202,4 +202,25 @@ export function normalizeRecords(
       child.parent.tabKeys = [...new Set([...(child.parent.tabKeys ?? []), tab.permission])];
     }
   }
+}
+
+/** Record pages: the record route, one route per tab, and per group tab one per tab of the group entity's record.
+ *  They replace the entity routes of the same path (generator/normalize.ts buildRoutes). */
+export function recordRoutes(entities: EntityMeta[]): RouteEntry[] {
+  const records: RouteEntry[] = [];
+  for (const e of entities) {
+    if (!e.record) continue;
+    const r = e.record;
+    records.push({ path: r.route, name: `${e.permission}.visualizar`, entity: e.key, view: 'record' });
+    for (const tab of r.tabs) {
+      if (tab.kind === 'route') continue;
+      records.push({ path: `${r.route}/${tab.name}`, name: tab.permission, entity: e.key, view: 'record', tab: tab.name });
+      const g = tab.kind === 'group' ? entities.find((x) => x.key === tab.entity)?.record : undefined;
+      for (const sub of g?.tabs ?? []) {
+        if (sub.kind === 'route') continue;
+        records.push({ path: `${r.route}/${tab.name}/:${g!.by}/${sub.name}`, name: sub.permission, entity: e.key, view: 'record', tab: tab.name, sub: sub.name });
+      }
+    }
+  }
+  return records;
 }

@@ -1,5 +1,6 @@
 // List settings of an entity: columns (declared or default), computed columns (sql with {this}), the record
 // representation, the quick search, the date range and the default sort.
+import { expandScope, snippetProblems } from '../../../shared/scope-sql.ts';
 import type { ColumnMeta, FieldMeta, FieldType } from '../../../shared/model.ts';
 import type { Err } from '../types.ts';
 import type { Known, RawColumn, RawEntity } from './raw.ts';
@@ -18,9 +19,10 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
     if (c.virtual) {
       if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
       if (c.sql !== undefined && !c.sql.includes('{this}')) err(`/list/columns/${i}/sql`, 'a expressão deve usar {this} (a linha da entidade)');
+      for (const m of c.sql ? snippetProblems(c.sql, raw.scope) : []) err(`/list/columns/${i}/sql`, m);
       if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
       columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
-        ...(c.sql ? { sql: c.sql } : {}), ...(c.tables?.length ? { tables: c.tables } : {}) });
+        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...(c.tables?.length ? { tables: c.tables } : {}) });
       return;
     }
     const f = known(c.source, `/list/columns/${i}/source`);

@@ -136,7 +136,8 @@ describe('generator', () => {
     const entity = s('entities/veiculo_teste.ts');
     expect(entity).toContain('tableName: "veiculo_teste"');
     expect(entity).toContain('{ name: "veiculo_teste_empresa_id_codigo_unique", properties: ["empresaId", "codigo"] }');
-    expect(entity).toContain('empresa: { name: "empresa", default: true');
+    // No ORM tenant filter: reads name their scope (server/tenancy/scope.ts), RLS is the backstop.
+    expect(entity).not.toContain('filters:');
     expect(s('entities/index.ts')).toContain('VeiculoTeste');
     // Described once: model.json; no per-entity route or resource module (the server and the runtime build them).
     expect(Object.keys(readTree(p.outServer)).filter((f) => f.startsWith('routes/'))).toEqual([]);

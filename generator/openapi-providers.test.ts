@@ -88,4 +88,13 @@ describe('OpenAPI of providers', () => {
       }
     }
   });
+
+  it('gives lookup options their any-of keys (x-permissions), not one joined string', () => {
+    const m = buildModel(join(REPO, 'metadata'));
+    const e = m.entities.find((x) => x.fields.some((f) => f.lookup))!;
+    const f = e.fields.find((x) => x.lookup)!;
+    const paths = emitOpenApi(m).paths as Record<string, any>;
+    const get = paths[Object.keys(paths).find((k) => k.startsWith(`/api/${e.key}`) && k.endsWith(`/opcoes/${f.name}`))!].get;
+    expect([get['x-permission'], get['x-permissions']]).toEqual([`${e.permission}.lista`, ['lista', 'visualizar', 'adicionar', 'editar'].map((k) => `${e.permission}.${k}`)]);
+  });
 });

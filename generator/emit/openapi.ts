@@ -100,7 +100,8 @@ function paths(e: EntityMeta): Record<string, unknown> {
       ...(routeParams.length ? { parameters: routeParams } : {}),
       get: {
         tags: tag, operationId: `opcoes_${e.key}_${f.name}`, summary: `Opções de ${f.label}`,
-        'x-permission': ['lista', 'visualizar', 'adicionar', 'editar'].map((k) => `${e.permission}.${k}`).join(' | '),
+        // Any of these keys opens it (server/app/docs.ts keeps it for a caller holding one).
+        'x-permission': `${e.permission}.lista`, 'x-permissions': ['lista', 'visualizar', 'adicionar', 'editar'].map((k) => `${e.permission}.${k}`),
         description: `Códigos de ${f.lookup!.entity}.${f.lookup!.value}${parent ? ` do ${parent} informado` : ''}, por rótulo.`,
         ...(parent ? { parameters: [{ name: parent, in: 'query', required: true, schema: { type: 'string' } }] } : {}),
         responses: {

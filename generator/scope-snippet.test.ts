@@ -1,0 +1,38 @@
+// Computed-column snippets state their company with {scope:alias}: the generator expands it through the scope
+// module's text rules (shared/scope-sql.ts) and refuses a hand-written company condition or a table without it.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildModel } from './generate.ts';
+import { editYaml, metadataProblems, tempProjects, type TempProject } from './test-helpers.ts';
+
+const project = tempProjects();
+const problems = (p: TempProject) => metadataProblems(() => buildModel(p.metadata));
+const equipamentos = (d: any) => d.list.columns.find((c: any) => c.source === 'equipamentosList');
+
+describe('{scope:alias} in computed columns', () => {
+  it('expands to the same-company condition of the row in the model', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const ativo = m.entities.find((e) => e.key === 'ativo')!;
+    const sql = ativo.columns.find((c) => c.source === 'equipamentosList')!.sql!;
+    expect(sql).toContain('WHERE ea.ativo_id = {this}.id AND ea.empresa_id = {this}.empresa_id');
+    expect(JSON.stringify(m.entities.map((e) => e.columns))).not.toContain('{scope:');
+  });
+
+  it('refuses empresa_id by hand, an unknown alias and a table read without {scope}', async () => {
+    const p = project();
+    let i = -1, j = -1;
+    editYaml(p, 'tlm/ativo.yaml', (d) => {
+      const c = equipamentos(d);
+      i = d.list.columns.indexOf(c);
+      c.sql = '(SELECT string_agg(ea.serial, \', \') FROM equipamento_ativo ea WHERE ea.ativo_id = {this}.id AND ea.empresa_id = {this}.empresa_id)';
+      j = d.list.columns.push({ ...c, source: 'outra', label: 'Outra', sql: '(SELECT count(*) FROM equipamento_ativo ea WHERE ea.ativo_id = {this}.id AND {scope:x})' }) - 1;
+    });
+    expect(await problems(p)).toEqual([
+      `metadata/tlm/ativo.yaml: /list/columns/${i}/sql: a condição de empresa se escreve {scope:alias}, não empresa_id/ambiente_id`,
+      `metadata/tlm/ativo.yaml: /list/columns/${i}/sql: a tabela equipamento_ativo (ea) sem {scope:ea}`,
+      `metadata/tlm/ativo.yaml: /list/columns/${j}/sql: {scope:x}: apelido x não declarado na expressão`,
+      `metadata/tlm/ativo.yaml: /list/columns/${j}/sql: a tabela equipamento_ativo (ea) sem {scope:ea}`,
+    ]);
+  });
+});
+

@@ -7,9 +7,10 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
-import { ADMIN, type Api, type TestServer, startTestServer } from '../test/harness.ts';
+import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
 import { planDeclared, readDeclared, type ProviderSql } from './provider.ts';
 import { providers } from '../../modules/satelite/server/satelite.ts';
+import { providers as teclado } from '../../modules/teclado/server/teclado.ts';
 import type { ProviderQuery } from '../crud/provider.ts';
 
 let ts: TestServer;
@@ -17,6 +18,7 @@ let admin: Api;
 let A: number, B: number;
 const YAML = path.resolve(import.meta.dirname, '../../modules/satelite/metadata/esp/painel_satelite.yaml');
 const decl = (parse(fs.readFileSync(YAML, 'utf8')) as { sql: ProviderSql }).sql;
+const declOf = (file: string) => (parse(fs.readFileSync(path.resolve(import.meta.dirname, '../..', file), 'utf8')) as { sql: ProviderSql }).sql;
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -71,5 +73,38 @@ describe('declared provider painel_satelite', () => {
     expect(sql).not.toContain('OR 1=1');
     expect(params).toEqual([B, "%x' OR 1=1%", 5, 0]);
     expect(sql).toContain('x.empresa_id = $1');
+  });
+
+  it('logs_teclado: the engine answers what the hand-written implementation answers', async () => {
+    const serial = 'TCLD001';
+    const dev = (await json(await admin.post('/api/dispositivo_teclado', { descricao: 'Teclado declarado', serial, deviceModel: 'TK-10', ativado: true }))).id;
+    for (const [i, m] of ['Retorne à base', 'Pare no posto', 'Siga viagem'].entries()) {
+      const c = await json(await admin.post(`/api/dispositivo_teclado/${serial}/comando_teclado`, { mensagem: m, direcao: 'enviada', situacao: 'pendente' }));
+      if (i !== 1) expect((await admin.put(`/api/comando_teclado/${c.id}`, { ...c, situacao: 'entregue' })).status).toBe(200);
+    }
+    expect((await admin.put(`/api/dispositivo_teclado/${dev}`, { descricao: 'Teclado renomeado', serial, deviceModel: 'TK-10', ativado: true })).status).toBe(200);
+    const meta = ts.model.providers.find((p) => p.key === 'logs_teclado')! as ProviderMeta;
+    const d = declOf('modules/teclado/metadata/esp/logs_teclado.yaml');
+    const ctx = { session: { empresaAtiva: A, usuarioId: admin.user.id } as unknown as Session, em: ts.em(), empresaId: A, meta };
+    let compared = 0, rows = 0;
+    for (const col of meta.columns.filter((c) => c.sortable)) {
+      for (const order of ['ASC', 'DESC'] as const) {
+        for (const filter of [{}, { q: 'retorne' }, { q: 'situacao' }, { q: 'nada assim' }]) {
+          for (const [offset, limit] of [[0, 50], [1, 2]]) {
+            const q: ProviderQuery = { params: { serial }, filter, sort: { field: col.name, order }, offset, limit };
+            const want = await teclado.logs_teclado.list(q, ctx);
+            const got = await readDeclared(ts.em(), meta, d, q, A);
+            expect(JSON.stringify(got), JSON.stringify(q)).toBe(JSON.stringify(want));
+            compared++;
+            rows += got.rows.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(32);
+    expect(rows).toBeGreaterThan(20);
+    // Another company sees nothing of this device's history.
+    const other = await readDeclared(ts.em(), meta, d, { params: { serial }, filter: {}, sort: { field: 'data', order: 'DESC' }, offset: 0, limit: 50 }, B);
+    expect(other).toEqual({ rows: [], total: 0 });
   });
 });

@@ -98,15 +98,15 @@ describe('provider params with known values', () => {
     expect(lista.params.map((x) => [x.name, x.values])).toEqual([['tecnologia', 'tecnologias'], ['modelo', 'modelos'], ['lista', undefined]]);
     expect(lista.columns.find((c) => c.name === 'unit')).toMatchObject({ show: 'short', tooltip: 'full' });
     const p = project();
-    editYaml(p, 'adm/biblioteca_lista.yaml', (d) => {
+    editYaml(p, '../modules/biblioteca/metadata/adm/biblioteca_lista.yaml', (d) => {
       d.params[0].values = undefined;
       d.params[2].values = 'tecnologias';
       d.columns.find((c: any) => c.name === 'event').show = 'short';
     });
     const out = await problems(p);
-    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /params/1/values: modelos exige o parâmetro anterior com values: tecnologias');
-    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /params/2/values: values não combina com enum nem com type: integer');
-    expect(out).toContain('metadata/adm/biblioteca_lista.yaml: /columns/1: show/tooltip valem só para colunas json');
+    expect(out).toContain('modules/biblioteca/metadata/adm/biblioteca_lista.yaml: /params/1/values: modelos exige o parâmetro anterior com values: tecnologias');
+    expect(out).toContain('modules/biblioteca/metadata/adm/biblioteca_lista.yaml: /params/2/values: values não combina com enum nem com type: integer');
+    expect(out).toContain('modules/biblioteca/metadata/adm/biblioteca_lista.yaml: /columns/1: show/tooltip valem só para colunas json');
     expect(out.length).toBe(3);
   });
 });
@@ -122,16 +122,16 @@ describe('screens that are a provider list (list)', () => {
       ['eventos', 'biblioteca_do_evento'], ['perifericos', 'biblioteca_de_periferico'], ['parametros', 'biblioteca_de_parametros'],
     ]);
     const p = project();
-    editYaml(p, 'adm/biblioteca_de_eventos.yaml', (d) => {
+    editYaml(p, '../modules/biblioteca/metadata/adm/biblioteca_de_eventos.yaml', (d) => {
       d.list.params = { tecnology: 'tecnologia', serial: 'modelo' };
       d.list.tabs.options.push({ value: 'alarmes', label: 'Alarmes' });
     });
-    editYaml(p, 'tlm/biblioteca.yaml', (d) => { d.list.provider = 'nao_existe'; });
+    editYaml(p, '../modules/biblioteca/metadata/tlm/biblioteca.yaml', (d) => { d.list.provider = 'nao_existe'; });
     const out = await problems(p);
     expect([...out].sort()).toEqual([
-      'metadata/adm/biblioteca_de_eventos.yaml: /list/params/serial: parâmetro de rota desconhecido (veja subroutes): serial',
-      'metadata/adm/biblioteca_de_eventos.yaml: /list/tabs/options/2/value: deve ser um de: eventos, parametros',
-      'metadata/tlm/biblioteca.yaml: /list/provider: provider desconhecido: nao_existe',
+      'modules/biblioteca/metadata/adm/biblioteca_de_eventos.yaml: /list/params/serial: parâmetro de rota desconhecido (veja subroutes): serial',
+      'modules/biblioteca/metadata/adm/biblioteca_de_eventos.yaml: /list/tabs/options/2/value: deve ser um de: eventos, parametros',
+      'modules/biblioteca/metadata/tlm/biblioteca.yaml: /list/provider: provider desconhecido: nao_existe',
     ]);
   });
 });

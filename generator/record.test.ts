@@ -114,8 +114,8 @@ describe('record pages (record.tabs)', () => {
 
   it('refuses a list referring to its parent by id under a route by serial that no record tab shows', async () => {
     const p = project();
-    editYaml(p, 'esp/dispositivo_teclado.yaml', (d) => { d.record.tabs = d.record.tabs.filter((t: any) => t.name !== 'mensagens'); });
+    editYaml(p, '../modules/teclado/metadata/esp/dispositivo_teclado.yaml', (d) => { d.record.tabs = d.record.tabs.filter((t: any) => t.name !== 'mensagens'); });
     const out = await problems(p);
-    expect(out).toContain('metadata/esp/comando_teclado.yaml: /parent: comando_teclado refere dispositivo_teclado pelo id numa rota por serial: declare-a numa aba do record de dispositivo_teclado com o caminho /esp/tcl/comandos/:serial/mensagens');
+    expect(out).toContain('modules/teclado/metadata/esp/comando_teclado.yaml: /parent: comando_teclado refere dispositivo_teclado pelo id numa rota por serial: declare-a numa aba do record de dispositivo_teclado com o caminho /esp/tcl/comandos/:serial/mensagens');
   });
 });

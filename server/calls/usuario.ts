@@ -24,7 +24,7 @@ export default (api: Hono<AppEnv>) => {
     const em = c.get('em');
     const u = await findUser(em, s.usuarioId);
     const ui = { ...((u?.ui && typeof u.ui === 'object') ? u.ui : {}), ...b.ui };
-    await em.nativeUpdate(ormName(em, entityByKey('usuario')!), { id: s.usuarioId } as never, { ui } as never, { filters: false });
+    await em.nativeUpdate(ormName(em, entityByKey('usuario')!), { id: s.usuarioId } as never, { ui } as never);
     return ok(c, { _id: s.usuarioId, ui }, 'Preferências salvas');
   });
 };

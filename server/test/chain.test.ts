@@ -56,6 +56,11 @@ const committedMigrations = fs.readdirSync(MIGRATIONS_DIR).sort();
 beforeAll(async () => {
   fs.mkdirSync(root, { recursive: true });
   fs.cpSync(path.join(REPO, 'metadata'), path.join(root, 'metadata'), { recursive: true });
+  // The modules' metadata too: the generator reads {root}/modules/<name>/metadata beside {root}/metadata.
+  for (const name of fs.readdirSync(path.join(REPO, 'modules'))) {
+    const dir = path.join(REPO, 'modules', name, 'metadata');
+    if (fs.existsSync(dir)) fs.cpSync(dir, path.join(root, 'modules', name, 'metadata'), { recursive: true });
+  }
   fs.writeFileSync(path.join(root, 'metadata/tlm/teste_veiculo.yaml'), YAML);
   await generate({
     metadata: path.join(root, 'metadata'), outServer, outRuntime,

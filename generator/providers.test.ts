@@ -78,6 +78,28 @@ describe('providers (kind: provider)', () => {
     ]));
   });
 
+  it('declared SQL (`sql:`) reaches the model, and names only declared columns and filters', async () => {
+    const ok = project();
+    const sql = "sql:\n  from: telemetria.posicao p\n  scope: p\n  columns: { fixTime: p.fix_time, velocidade: p.speed }\n  filters: { evento: 'p.tipo = {value}' }\n  search: [id]\n  tiebreak: [id]\n";
+    writeFile(join(ok.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER + sql);
+    await gen(ok);
+    const model = JSON.parse(readFileSync(join(ok.outServer, 'model.json'), 'utf8'));
+    expect(model.providers.find((x: { key: string }) => x.key === 'posicoes_teste').sql).toEqual({
+      from: 'telemetria.posicao p', scope: 'p', columns: { fixTime: 'p.fix_time', velocidade: 'p.speed' },
+      filters: { evento: 'p.tipo = {value}' }, search: ['id'], tiebreak: ['id'],
+    });
+    const bad = project();
+    writeFile(join(bad.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER + sql
+      .replace('velocidade: p.speed', 'altitude: p.altitude').replace('evento:', 'placa:').replace('search: [id]', 'search: [serial]').replace('  scope: p\n', ''));
+    const f = 'metadata/tlm/posicoes_teste.yaml';
+    expect(await problems(bad)).toEqual(expect.arrayContaining([
+      `${f}: /sql/columns: coluna não declarada em columns: altitude`,
+      `${f}: /sql/filters: filtro não declarado em filters: placa`,
+      `${f}: /sql: coluna não declarada em columns: serial`,
+      `${f}: /sql/scope: um provider de escopo empresa declara em sql.scope o alias das linhas da empresa`,
+    ]));
+  });
+
   it('schema errors name the file and the path in pt-BR', async () => {
     const p = project();
     writeFile(join(p.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER.replace('scope: empresa', 'scope: ambiente').replace('op: one', 'op: todos'));

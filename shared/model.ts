@@ -238,6 +238,27 @@ export interface ProviderMeta {
   sort: { field: string; order: 'ASC' | 'DESC' };
   calls: ProviderCall[];
   help?: string;
+  /** Rows SQL can say: the read engine serves the provider from this (server/read/provider.ts), no code. */
+  sql?: ProviderSql;
+}
+
+/** The `sql:` block of a provider's YAML. Expressions use the source's alias; `{param:name}` is a route parameter. */
+export interface ProviderSql {
+  /** FROM clause: a table or a subquery with its alias, e.g. `(SELECT …) x`. */
+  from: string;
+  /** Alias whose company column is the row's company (scope empresa). */
+  scope?: string;
+  /** The alias `{scope:y}` in `from` compares y's company with (default `scope`): a subquery's own row. */
+  this?: string;
+  /** Column name → SQL expression (default: `{alias}."name"` with the alias of `scope`, else x); `id` is the row's id
+   *  (ra needs one; default the column id). */
+  columns?: Record<string, string>;
+  /** Filter name → SQL condition with `{value}` (default: the column's expression equal to the value, or in the list). */
+  filters?: Record<string, string>;
+  /** Columns the search filter (type search) looks in, case-insensitively contained. */
+  search?: string[];
+  /** Columns (names) that make the order total, after the sort column. */
+  tiebreak: string[];
 }
 
 /** An index screen (metadata `kind: hub`, generator/hubs.ts): the entities and screens one route segment below. */

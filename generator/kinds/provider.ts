@@ -1,7 +1,7 @@
 // The provider kind (`kind: provider`, metadata/_schema/provider.schema.json): a read-only resource whose rows
-// come from code (server/crud/provider.ts), with its list path, params, columns, filters, sort and named calls.
+// come from code (server/crud/provider.ts) or from its declared `sql` (server/read/provider.ts), with its list path, params, columns, filters, sort and named calls.
 import { basename } from 'node:path';
-import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam } from '../../shared/model.ts';
+import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam, ProviderSql } from '../../shared/model.ts';
 import { problem } from '../errors.ts';
 import type { Err, KindModule } from './types.ts';
 
@@ -13,6 +13,7 @@ export interface RawProvider {
   sort?: { field: string; order?: 'ASC' | 'DESC' };
   calls?: { path: string; op: 'one' | 'list'; query?: string[]; notFound?: string }[];
   help?: string;
+  sql?: ProviderSql;
 }
 
 export const pathParams = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -64,6 +65,14 @@ export function normalizeProvider(raw: RawProvider, file: string, area: string, 
   };
   if (raw.path) provider.path = raw.path;
   if (raw.help) provider.help = raw.help;
+  if (raw.sql) {
+    const known = (n: string) => n === 'id' || columns.some((c) => c.name === n);
+    Object.keys(raw.sql.columns ?? {}).forEach((n) => { if (!known(n)) err('/sql/columns', `coluna não declarada em columns: ${n}`); });
+    [...(raw.sql.search ?? []), ...(raw.sql.tiebreak ?? [])].forEach((n) => { if (!known(n)) err('/sql', `coluna não declarada em columns: ${n}`); });
+    Object.keys(raw.sql.filters ?? {}).forEach((n) => { if (!filters.some((f) => f.name === n)) err('/sql/filters', `filtro não declarado em filters: ${n}`); });
+    if (raw.scope === 'empresa' && !raw.sql.scope) err('/sql/scope', 'um provider de escopo empresa declara em sql.scope o alias das linhas da empresa');
+    provider.sql = raw.sql;
+  }
   return provider;
 }
 

@@ -1,5 +1,5 @@
-// Satellite panel: messages of the satellite terminals.
+// Satellite panel: messages of the satellite terminals. Its provider (painel_satelite) is declared in its YAML (`sql:`)
+// and served by the read engine: no code.
 import { defineModule } from '../../server/core/module.ts';
-import { providers } from './server/satelite.ts';
 
-export default defineModule({ name: 'satelite', providers });
+export default defineModule({ name: 'satelite' });

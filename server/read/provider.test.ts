@@ -9,8 +9,7 @@ import type { ProviderMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
 import { planDeclared, readDeclared, type ProviderSql } from './provider.ts';
-import { providers } from '../../modules/satelite/server/satelite.ts';
-import { providers as teclado } from '../../modules/teclado/server/teclado.ts';
+import { satelite as providers, teclado } from './testing/provider-oracles.ts';
 import type { ProviderQuery } from '../crud/provider.ts';
 
 let ts: TestServer;

@@ -3,29 +3,12 @@
 // ORDER BY (the sort column's expression, empty values last ascending, then the tiebreak) and pages it with the total
 // in one statement. Code remains only for what SQL cannot say (a provider implementation in its module).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ProviderMeta } from '../../shared/model.ts';
+import type { ProviderMeta, ProviderSql } from '../../shared/model.ts';
+
+export type { ProviderSql };
 import { badRequest } from '../http/envelope.ts';
 import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
 import { escapeLike } from './where.ts';
-
-/** The `sql:` block of a provider's YAML. Expressions use the source's alias; `{param:name}` is a route parameter. */
-export interface ProviderSql {
-  /** FROM clause: a table or a subquery with its alias, e.g. `(SELECT …) x`. */
-  from: string;
-  /** Alias whose company column is the row's company (scope empresa). */
-  scope?: string;
-  /** The alias `{scope:y}` in `from` compares y's company with (default `scope`): a subquery's own row. */
-  this?: string;
-  /** Column name → SQL expression (default: `{alias}."name"` with the alias of `scope`, else x); `id` is the row's id
-   *  (ra needs one; default the column id). */
-  columns?: Record<string, string>;
-  /** Filter name → SQL condition with `{value}` (default: the column's expression equal to the value, or in the list). */
-  filters?: Record<string, string>;
-  /** Columns the search filter (type search) looks in, case-insensitively contained. */
-  search?: string[];
-  /** Columns (names) that make the order total, after the sort column. */
-  tiebreak: string[];
-}
 
 export interface DeclaredQuery {
   params: Record<string, string | number>;
@@ -36,7 +19,7 @@ export interface DeclaredQuery {
 }
 
 /** The provider's `sql` block (metadata), when it declares one. */
-export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => (meta as ProviderMeta & { sql?: ProviderSql }).sql;
+export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => meta.sql;
 
 const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -68,7 +68,6 @@ export interface ColumnMeta {
   default: boolean;        // shown when the user has no saved choice
   virtual?: boolean;       // catalogue column computed by the server, not a field
   sql?: string;            // virtual: scalar SQL expression, {this} = the row's table alias (server/crud/computed.ts)
-  tables?: string[];       // virtual: schema.table the sql reads that may be absent (value empty meanwhile)
 }
 
 export interface ActionMeta {

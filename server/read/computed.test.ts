@@ -3,12 +3,8 @@
 // inlined by the read engine in the same statement.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityMeta } from '../../shared/model.ts';
 import { migrateTelemetria } from '../ingest/migrate.ts';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { readOne } from './engine.ts';
-import type { Session } from '../app/env.ts';
-import { entityByKey } from '../core/registry.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -57,13 +53,5 @@ describe('computed columns of ativo', () => {
     const res = await admin.get(`/api/ativo/export?${new URLSearchParams({ format: 'csv', filter: JSON.stringify({ id: [ativo] }), columns: '["placa","motorista","equipamentosList"]' })}`);
     expect(res.status).toBe(200);
     expect((await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['Placa;Motorista;Equipamentos', 'CAL1A23;Joana Calculada;"865000000000001, 865000000000002"']);
-  });
-
-  it('a table that does not exist yet leaves the column empty instead of failing', async () => {
-    const e = entityByKey('ativo')!;
-    const fake = { ...e, columns: [{ source: 'x', label: 'X', sortable: false, default: false, virtual: true, sql: '(SELECT 1 FROM telemetria.nao_existe n WHERE n.id = {this}.id)', tables: ['telemetria.nao_existe'] }] } as EntityMeta;
-    const s = { empresaAtiva: admin.empresaAtiva, ambienteId: admin.user.ambienteId, empresas: [], roles: [] } as unknown as Session;
-    const row = await readOne(ts.orm.em.fork(), fake, s, ativo);
-    expect(row).toMatchObject({ id: ativo, placa: 'CAL1A23', x: null });
   });
 });

@@ -6,7 +6,7 @@ import type { Session } from '../app/env.ts';
 import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { getModel, ormName } from '../core/registry.ts';
 import { readOne, readPage } from './engine.ts';
-import { computedColumns, usableComputed } from './computed.ts';
+import { computedColumns } from './computed.ts';
 import { withCompany } from '../db/rls.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
 import { serialize, type Row } from '../crud/query.ts';
@@ -35,7 +35,7 @@ describe('read engine', () => {
       const total = await em.count(ormName(em, e), scopeWhere(e, s) as never, { filters: false });
       const expected = orm.map((r) => serialize(e, r as Row));
       // Computed columns: the same expressions, run apart.
-      const cols = await usableComputed(em, e);
+      const cols = computedColumns(e);
       for (const r of expected) for (const c of computedColumns(e)) r[c.source] = null;
       if (cols.length && expected.length) {
         const vals = await em.getConnection().execute(`SELECT t.id, ${cols.map((c) => `${c.sql.replaceAll('{this}', 't')} AS "${c.source}"`).join(', ')} FROM "${e.table}" t WHERE t.id = ANY(?::bigint[])`, [`{${expected.map((r) => r.id).join(',')}}`]) as Row[];

@@ -12,7 +12,7 @@ import { ident } from '../db/sql.ts';
 import { scopeTransaction } from '../db/rls.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
-import { computedColumns, usableComputed, usableComputedNow, type Computed } from './computed.ts';
+import { computedColumns, type Computed } from './computed.ts';
 import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Order, type Params, type Where } from './where.ts';
 import { snippetSql } from '../tenancy/scope.ts';
 
@@ -57,17 +57,14 @@ function toJson(p: Plan, cols: Computed[], r: Row): Row {
   return o;
 }
 
-/** The computed columns as select items over the rows `t` (a column whose tables are missing is null). */
-const selects = new WeakMap<EntityMeta, { usable: string; sql: string }>();
-async function computedSelect(em: EntityManager, e: EntityMeta): Promise<string> {
-  const cols = computedColumns(e);
-  if (!cols.length) return '';
-  const usable = (usableComputedNow(e) ?? (await usableComputed(em, e))).map((c) => c.source).join('\0');
-  const hit = selects.get(e);
-  if (hit?.usable === usable) return hit.sql;
-  const on = new Set(usable.split('\0'));
-  const sql = cols.map((c) => `, ${on.has(c.source) ? snippetSql(e, c.sql, 't') : 'NULL'} AS ${ident(c.source)}`).join('');
-  selects.set(e, { usable, sql });
+/** The computed columns as select items over the rows `t`. */
+const selects = new WeakMap<EntityMeta, string>();
+function computedSelect(e: EntityMeta): string {
+  let sql = selects.get(e);
+  if (sql === undefined) {
+    sql = computedColumns(e).map((c) => `, ${snippetSql(e, c.sql, 't')} AS ${ident(c.source)}`).join('');
+    selects.set(e, sql);
+  }
   return sql;
 }
 
@@ -139,7 +136,7 @@ export async function planPage(em: EntityManager, e: EntityMeta, s: Session, q: 
   const p = pgParams();
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
-  const computed = await computedSelect(em, e);
+  const computed = computedSelect(e);
   const table = ident(e.table);
   const lim = p.add(q.limit), off = p.add(q.offset);
   // Computed expressions run on the page's rows only (the inner query pages).
@@ -173,7 +170,7 @@ export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: 
   const plan = planOf(e);
   const p = pgParams();
   const w = conditions(e, s, { narrow: narrow ? { $and: [{ id }, narrow] } : { id } }, p);
-  const computed = await computedSelect(em, e);
+  const computed = computedSelect(e);
   const table = ident(e.table);
   const sql = computed
     ? `SELECT ${plan.select}${computed}${versionColumn(check)} FROM (SELECT t.* FROM ${table} t WHERE ${w} LIMIT 1) t`
@@ -239,7 +236,7 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   const p = pgParams();
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
-  const computed = await computedSelect(em, e);
+  const computed = computedSelect(e);
   const cols = computedColumns(e);
   const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
   const client = await cursorPool(em).connect();

@@ -22,7 +22,7 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
       for (const m of c.sql ? snippetProblems(c.sql, raw.scope) : []) err(`/list/columns/${i}/sql`, m);
       if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
       columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
-        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...(c.tables?.length ? { tables: c.tables } : {}) });
+        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}) });
       return;
     }
     const f = known(c.source, `/list/columns/${i}/source`);

@@ -33,7 +33,7 @@ const IN_WINDOW = `((r.${risco.horaInicio} <= r.${risco.horaFim} AND ${HOUR} >= 
   OR (r.${risco.horaInicio} > r.${risco.horaFim} AND (${HOUR} >= r.${risco.horaInicio} OR ${HOUR} < r.${risco.horaFim})))`;
 
 /** The ranking statement of the session's company over [from, to]; values go to `p` in text order. */
-const rankingSql = (s: Session, from: Date, to: Date, p: Params, evento = 'telemetria.evento') => `
+const rankingSql = (s: Session, from: Date, to: Date, p: Params) => `
 WITH ev AS (
   SELECT e.motorista_id, p.${pe.pontos}::float8
     * coalesce((SELECT max(a.${av.multiplicador}) FROM ${av.table} a
@@ -42,7 +42,7 @@ WITH ev AS (
            AND (a.${av.velocidadeMaxima} IS NULL OR coalesce(e.speed, 0) <= a.${av.velocidadeMaxima})), 1)
     * coalesce((SELECT max(r.${risco.fatorRisco}) FROM ${risco.table} r
          WHERE ${sameCompany('r', 'e')} AND r.${risco.ativo} AND ${IN_WINDOW}), 1) AS pontos
-  FROM ${evento} e
+  FROM telemetria.evento e
   JOIN ${pe.table} p ON ${sameCompany('p', 'e')} AND p.${pe.evento} = e.key AND p.${pe.ativo}
   WHERE ${companySql('e', s.empresaAtiva, p)} AND e.fix_time >= ${p.add(from)} AND e.fix_time <= ${p.add(to)} AND e.motorista_id IS NOT NULL
 ), por AS (
@@ -73,10 +73,8 @@ export const providers: Record<string, Provider> = {
       const found = await conn.execute(`SELECT 1 FROM ${m.table} d WHERE d.${m.id} = ${fp.add(id)} AND ${scopeSql(entityByKey('motorista')!, ctx.session, 'd', fp)}`, fp.values);
       if (!found.length) throw new HttpError(404, 'Motorista não encontrado');
       const [from, to] = rankingPeriod(q.filter);
-      // Before the gateway's first start the telemetria tables do not exist: every driver scores 0.
-      const [t] = (await conn.execute(`SELECT to_regclass('telemetria.evento') IS NOT NULL AS ok`)) as { ok: boolean }[];
       const p = qParams();
-      const sql = rankingSql(ctx.session, from, to, p, t?.ok ? undefined : '(SELECT NULL::int AS motorista_id, NULL::int AS empresa_id, NULL::text AS key, NULL::real AS speed, NULL::timestamptz AS fix_time)');
+      const sql = rankingSql(ctx.session, from, to, p);
       const raw = (await conn.execute(sql, p.values)) as Record<string, unknown>[];
       const rows: Row[] = raw.map((r) => ({
         id: Number(r.id), nome: String(r.nome), eventos: Number(r.eventos), pontuacao: Number(r.pontuacao),

@@ -83,7 +83,7 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     const ids = [...new Set(rows.flatMap((r) => (field.type === 'reference' ? [idOf(r[field.name])] : idsOf(r[field.name]))).filter((x): x is number => x != null))];
     const m = new Map<number, string>();
     if (ids.length) {
-      const refs = (await o.em.find(ormName(o.em, target), { id: { $in: ids } } as never, { filters: false })) as Record<string, any>[];
+      const refs = (await o.em.find(ormName(o.em, target), { id: { $in: ids } } as never)) as Record<string, any>[];
       for (const r of refs) m.set(Number(r.id), String(r[target.recordRepresentation] ?? r.id));
     }
     labels.set(field.name, m);
@@ -94,7 +94,7 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     const target = field.lookup && entityByKey(field.lookup.entity);
     if (!target) continue;
     const values = [...new Set(rows.map((r) => r[field.name]).filter((v): v is string => typeof v === 'string'))];
-    const refs = values.length ? (await o.em.find(ormName(o.em, target), { [field.lookup!.value]: { $in: values } } as never, { filters: false })) as Record<string, any>[] : [];
+    const refs = values.length ? (await o.em.find(ormName(o.em, target), { [field.lookup!.value]: { $in: values } } as never)) as Record<string, any>[] : [];
     codes.set(field.name, new Map(refs.map((r) => [String(r[field.lookup!.value]), String(r[target.recordRepresentation] ?? r[field.lookup!.value])])));
   }
   o.em.clear(); // the looked-up references must not pile up in the identity map

@@ -73,7 +73,7 @@ export async function checkLookups(em: EntityManager, e: EntityMeta, s: Session,
     const pv = parent ? (parent in data ? data[parent] : existing?.[parent]) : undefined;
     if (existing && value === existing[f.name] && (!parent || pv === existing[parent])) continue;
     const t = target(f);
-    const n = await em.count(ormName(em, t), { $and: [{ [l.value]: value }, candidates(e, f, s, pv)] } as never, { filters: false });
+    const n = await em.count(ormName(em, t), { $and: [{ [l.value]: value }, candidates(e, f, s, pv)] } as never);
     if (n) continue;
     const pf = parent ? fieldOf(e, parent) : undefined;
     errors.push({ field: f.name, label: f.label, message: `O valor '${String(value)}' do campo ${f.label} não está cadastrado em ${t.label.plural}`
@@ -87,7 +87,7 @@ export async function lookupLabelOf(em: EntityManager, e: EntityMeta, name: stri
   const f = fieldOf(e, name);
   if (!f?.lookup || value == null) return String(value ?? '');
   const t = target(f);
-  const row = (await em.findOne(ormName(em, t), { [f.lookup.value]: value } as never, { filters: false })) as Row | null;
+  const row = (await em.findOne(ormName(em, t), { [f.lookup.value]: value } as never)) as Row | null;
   return String(row?.[t.recordRepresentation ?? f.lookup.value] ?? value);
 }
 
@@ -114,7 +114,7 @@ export async function guardLookupUse(target: EntityMeta, row: Row, next: Row | n
     if (code == null || (next && (!(f.lookup.value in next) || next[f.lookup.value] === code))) continue;
     const em = getOrm().em.fork();
     const where = f.lookup.inUseWhileEmpty ? { [f.name]: code, [f.lookup.inUseWhileEmpty]: null } : { [f.name]: code };
-    const n = await asSystem(() => em.count(ormName(em, e), where as never, { filters: false }));
+    const n = await asSystem(() => em.count(ormName(em, e), where as never));
     if (!n) continue;
     const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
     throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,

@@ -31,8 +31,8 @@ describe('read engine', () => {
       const em = ts.orm.em.fork();
       const got = await readPage(em, e, s, { sort: ['id', 'DESC'], offset: 0, limit: 200 });
       served++;
-      const orm = await em.find(ormName(em, e), scopeWhere(e, s) as never, { orderBy: { id: 'DESC' } as never, limit: 200, filters: false });
-      const total = await em.count(ormName(em, e), scopeWhere(e, s) as never, { filters: false });
+      const orm = await em.find(ormName(em, e), scopeWhere(e, s) as never, { orderBy: { id: 'DESC' } as never, limit: 200 });
+      const total = await em.count(ormName(em, e), scopeWhere(e, s) as never);
       const expected = orm.map((r) => serialize(e, r as Row));
       // Computed columns: the same expressions, run apart.
       const cols = computedColumns(e);

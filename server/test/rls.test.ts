@@ -29,8 +29,8 @@ app.get('/raw', requireSession(), tenant(), async (c) => {
   const ativos = (await conn.execute('select empresa_id, count(*)::int as n from ativo group by empresa_id order by 1')) as any[];
   const posicoes = (await conn.execute('select empresa_id, count(*)::int as n from telemetria.posicao group by empresa_id order by 1')) as any[];
   const ultimo = (await conn.execute('select serial from telemetria.ultimo_estado order by 1')) as any[];
-  // The ORM filter turned off: the database still scopes.
-  const semFiltro = (await c.get('em').find('Ativo' as never, {}, { filters: false, limit: 1000 })) as any[];
+  // An ORM read without any condition: the database still scopes.
+  const semFiltro = (await c.get('em').find('Ativo' as never, {}, { limit: 1000 })) as any[];
   const updated = (await conn.execute(`update ativo set cor = cor`, [], 'run')) as { affectedRows: number };
   return c.json({
     who, ativos, posicoes, ultimo: ultimo.map((r) => r.serial), updated: updated.affectedRows,

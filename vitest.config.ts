@@ -35,7 +35,7 @@ export default defineConfig({
           maxWorkers: Math.min(2, Math.max(1, availableParallelism() - 1)),
           // Generator tests build whole temp projects (40+ entities): slow on a shared, loaded machine.
           testTimeout: 30_000,
-          include: ['generator/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts',
+          include: ['generator/**/*.test.ts', 'shared/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts',
             // module folders: their screens' tests and pure server tests are unit tests
             'modules/*/screens/**/*.test.{ts,tsx}', 'modules/**/*.unit.test.ts', ...selfCheck('unit')],
           environment: 'node',

@@ -6,7 +6,7 @@ import addFormatsImport from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
 import { entitySchema } from './emit/schemas.ts';
-import { compareFailures, compareKeyword, declaredMessage } from './messages.ts';
+import { compareFailures, compareKeyword, declaredMessage } from '../shared/messages.ts';
 import { schemaKeywords } from './keywords.ts';
 import { editYaml, metadataProblems, tempProjects } from './test-helpers.ts';
 

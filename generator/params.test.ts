@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
 import { entitySchema } from './emit/schemas.ts';
 import { schemaKeywords } from './keywords.ts';
-import { declaredMessage } from './messages.ts';
+import { declaredMessage } from '../shared/messages.ts';
 import { editYaml, metadataProblems, tempProjects, type TempProject } from './test-helpers.ts';
 
 const project = tempProjects();

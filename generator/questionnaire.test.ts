@@ -1,11 +1,11 @@
-// widget: questionnaire / answers (generator/questionnaire.ts): the field schema, the question checks per type and
+// widget: questionnaire / answers (shared/questionnaire.ts): the field schema, the question checks per type and
 // the answer checks against the questions, with their pt-BR messages.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { fieldSchema } from './emit/schemas.ts';
 import { schemaKeywords } from './keywords.ts';
 import type { FieldMeta, Model } from '../shared/model.ts';
-import { QUESTION_TYPES, checkAnswers, checkQuestions, type Question } from './questionnaire.ts';
+import { QUESTION_TYPES, checkAnswers, checkQuestions, type Question } from '../shared/questionnaire.ts';
 
 const field = (extra: Partial<FieldMeta> = {}) => ({
   name: 'questoes', column: 'questoes', type: 'json', label: 'Questões', required: true, unique: false, upperCase: false, readOnly: false, hidden: false, writeOnly: false, system: false, widget: 'questionnaire', ...extra,

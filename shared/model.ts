@@ -41,7 +41,7 @@ export interface FieldMeta {
   options?: EnumOption[];  // enum; or the choices of a json string list
   items?: 'string' | 'integer';  // json only: the value is an array of this type
   optionsFrom?: 'permissions';   // json string list whose choices are the permission catalogue
-  widget?: 'questionnaire' | 'answers' | 'code'; // json: core widget (generator/questionnaire.ts); text: code (monospace)
+  widget?: 'questionnaire' | 'answers' | 'code'; // json: core widget (shared/questionnaire.ts); text: code (monospace)
   reference?: string;      // entity key, for reference / referenceList
   onDelete?: 'restrict' | 'setNull' | 'cascade'; // reference: deleting the referenced row (default restrict → 409 'em uso')
   help?: string;

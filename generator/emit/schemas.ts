@@ -102,7 +102,7 @@ export function entitySchema(e: EntityMeta, model: Model): Schema {
     properties: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f, model)])),
   };
   if (e.rules?.length) s.allOf = e.rules.map((r) => ruleSchema(r, e));
-  // checked by the x-compare keyword (generator/messages.ts compareKeyword, on the server's and the form's ajv)
+  // checked by the x-compare keyword (shared/messages.ts compareKeyword, on the server's and the form's ajv)
   if (e.compare?.length) s['x-compare'] = e.compare.map((c) => ({ field: c.field, op: c.op, other: c.other, message: c.message }));
   return s;
 }

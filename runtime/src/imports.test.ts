@@ -1,4 +1,4 @@
-// The front end's import rules (issue 19): nothing under runtime/src imports from server/, and runtime/src/crud is
+// The front end's import rules (issue 19): nothing under runtime/src imports from server/ or generator/, and runtime/src/crud is
 // layered — lib (headless helpers) < widgets (inputs, values, pickers, dialogs) < forms < lists < pages — each file
 // importing only its own layer or lower ones, with no barrel (index) inside crud.
 import fs from 'node:fs';
@@ -34,12 +34,13 @@ function resolve(from: string, spec: string, exists: (p: string) => boolean): st
   return ['', '.ts', '.tsx', '/index.ts', '/index.tsx'].map((x) => base + x).find(exists);
 }
 
-/** Imports of runtime/src files that reach into server/. */
+/** Imports of runtime/src files that reach into server/ or generator/ (what both sides share lives in shared/). */
 export function serverImports(files: Map<string, string>): string[] {
-  const server = path.join(REPO, 'server') + path.sep;
+  const banned = ['server', 'generator'].map((d) => path.join(REPO, d) + path.sep);
   const out: string[] = [];
   for (const [file, src] of files) for (const spec of importsOf(src)) {
-    if (spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(server)) out.push(`${path.relative(REPO, file)} → ${spec}`);
+    const to = path.resolve(path.dirname(file), spec);
+    if (spec.startsWith('.') && banned.some((b) => to.startsWith(b))) out.push(`${path.relative(REPO, file)} → ${spec}`);
   }
   return out;
 }
@@ -127,13 +128,15 @@ describe('front-end imports', () => {
       .toEqual(['./a', '../b', './c', './d', './e.css']);
   });
 
-  it('runtime/src imports nothing from server/', () => {
+  it('runtime/src imports nothing from server/ nor generator/', () => {
     const files = real();
     expect(files.size).toBeGreaterThan(80);
     expect(serverImports(files)).toEqual([]);
     // the check sees a planted import
     const planted = new Map([[path.join(SRC, 'crud/widgets/X.tsx'), `import { LookupValue } from '../../../../server/crud/lookup';`]]);
     expect(serverImports(planted)).toEqual(['runtime/src/crud/widgets/X.tsx → ../../../../server/crud/lookup']);
+    const fromGenerator = new Map([[path.join(SRC, 'crud/lib/Y.ts'), `import { declaredMessage } from '../../../../generator/messages';`]]);
+    expect(serverImports(fromGenerator)).toEqual(['runtime/src/crud/lib/Y.ts → ../../../../generator/messages']);
   });
 
   it('crud files import only their own layer or lower ones', () => {

@@ -9,7 +9,7 @@ import type { FieldOf } from '../generated/columns.ts';
 import * as cols from '../generated/columns.ts';
 import { idOf } from '../../shared/ids.ts';
 import { HttpError } from '../http/envelope.ts';
-import { checkAnswers, type Question } from '../../generator/questionnaire.ts';
+import { checkAnswers, type Question } from '../../shared/questionnaire.ts';
 import type { RowChange } from '../realtime/events.ts';
 import type { Storage } from '../uploads/storage.ts';
 import { compileTemplates } from './configuracao.ts';

@@ -2,7 +2,7 @@
 import { Ajv, type ErrorObject, type KeywordDefinition, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { EntityMeta } from '../../shared/model.ts';
-import { compareKeyword, declaredMessage, isWrapperError } from '../../generator/messages.ts';
+import { compareKeyword, declaredMessage, isWrapperError } from '../../shared/messages.ts';
 
 const addFormats = (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
 

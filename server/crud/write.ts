@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/password.ts';
 import { HttpError, badRequest } from '../http/envelope.ts';
 import { entityByKey, ormName, schemaFor } from '../core/registry.ts';
 import { compile, messages, type FieldError } from './validation.ts';
-import { checkQuestions } from '../../generator/questionnaire.ts';
+import { checkQuestions } from '../../shared/questionnaire.ts';
 import { checkLookups } from './lookup.ts';
 import { SYSTEM, escapeLike, fieldOf, fmt, type Row, type Where } from './query.ts';
 import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
@@ -82,7 +82,7 @@ export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body
   const reqForUpdate = existing ? [...required].filter((k) => { const f = fieldOf(e, k); return !(f && (f.type === 'password' || f.writeOnly)); }) : [...required];
   const validate = compile(`${e.key}:${existing ? 'u' : 'c'}`, existing ? { ...schema, required: reqForUpdate } : schema);
   if (!validate(candidate)) errors.push(...messages(validate.errors ?? [], schema, e).filter((x) => !errors.some((y) => y.field === x.field)));
-  // questionnaire fields: each question checked for its type (generator/questionnaire.ts)
+  // questionnaire fields: each question checked for its type (shared/questionnaire.ts)
   for (const f of e.fields) {
     if (f.widget !== 'questionnaire' || !Array.isArray(candidate[f.name]) || errors.some((x) => x.field === f.name)) continue;
     const problems = checkQuestions(candidate[f.name], f.label);

@@ -2,7 +2,7 @@
 import type { ErrorSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta, FieldMeta } from '../../../../shared/model';
-import { declaredMessage, isWrapperError } from '../../../../generator/messages';
+import { declaredMessage, isWrapperError } from '../../../../shared/messages';
 
 export const requiredMessage = (label: string) => `O campo ${label} é obrigatório`;
 
@@ -30,7 +30,7 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       continue;
     }
     if (f.type === 'json' && f.widget) {
-      // core widgets (generator/questionnaire.ts): the question editor; answers are written by the questionnaire's view
+      // core widgets (shared/questionnaire.ts): the question editor; answers are written by the questionnaire's view
       u['ui:field'] = f.widget;
       if (f.readOnly) u['ui:readonly'] = true;
       ui[f.name] = u;

@@ -1,6 +1,6 @@
 // The rjsf validator of the generated schemas: ajv8 with the x-compare keyword (cross-field comparisons,
-// generator/messages.ts), so the form checks what the server checks.
+// shared/messages.ts), so the form checks what the server checks.
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { compareKeyword } from '../../../../generator/messages';
+import { compareKeyword } from '../../../../shared/messages';
 
 export const validator = customizeValidator({ ajvOptionsOverrides: { keywords: [compareKeyword as any] } });

@@ -1,5 +1,5 @@
 // The core's questionnaire widgets (metadata `widget: questionnaire` / `widget: answers` on a json field;
-// generator/questionnaire.ts): the question editor (nine types, each with its settings), the respondent's view with
+// shared/questionnaire.ts): the question editor (nine types, each with its settings), the respondent's view with
 // one answer widget per type (photo through the image uploader, signature drawn and uploaded as PNG), the answers
 // given. Answers are written to the register holding a reference to the questionnaire's entity and an answers field.
 import { useEffect, useRef, useState } from 'react';
@@ -14,7 +14,7 @@ import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import type { FieldProps } from '@rjsf/utils';
 import { useCreate, useGetList, useGetOne, useNotify, useRecordContext } from 'react-admin';
 import type { EntityMeta, FieldMeta } from '../../../../shared/model';
-import { QUESTION_TYPES, checkAnswers, scaleOf, typeLabel, type Answer, type Question, type QuestionType } from '../../../../generator/questionnaire';
+import { QUESTION_TYPES, checkAnswers, scaleOf, typeLabel, type Answer, type Question, type QuestionType } from '../../../../shared/questionnaire';
 import { model, permissionFor } from '../../model';
 import { ImageUploader } from './ImageUploader';
 import { ImagePreview } from './ImagePreview';

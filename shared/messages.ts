@@ -1,5 +1,5 @@
 // Declared pt-BR validation messages of the generated JSON Schemas, shared by the server (server/crud/validation.ts)
-// and the form (runtime/src/crud/schemaUi.ts) so both say the same: a cross-field rule's `x-message` (allOf item,
+// and the form (runtime/src/crud/lib/schemaUi.ts) so both say the same: a cross-field rule's `x-message` (allOf item,
 // if/then) or a field's `x-rangeMessage` (minimum, maximum and the zeroDisables gap). Pure: no node imports.
 const RANGE = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'not']);
 

@@ -1,5 +1,5 @@
-// Live map (Rastreamento ao vivo): the latest state of each device, read by the map screen.
+// Live map (Rastreamento ao vivo): the latest state of each device, read by the map screen. Its provider
+// (ultimo_estado) is declared in its YAML (`sql:`) and served by the read engine: no code.
 import { defineModule } from '../../server/core/module.ts';
-import { providers } from './server/ultimo_estado.ts';
 
-export default defineModule({ name: 'rastreamento', providers });
+export default defineModule({ name: 'rastreamento' });

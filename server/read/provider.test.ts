@@ -9,7 +9,7 @@ import type { ProviderMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
 import { planDeclared, readDeclared, type ProviderSql } from './provider.ts';
-import { satelite as providers, teclado } from './testing/provider-oracles.ts';
+import { rastreamento, satelite as providers, teclado } from './testing/provider-oracles.ts';
 import type { ProviderQuery } from '../crud/provider.ts';
 
 let ts: TestServer;
@@ -105,5 +105,44 @@ describe('declared provider painel_satelite', () => {
     // Another company sees nothing of this device's history.
     const other = await readDeclared(ts.em(), meta, d, { params: { serial }, filter: {}, sort: { field: 'data', order: 'DESC' }, offset: 0, limit: 50 }, B);
     expect(other).toEqual({ rows: [], total: 0 });
+  });
+
+  it('ultimo_estado (the live map): the engine answers what the hand-written implementation answered, plus id = serial', async () => {
+    const conn = ts.em().getConnection();
+    const ativos = (await conn.execute('SELECT id, placa FROM ativo WHERE empresa_id = ? ORDER BY id LIMIT 3', [A])) as { id: number; placa: string }[];
+    const rows: [string, number, number | null, number, boolean | null][] = [
+      ['861000000000101', A, ativos[0]!.id, 40, true], ['861000000000102', A, ativos[1]!.id, 80, false], ['861000000000103', A, null, 0, null],
+      ['861000000000104', A, ativos[2]!.id, 12.5, true], ['861000000000105', A, ativos[0]!.id, 40, null], ['861000000000199', B, null, 99, true],
+    ];
+    for (const [i, [serial, empresa, ativo, speed, ign]] of rows.entries()) {
+      await conn.execute(`INSERT INTO telemetria.ultimo_estado (serial, empresa_id, ativo_id, protocolo, modelo, fix_time, lat, lon, speed, ignition,
+        ultimo_evento, ultima_comunicacao, attributes) VALUES (?, ?, ?, 'queclink', 'gv58cg', ?, -23.5, -46.6, ?, ?, ?, ?, ?)`,
+        [serial, empresa, ativo, new Date(Date.UTC(2026, 10, 20, i)), speed, ign, i % 2 ? 'Ignição ligada' : null, new Date(Date.UTC(2026, 10, 20, 10 - i)), i % 2 ? JSON.stringify({ odometro: i }) : null]);
+    }
+    const meta = ts.model.providers.find((p) => p.key === 'ultimo_estado')! as ProviderMeta;
+    const d = declOf('modules/rastreamento/metadata/tlm/ultimo_estado.yaml');
+    const ctx = { session: { empresaAtiva: A, usuarioId: admin.user.id } as unknown as Session, em: ts.em(), empresaId: A, meta };
+    let compared = 0, seen = 0;
+    for (const col of meta.columns.filter((c) => c.sortable)) {
+      for (const order of ['ASC', 'DESC'] as const) {
+        for (const filter of [{}, { q: '10' }, { q: ativos[0]!.placa.slice(0, 5) }, { ativoId: ativos[0]!.id }, { q: 'nada assim' }]) {
+          for (const [offset, limit] of [[0, 50], [1, 2]]) {
+            const q: ProviderQuery = { params: {}, filter, sort: { field: col.name, order }, offset, limit };
+            const want = await rastreamento.ultimo_estado.list(q, ctx);
+            const got = await readDeclared(ts.em(), meta, d, q, A);
+            for (const r of got.rows) expect(r.id).toBe(r.serial);
+            const withoutId = { rows: got.rows.map(({ id: _id, ...r }) => r), total: got.total };
+            expect(JSON.stringify(withoutId), JSON.stringify(q)).toBe(JSON.stringify(want));
+            compared++;
+            seen += got.rows.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(6 * 2 * 5 * 2);
+    expect(seen).toBeGreaterThan(100);
+    // The other company's device never shows.
+    const all = await readDeclared(ts.em(), meta, d, { params: {}, filter: {}, sort: { field: 'serial', order: 'ASC' }, offset: 0, limit: 50 }, A);
+    expect(all.rows.map((r) => r.serial)).not.toContain('861000000000199');
   });
 });

@@ -1,7 +1,8 @@
-// The hand-written SQL that the declared providers (painel_satelite, logs_teclado: their YAML `sql:`) replaced, kept
+// The hand-written SQL that the declared providers (painel_satelite, logs_teclado, ultimo_estado: their YAML `sql:`) replaced, kept
 // only as the oracle of server/read/provider.test.ts: the engine must answer exactly what these answered.
-import { likeOf, sqlPage, type Provider } from '../../crud/provider.ts';
+import { likeOf, sqlPage, type Provider, type ProviderRow } from '../../crud/provider.ts';
 import { ativo as a, equipamento_ativo as v, mensagem_satelite as m } from '../../generated/columns.ts';
+import { ativo as at } from '../../generated/columns.ts';
 import { sameCompany } from '../../tenancy/scope.ts';
 import { HttpError } from '../../http/envelope.ts';
 import { dispositivo_teclado as dev } from '../../generated/columns.ts';
@@ -75,6 +76,40 @@ export const teclado: Record<string, Provider> = {
         scope: 'x', where, params,
         orderBy: { data: 'x.data', usuario: 'x.usuario' }, tiebreak: 'x.id',
       });
+    },
+  },
+};
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
+
+const estado = (r: ProviderRow) => ({
+  serial: r.serial, ativoId: r.ativo_id, ativoDescricao: r.ativo_descricao ?? null, placa: r.ativo_placa ?? null,
+  motoristaId: r.motorista_id, protocolo: r.protocolo, modelo: r.modelo,
+  fixTime: iso(r.fix_time), latitude: r.lat, longitude: r.lon, velocidade: r.speed, direcao: r.course, altitude: r.altitude,
+  valido: r.valid, ignicao: r.ignition, bateria: r.battery, tensao: r.power, ultimoTipo: r.ultimo_tipo,
+  ultimoEvento: r.ultimo_evento, ultimaComunicacao: iso(r.ultima_comunicacao), atributos: r.attributes ?? {},
+});
+
+export const rastreamento: Record<string, Provider> = {
+  ultimo_estado: {
+    list: async (q, ctx) => {
+      const where: string[] = [], params: unknown[] = [];
+      if (q.filter.ativoId !== undefined) { where.push('u.ativo_id = ?'); params.push(q.filter.ativoId); }
+      if (typeof q.filter.q === 'string') {
+        where.push(`(u.serial ILIKE ? OR a.${at.placa} ILIKE ? OR a.${at.descricao} ILIKE ?)`);
+        params.push(...Array(3).fill(likeOf(q.filter.q)));
+      }
+      const page = await sqlPage(ctx, q, {
+        select: `u.*, a.${at.descricao} AS ativo_descricao, a.${at.placa} AS ativo_placa`,
+        from: `telemetria.ultimo_estado u LEFT JOIN ${at.table} a ON a.${at.id} = u.ativo_id AND ${sameCompany('a', 'u')}`,
+        scope: 'u', where, params,
+        orderBy: {
+          serial: 'u.serial', ativoDescricao: `a.${at.descricao}`, placa: `a.${at.placa}`, fixTime: 'u.fix_time',
+          velocidade: 'u.speed', ultimaComunicacao: 'u.ultima_comunicacao',
+        },
+        tiebreak: 'u.serial',
+      });
+      return { rows: page.rows.map(estado), total: page.total };
     },
   },
 };

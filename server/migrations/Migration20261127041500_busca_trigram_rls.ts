@@ -4,7 +4,7 @@
 // 1.7 ms on 50k ativos). texticlike can raise an error only for a malformed pattern, and the application always
 // passes the pattern as a parameter (never a column), so marking it LEAKPROOF lets no row's value out through an
 // error. Only a superuser may mark a function LEAKPROOF: on a server where the migrating role is not one, this does
-// nothing and the search stays correct, only slower (README, "Banco de dados").
+// nothing and the search stays correct, only slower (README, "Security model").
 import { Migration } from '@mikro-orm/migrations';
 
 const WHEN_SUPERUSER = (sql: string) => `do $$ begin

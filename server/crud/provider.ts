@@ -10,7 +10,6 @@ import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMet
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
-import { escapeLike } from './query.ts';
 import { route } from '../core/pipeline.ts';
 import { companySql, qParams } from '../tenancy/scope.ts';
 import { exportResponse } from './export.ts';
@@ -197,7 +196,7 @@ export async function sqlPage(ctx: ProviderContext, q: ProviderQuery, o: {
 }
 
 /** `%text%` for ILIKE with the wildcards of the text escaped. */
-export const likeOf = (s: string) => `%${escapeLike(s)}%`;
+export { likeOf } from '../read/where.ts';
 
 // ---------- export ----------
 

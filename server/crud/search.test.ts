@@ -29,11 +29,10 @@ it('declares a pg_trgm GIN index on each text search field of every entity', asy
 });
 
 it('answers q through the trigram indexes (bitmap index scans, no sequential scan)', async () => {
-  const em = ts.em();
   const e = ts.model.entities.find((x) => x.key === 'ativo')!;
   const s = { empresaAtiva: admin.empresaAtiva, ambienteId: admin.user.ambienteId } as Session;
   // The read engine's statement (bind parameters inlined for EXPLAIN).
-  const page = await planPage(em, e, s, { filter: { q: 'amc-12' }, offset: 0, limit: 25 });
+  const page = planPage(e, s, { filter: { q: 'amc-12' }, offset: 0, limit: 25 });
   const query = page.sql.replace(/\$(\d+)/g, (_, i) => { const v = page.params[Number(i) - 1]; return typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`; });
   expect(query.toLowerCase()).toContain('"placa" ilike');
   expect(query.toLowerCase()).not.toContain('"placa"::text');

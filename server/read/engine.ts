@@ -36,7 +36,7 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
 /** Fields a client sees: hidden, write-only and password fields never leave the server. */
 export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
 
-interface Plan { out: FieldMeta[]; select: string }
+interface Plan { out: FieldMeta[]; select: string; cols: Computed[] }
 const plans = new WeakMap<EntityMeta, Plan>();
 function planOf(e: EntityMeta): Plan {
   let p = plans.get(e);
@@ -44,16 +44,16 @@ function planOf(e: EntityMeta): Plan {
     const out = visibleFields(e);
     // date as text: the driver would make a local-time Date of it.
     const expr = (f: FieldMeta) => `t.${ident(f.column)}${f.type === 'date' ? '::text' : ''}`;
-    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', ') };
+    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e) };
     plans.set(e, p);
   }
   return p;
 }
 
-function toJson(p: Plan, cols: Computed[], r: Row): Row {
+function toJson(p: Plan, r: Row): Row {
   const o: Row = {};
   for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
-  for (const c of cols) o[c.source] = r[c.source] ?? null;
+  for (const c of p.cols) o[c.source] = r[c.source] ?? null;
   return o;
 }
 
@@ -131,7 +131,7 @@ export function checkQuery(e: EntityMeta, q: ReadQuery): Order[] {
 }
 
 /** The statement of a page and its total, with its bind parameters (readPage runs it; tests explain it). */
-export async function planPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ sql: string; params: unknown[] }> {
+export function planPage(e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): { sql: string; params: unknown[] } {
   const plan = planOf(e);
   const p = pgParams();
   const w = conditions(e, s, q, p);
@@ -156,13 +156,13 @@ export async function planPage(em: EntityManager, e: EntityMeta, s: Session, q: 
 /** One page and the total in one statement. `check`: the request's unsettled session check, settled by it.
  *  With q.parent, `parentFound` says whether the parent is visible (when not, the rows must not be answered). */
 export async function readPage(em: EntityManager, e: EntityMeta, s: Session, q: ReadQuery & { offset: number; limit: number }, check?: SessionCheck): Promise<{ rows: Row[]; total: number; parentFound: boolean }> {
-  const { sql, params } = await planPage(em, e, s, q, check);
+  const { sql, params } = planPage(e, s, q, check);
   const rows = await run(em, sql, params);
   settle(check, rows);
   const parentFound = !q.parent || rows[0]?.__parent === true;
   if (!parentFound) return { rows: [], total: 0, parentFound };
-  const plan = planOf(e), cols = computedColumns(e);
-  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(plan, cols, r)), total: Number(rows[0]?.__total ?? 0), parentFound };
+  const plan = planOf(e);
+  return { rows: rows[0]?.__row == null ? [] : rows.map((r) => toJson(plan, r)), total: Number(rows[0]?.__total ?? 0), parentFound };
 }
 
 /** The visible row by id (meeting `narrow`), with its computed columns; null when not visible. */
@@ -177,7 +177,7 @@ export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: 
     : `SELECT ${plan.select}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
   const rows = await run(em, sql, p.values);
   settle(check, rows);
-  return rows.length ? toJson(plan, computedColumns(e), rows[0]) : null;
+  return rows.length ? toJson(plan, rows[0]) : null;
 }
 
 /** Some fields (as JSON) of the first visible row of `e` meeting `where` (e.g. a nested route's parent); null when none. */
@@ -237,7 +237,6 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
   const computed = computedSelect(e);
-  const cols = computedColumns(e);
   const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
   const client = await cursorPool(em).connect();
   let broken = false;
@@ -254,7 +253,7 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
         yield raw.map((r) => {
           const o: Row = {};
           for (const f of plan.out) o[f.name] = cellValue(f, r[f.name]);
-          for (const c of cols) o[c.source] = r[c.source] ?? null;
+          for (const c of plan.cols) o[c.source] = r[c.source] ?? null;
           return o;
         });
       }

@@ -8,7 +8,7 @@ import type { ProviderMeta, ProviderSql } from '../../shared/model.ts';
 export type { ProviderSql };
 import { badRequest } from '../http/envelope.ts';
 import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
-import { escapeLike } from './where.ts';
+import { likeOf } from './where.ts';
 
 export interface DeclaredQuery {
   params: Record<string, string | number>;
@@ -44,7 +44,7 @@ export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQ
   for (const [name, v] of Object.entries(q.filter)) {
     const f = meta.filters.find((x) => x.name === name)!;
     if (f.type === 'search') {
-      const like = p.add(`%${escapeLike(String(v))}%`);
+      const like = p.add(likeOf(String(v)));
       where.push(`(${(decl.search ?? []).map((c) => `${expr(c)} ILIKE ${like}`).join(' OR ') || 'FALSE'})`);
     } else if (decl.filters?.[name]) {
       where.push(`(${bind(decl.filters[name]).replaceAll('{value}', p.add(v))})`);

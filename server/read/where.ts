@@ -12,6 +12,8 @@ export { pgParams, scopeSql };
 
 export const fieldOf = (e: EntityMeta, name: string) => e.fields.find((f) => f.name === name);
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
+/** The ILIKE pattern of "contains s" (the search box and text filters). */
+export const likeOf = (s: string) => `%${escapeLike(s)}%`;
 export const isText = (f: FieldMeta) => ['string', 'text', 'enum'].includes(f.type);
 const secret = (f: FieldMeta) => f.hidden || f.writeOnly || f.type === 'password';
 
@@ -44,7 +46,7 @@ export function parseFilter(e: EntityMeta, filter: unknown): Where {
     if (raw === undefined || raw === '') continue;
     if (k === 'q') {
       if (typeof raw !== 'string' && typeof raw !== 'number') throw badRequest('Parâmetro de busca inválido');
-      const like = `%${escapeLike(String(raw))}%`;
+      const like = likeOf(String(raw));
       const or = e.search.map((n) => fieldOf(e, n)).filter((f): f is FieldMeta => !!f && isText(f)).map((f) => ({ [f.name]: { $ilike: like } }));
       and.push(or.length ? { $or: or } : { id: -1 });
       continue;
@@ -69,7 +71,7 @@ export function parseFilter(e: EntityMeta, filter: unknown): Where {
       if (raw.length > 5000) throw badRequest('Filtro com valores demais');
       and.push({ [f.name]: { $in: raw.map((x) => coerce(f, x)) } });
     } else if (isText(f) && f.type !== 'enum' && !f.lookup && typeof raw === 'string') { // codes (enum, lookup): equality
-      and.push({ [f.name]: { $ilike: `%${escapeLike(raw)}%` } });
+      and.push({ [f.name]: { $ilike: likeOf(raw) } });
     } else {
       and.push({ [f.name]: coerce(f, raw) });
     }

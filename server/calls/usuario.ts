@@ -3,9 +3,14 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
 import { findUser } from '../auth/users.ts';
-import { entityByKey, ormName } from '../core/registry.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { choiceColumns, choiceProblem } from '../../shared/column-choices.ts';
+import type { Model } from '../../shared/model.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
+
+const columnsOf = new WeakMap<Model, ReturnType<typeof choiceColumns>>();
+const columns = (m: Model) => columnsOf.get(m) ?? columnsOf.set(m, choiceColumns(m)).get(m)!;
 
 export default (api: Hono<AppEnv>) => {
   route(api, 'get', '/usuario/permissoes', { permission: 'self', scope: 'global' }, (c) => ok(c, [...c.get('session').permissoes].sort()));
@@ -21,6 +26,9 @@ export default (api: Hono<AppEnv>) => {
     if (id !== s.usuarioId) throw new HttpError(403, 'Só é possível alterar as próprias preferências');
     if (!b.ui || typeof b.ui !== 'object' || Array.isArray(b.ui)) throw badRequest('O campo ui deve ser um objeto');
     if (JSON.stringify(b.ui).length > 256 * 1024) throw badRequest('Preferências grandes demais');
+    // the chooser keeps one column selected; the server too (a client's empty list would blank the list)
+    const problem = choiceProblem(columns(getModel()), b.ui);
+    if (problem) throw badRequest(problem);
     const em = c.get('em');
     const u = await findUser(em, s.usuarioId);
     const ui = { ...((u?.ui && typeof u.ui === 'object') ? u.ui : {}), ...b.ui };

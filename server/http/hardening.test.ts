@@ -68,7 +68,7 @@ describe('NUL bytes and deep JSON', () => {
     await expect400(await admin.get(`/api/ativo?filter=${enc(`{"id":${deep(1000)}}`)}`), d);
     await expect400(await admin.get(`/api/ativo/export?filter=${enc(`{"id":${deep(1000)}}`)}`), d);
     // Ordinary nesting still works.
-    const ok = await admin.put('/api/usuario', { ui: { tabela: { ativo: { colunas: [['descricao', true]] } } } });
+    const ok = await admin.put('/api/usuario', { ui: { '/tlm/fro/ativo': [{ key: 'descricao', label: 'Descrição', selected: true }] } });
     expect(ok.status).toBe(200);
   });
 });

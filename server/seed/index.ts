@@ -46,7 +46,10 @@ export function readOnlyPermissions(model: Model): string[] {
   // Viewing keys of the registers, plus the key that opens each screen (maps, libraries: read-only by nature) and hub.
   const keys = model.permissions.map((p) => p.key).filter((k) => k.endsWith('.lista') || k.endsWith('.visualizar'));
   const platform = new Set((model.platform ?? []).flatMap((p) => [p.key, ...p.gated]));
-  const opens = [...(model.screens ?? []), ...(model.hubs ?? [])].map((s) => s.permission);
+  // only keys of the catalogue: a screen every user opens (self: perfil) has none, and a key the catalogue does not
+  // list makes the role unsavable (its form sends back what it holds)
+  const known = new Set(model.permissions.map((p) => p.key));
+  const opens = [...(model.screens ?? []), ...(model.hubs ?? [])].map((s) => s.permission).filter((k) => known.has(k));
   return [...new Set([...keys, ...opens])].filter((k) => !platform.has(k)).sort();
 }
 

@@ -15,6 +15,7 @@ import { LoginPage } from './pages/Login';
 import { ChangePassword } from './pages/ChangePassword';
 import { Guard } from './routing/Guard';
 import { CompanyBound } from './routing/CompanyBound';
+import { SessionGate } from './routing/SessionGate';
 import { Hub } from './crud/pages/Hub';
 import { Loading } from './crud/widgets/Loading';
 import { theme } from './theme';
@@ -63,7 +64,7 @@ const HomeRedirect = () => <Navigate to="/home" replace />;
 
 export function AdminApp() {
   return (
-    <>
+    <SessionGate>
       <Admin
         disableTelemetry
         requireAuth
@@ -109,6 +110,6 @@ export function AdminApp() {
         </CustomRoutes>
       </Admin>
       <RealtimePush />
-    </>
+    </SessionGate>
   );
 }

@@ -1,14 +1,21 @@
 // Entry switch: /login renders without react-admin (its first load carries React, the router and the MUI
-// pieces of the form only); every other route loads the react-admin app (AdminApp.tsx) lazily.
+// pieces of the form only); every other route loads the react-admin app (AdminApp.tsx) lazily. Without a token the
+// visitor goes to /login at once (routing/signedOut.ts): react-admin is not even loaded.
 import { lazy, Suspense } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
+import { getToken } from './api/cookie';
 import { LoginPage } from './pages/Login';
+import { isPublic, loginRedirect } from './routing/signedOut';
 
 const AdminApp = lazy(() => import('./AdminApp').then((m) => ({ default: m.AdminApp })));
 
 export function App() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   if (pathname === '/login' || pathname === '/login/') return <LoginPage />;
+  if (!getToken() && !isPublic(pathname)) {
+    const { to, options } = loginRedirect(pathname, search);
+    return <Navigate to={to} {...options} />;
+  }
   return (
     <Suspense fallback={null}>
       <AdminApp />

@@ -19,6 +19,7 @@ import { fieldErrorsOf } from '../lib/errors';
 import { Loading } from '../widgets/Loading';
 import { useBound } from '../lib/params';
 import { aliasBack } from '../lib/alias';
+import { useBack } from '../lib/back';
 import { UnknownParams } from '../widgets/UnknownParams';
 import { SecretDialog } from '../widgets/SecretDialog';
 
@@ -156,9 +157,11 @@ export function GenericCreate({ entity, schema, alias }: GenericProps) {
 
 /** The edit form; in a record page tab: `id` given, only `sections`, staying on the tab after saving. */
 export function GenericEdit({ entity, schema, id, sections, title, saved, alias }: GenericProps & { id?: string | number; sections?: string[]; title?: string; saved?: () => void }) {
-  const navigate = useNavigate();
-  // An alias with back returns there (useGenericEdit); another alias returns to where it was opened from.
-  const e = useGenericEdit(entity, { id, saved: saved ?? (alias && !alias.back ? () => navigate(-1) : undefined), alias });
+  // An alias with back returns there (useGenericEdit); another alias returns to where it was opened from, or to the
+  // list when opened by its URL.
+  const bound = useBound(entity);
+  const back = useBack(pathFor(entity.key, 'list', undefined, bound?.route));
+  const e = useGenericEdit(entity, { id, saved: saved ?? (alias && !alias.back ? back : undefined), alias });
   const [history, setHistory] = useState(false);
   if (e.bound?.error) return <UnknownParams message={e.bound.error} />;
   if (e.loading) return <Loading />;
@@ -173,7 +176,7 @@ export function GenericEdit({ entity, schema, id, sections, title, saved, alias 
         record={e.record}
         saving={e.saving}
         onSubmit={e.save}
-        onCancel={alias ? () => navigate(-1) : e.cancel}
+        onCancel={alias && !alias.back ? back : e.cancel}
         onDelete={e.remove}
         onHistory={entity.history ? () => setHistory(true) : undefined}
       />
@@ -190,6 +193,7 @@ export function GenericShow({ entity, alias }: GenericProps) {
   const title = alias?.label ?? `Visualizar ${entity.label.singular}`;
   const { can } = useCan();
   const bound = useBound(entity);
+  const back = useBack(pathFor(entity.key, 'list', undefined, bound?.route));
   const { data: record, isPending, error } = useGetOne(bound?.resource ?? entity.key, { id }, { enabled: !bound?.error });
   const [history, setHistory] = useState(false);
   if (bound?.error) return <UnknownParams message={bound.error} />;
@@ -205,7 +209,7 @@ export function GenericShow({ entity, alias }: GenericProps) {
       <RecordContextProvider value={record}>
         <Title title={title} />
         <Card>
-          <PanelHeader title={title} onBack={() => (alias ? navigate(-1) : navigate(pathFor(entity.key, 'list', undefined, bound?.route)))}>
+          <PanelHeader title={title} onBack={alias ? back : () => navigate(pathFor(entity.key, 'list', undefined, bound?.route))}>
             {entity.history && (
               <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
                 Histórico de alterações

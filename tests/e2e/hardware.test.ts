@@ -82,10 +82,8 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
 
   it('Redefinir queues the factory reset', async () => {
     const { page } = s;
-    await page.getByRole('tab', { name: 'Redefinir' }).click(T);
-    await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serialCan}/redefinir`);
-    await h1(`Redefinir: ${serialCan}`);
-    await page.getByRole('button', { name: 'Redefinir', exact: true }).click();
+    // a button of the record's toolbar, not a tab
+    await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Redefinir', exact: true }).click(T);
     await page.getByRole('dialog').getByText('Deseja redefinir o equipamento? Ele voltará à configuração de fábrica e será reiniciado.').waitFor(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);

@@ -146,7 +146,8 @@ describe('the command queue on /adm/con/controle and /adm/cfg/sincronizacao', ()
     expect(text).toContain('Sincronizar');
     expect(text).not.toContain('Reiniciar/Reset');
     const [sync] = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['sync'] })}`);
-    await page.locator('tbody tr', { hasText: serialCan }).first().click();
+    // on the cell's text, away from its copy button
+    await page.locator('tbody tr', { hasText: serialCan }).first().locator('td.column-serial').click({ position: { x: 12, y: 10 } });
     await page.waitForURL(`${baseUrl}/adm/cfg/sincronizacao/visualizar?id=${sync.id}`);
     await h1('Sincronização de configuração');
     await page.getByText(serialCan).first().waitFor(T);

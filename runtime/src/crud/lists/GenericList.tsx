@@ -247,8 +247,8 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
               '& .RaDatagrid-table': { tableLayout: 'fixed', width: '100%' },
               '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
               '& .RaDatagrid-rowCell': { overflow: 'hidden' },
-              '& .RaDatagrid-headerCell.column-selecionar': { width: 48 },
-              '& .RaDatagrid-headerCell.column-acoes_linha': { width: 56 },
+              '& .RaDatagrid-headerCell.column-selecionar': { width: 64, textOverflow: 'clip' },
+              '& .RaDatagrid-headerCell.column-acoes_linha': { width: 64 },
               '& .RaDatagrid-row:hover .rastro-copy': { opacity: 0.7 },
             }}
           >

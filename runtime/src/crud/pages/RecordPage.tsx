@@ -139,7 +139,7 @@ function TabList({ items, value, width }: { items: TabItem[]; value: string | fa
   const compact = width < COMPACT_BELOW;
   return (
     <Tabs orientation="vertical" value={value} aria-label="Abas" variant="scrollable" slotProps={{ indicator: { sx: { display: 'none' } } }}
-      sx={{ '& .MuiTab-root': { justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, minWidth: 0, maxWidth: 'none', textTransform: 'none', whiteSpace: 'nowrap', boxShadow: 'none' } }}>
+      sx={{ '& .MuiTab-root': { flexDirection: 'row', justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, minWidth: 0, maxWidth: 'none', textTransform: 'none', whiteSpace: 'nowrap', boxShadow: 'none' } }}>
       {items.map((i) => (
         <Tab key={i.key} value={i.key} aria-label={i.label} component={Link} to={i.href}
           sx={{ pl: compact ? 1 + i.depth : 2 + i.depth * 2, pr: compact ? 1 : 2, fontSize: i.depth ? '0.85rem' : undefined }}

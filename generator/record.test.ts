@@ -89,6 +89,12 @@ describe('record pages (record.tabs)', () => {
     ]);
   });
 
+  it('refuses an action offered in a record page without the sentence saying what it does', async () => {
+    const p = project();
+    editYaml(p, 'tlm/ativo.yaml', (d) => { delete d.actions.find((a: { name: string }) => a.name === 'desbloqueia_motor').description; });
+    expect(await problems(p)).toEqual(['metadata/tlm/ativo.yaml: /record/tabs/4/action/1: a ação desbloqueia_motor precisa de description (uma frase dizendo o que ela faz)']);
+  });
+
   it('refuses a record by a field that is not unique and a group entity without record', async () => {
     const p = project();
     editYaml(p, 'tlm/garagem.yaml', (d) => { d.record.by = 'descricao'; });

@@ -79,6 +79,7 @@ export interface ActionMeta {
   payload?: Record<string, unknown>; // handler: JSON Schema of the request body (ajv-validated by the server)
   bulk: boolean;           // also POST /api/{key}/{name} { ids } on selected rows
   confirm?: string;        // text of the 'ATENÇÃO' dialog (runtime default 'Deseja continuar a requisição?')
+  description?: string;    // one pt-BR sentence: what the action does (record toolbar, row menu); required on record pages
   visibleWhen?: Record<string, unknown>; // show the button only when the row matches
 }
 

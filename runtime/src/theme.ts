@@ -28,5 +28,17 @@ export const theme: RaThemeOptions = {
       styleOverrides: { paper: zoomed },
     },
     MuiMenu: { styleOverrides: { list: zoomed } },
+    // Tab bars: Material UI places its indicator from window coordinates, which the window zoom (on #root) scales a
+    // second time (the marker lands off its tab); the selected tab draws its own marker instead (the record page's
+    // tab list has a marker element of its own, data-tab-marker).
+    MuiTabs: {
+      styleOverrides: {
+        indicator: { display: 'none' },
+        root: {
+          '& .MuiTab-root.Mui-selected:not(:has([data-tab-marker]))': { boxShadow: 'inset 0 -2px 0 currentColor' },
+          '&.MuiTabs-vertical .MuiTab-root.Mui-selected:not(:has([data-tab-marker]))': { boxShadow: 'inset -2px 0 0 currentColor' },
+        },
+      },
+    },
   },
 };

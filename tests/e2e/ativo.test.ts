@@ -113,7 +113,7 @@ describe('ativo screens (admin)', () => {
     await page.waitForURL(atList);
   });
 
-  it('edits the asset in its record page (Informações), then Voltar goes back to the list', async () => {
+  it('edits the asset in its record page (Informações), then the Voltar button goes back to the list', async () => {
     await search(page, plate);
     await page.locator('tbody tr', { hasText: plate }).locator('td.column-descricao').click({ position: { x: 20, y: 10 } });
     await page.waitForURL(/\/tlm\/fro\/ativo\/\d+\/informacoes$/);
@@ -126,7 +126,7 @@ describe('ativo screens (admin)', () => {
     await page.getByText('Registro salvo').waitFor();
     // saving keeps the tab open, with the saved values
     await page.locator('h1', { hasText: `Informações: ${descricao} editado` }).waitFor();
-    await page.getByRole('tab', { name: 'Voltar' }).click();
+    await page.locator('.rastro-record > .MuiCard-root').first().getByRole('button', { name: 'Voltar' }).click();
     await page.waitForURL(atList);
     const row = page.locator('tbody tr', { hasText: plate });
     await row.waitFor();

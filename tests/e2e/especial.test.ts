@@ -26,7 +26,7 @@ describe('keyboard command console', () => {
     const { page } = s;
     await page.goto(`${baseUrl}/esp/tcl/comandos/${serial}`);
     await page.waitForURL(`${baseUrl}/esp/tcl/comandos/${serial}/mensagens`);
-    await expect.poll(tabs, T).toEqual(['Voltar', 'Mensagens', 'Macros', 'Logs', 'Informações']);
+    await expect.poll(tabs, T).toEqual(['Mensagens', 'Logs', 'Informações']);
     await page.locator('h1', { hasText: `Comandos: Teclado E2E ${tag}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(0);
     await page.getByRole('button', { name: 'Adicionar' }).click();
@@ -38,9 +38,8 @@ describe('keyboard command console', () => {
 
   it('Macros: picks a library macro in the ATENÇÃO dialog and queues it as a pending message', async () => {
     const { page } = s;
-    await page.getByRole('tab', { name: 'Macros' }).click();
-    await page.waitForURL(`${baseUrl}/esp/tcl/comandos/${serial}/macros`);
-    await page.getByRole('button', { name: 'Enviar macro' }).click(T);
+    // an action of the record's toolbar, not a tab
+    await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Enviar macro' }).click(T);
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja enviar a macro ao teclado? Ela ficará pendente até o dispositivo confirmar a entrega.').waitFor(T);
     await dialog.getByLabel('Macro').fill(`Parada E2E ${tag}`);

@@ -107,7 +107,8 @@ describe('actions with a payload', () => {
     await page.goto(`${baseUrl}/wkd/slm/armazem`);
     await page.getByLabel('Pesquisar').fill(`Silo E2E ${tag}`);
     const row = page.locator('tbody tr', { hasText: `Silo E2E ${tag}` });
-    await row.getByRole('button', { name: 'Definir status' }).click(T);
+    await row.getByRole('button', { name: 'Ações da linha' }).click(T);
+    await page.getByRole('menuitem', { name: /^Definir status/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja alterar o status deste armazém?').waitFor(T);
     await dialog.getByLabel('Status').click();

@@ -46,7 +46,7 @@ describe("a garage's ativos", () => {
   it('opens the garage record page on its first tab, Ativos, listing only its assets, titled with the garage', async () => {
     await page.goto(`${baseUrl}/tlm/fro/garagem/${garagem}`);
     await page.waitForURL(`${baseUrl}/tlm/fro/garagem/${garagem}/ativos`);
-    expect(await page.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts()).toEqual(['Voltar', 'Ativos', 'Motoristas', 'Editar']);
+    expect(await page.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts()).toEqual(['Ativos', 'Motoristas', 'Editar']);
     await page.locator('h1', { hasText: `Ativos: Garagem E2E ${serial}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(2);
     const text = await page.locator('tbody').innerText();
@@ -86,7 +86,8 @@ describe("a garage's ativos", () => {
 
   it('blocks the engine from the row after the ATENÇÃO dialog: the command is queued for the linked device', async () => {
     const row = page.locator('tbody tr', { hasText: plates[0] });
-    await row.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
+    await row.getByRole('button', { name: 'Ações da linha' }).click();
+    await page.getByRole('menuitem', { name: /^Bloquear motor/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
     await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
@@ -98,7 +99,8 @@ describe("a garage's ativos", () => {
 
   it('refuses the asset without a device with the pt-BR message', async () => {
     const row = page.locator('tbody tr', { hasText: plates[1] });
-    await row.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
+    await row.getByRole('button', { name: 'Ações da linha' }).click();
+    await page.getByRole('menuitem', { name: /^Bloquear motor/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('O ativo não tem equipamento vinculado: não há para onde enviar o comando').waitFor(T);
     expect(errors).toEqual([]);

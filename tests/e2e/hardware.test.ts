@@ -82,10 +82,8 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
 
   it('Redefinir queues the factory reset', async () => {
     const { page } = s;
-    await page.getByRole('tab', { name: 'Redefinir' }).click(T);
-    await page.waitForURL(`${baseUrl}/adm/cfg/equipamentos/${serialCan}/redefinir`);
-    await h1(`Redefinir: ${serialCan}`);
-    await page.getByRole('button', { name: 'Redefinir', exact: true }).click();
+    // a button of the record's toolbar, not a tab
+    await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Redefinir', exact: true }).click(T);
     await page.getByRole('dialog').getByText('Deseja redefinir o equipamento? Ele voltará à configuração de fábrica e será reiniciado.').waitFor(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
@@ -148,7 +146,8 @@ describe('the command queue on /adm/con/controle and /adm/cfg/sincronizacao', ()
     expect(text).toContain('Sincronizar');
     expect(text).not.toContain('Reiniciar/Reset');
     const [sync] = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['sync'] })}`);
-    await page.locator('tbody tr', { hasText: serialCan }).first().click();
+    // on the cell's text, away from its copy button
+    await page.locator('tbody tr', { hasText: serialCan }).first().locator('td.column-serial').click({ position: { x: 12, y: 10 } });
     await page.waitForURL(`${baseUrl}/adm/cfg/sincronizacao/visualizar?id=${sync.id}`);
     await h1('Sincronização de configuração');
     await page.getByText(serialCan).first().waitFor(T);

@@ -94,7 +94,8 @@ describe('Configuração de empresas (hub)', () => {
     await page.getByLabel('Pesquisar').fill(login);
     const row = page.locator('tbody tr', { hasText: login });
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
-    await row.getByRole('button', { name: 'Vincular à empresa' }).click();
+    await row.getByRole('button', { name: 'Ações da linha' }).click();
+    await page.getByRole('menuitem', { name: /^Vincular à empresa/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja vincular o usuário à empresa escolhida? Ele passará a poder entrar nela com os seus cargos.').waitFor(T);
     await dialog.getByLabel('Empresa').fill(b.fantasia);
@@ -112,7 +113,7 @@ describe("a driver's Ranking tab", () => {
     await page.goto(`${baseUrl}/tlm/fro/motorista/${motorista}/ranking`);
     await page.locator('h1', { hasText: `Ranking: Ranking E2E ${stamp}` }).waitFor(T);
     await page.screenshot({ path: '/tmp/scoring-ranking.png' });
-    expect(await page.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts()).toEqual(['Voltar', 'Editar', 'Ranking']);
+    expect(await page.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts()).toEqual(['Editar', 'Ranking']);
     await page.getByRole('columnheader', { name: 'Pontuação' }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBeGreaterThan(1);
     await page.getByLabel('Somente este motorista').check();

@@ -1,6 +1,7 @@
 // The asset record page (metadata record, spec section 2 asset tab menu) in the browser against the real server:
-// every tab with its title and content, the slide carousel of the Equipamento group (serial → its tabs), engine block
-// queued and seen in the serial's Fila de processamento, technology + model carried, and a user without a tab's key.
+// every tab with its title and content, the Equipamento group opening below its tab (serial → its tabs, the list
+// kept whole), engine block from the record's toolbar queued and seen in the serial's Fila de processamento,
+// technology + model carried, and a user without a tab's key.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -69,11 +70,11 @@ afterAll(async () => {
 });
 
 describe('asset record page (admin)', () => {
-  it('opens from the list row on Informações, with Voltar and every tab', async () => {
+  it('opens from the list row on Informações, with every tab', async () => {
     await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: placa }))}`);
     await page.locator('tbody tr', { hasText: placa }).locator('td.column-descricao').click({ ...T, position: { x: 20, y: 10 } });
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toEqual(['Voltar', 'Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Bloquear motor', 'Especiais']);
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais']);
     await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor(T);
     expect(await page.locator('#root_placa').inputValue()).toBe(placa);
     expect(await page.getByText('Identificação', { exact: true }).count()).toBe(1);
@@ -118,12 +119,10 @@ describe('asset record page (admin)', () => {
     await shot('motorista_temporario');
   });
 
-  it('Bloquear motor: the ATENÇÃO dialog queues the command', async () => {
-    await page.getByRole('tab', { name: 'Bloquear motor' }).click();
-    await page.waitForURL(`${base()}/bloqueia_motor`);
-    await page.locator('h1', { hasText: `Bloquear motor: ${descricao}` }).waitFor(T);
-    await page.getByRole('button', { name: 'Desbloquear motor' }).waitFor(T);
-    await page.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
+  it("Bloquear motor (the record's toolbar): the ATENÇÃO dialog queues the command", async () => {
+    const toolbar = page.getByRole('toolbar', { name: 'Ações do registro' });
+    await toolbar.getByRole('button', { name: 'Desbloquear motor' }).waitFor(T);
+    await toolbar.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
     await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
@@ -131,19 +130,21 @@ describe('asset record page (admin)', () => {
     await page.getByText('Ação executada').waitFor(T);
   });
 
-  it('Equipamento: slide 2 lists the serials; a serial opens its tabs on slide 3; Fila de processamento shows the block', async () => {
+  it('Equipamento: the serials open below the tab; a serial opens its tabs below it; Fila de processamento shows the block', async () => {
+    const all = ['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento'];
     await page.getByRole('tab', { name: 'Equipamento' }).click();
-    await page.waitForURL(`${base()}/equipamento?slide=2&tabGroup=equipamento`);
-    await expect.poll(() => tabs('Equipamento'), T).toEqual(['Voltar', serial]);
-    expect(await page.getByRole('tablist', { name: 'Abas' }).count()).toBe(0); // slide 1 is out of view
-    await shot('equipamento-slide2');
+    await page.waitForURL(`${base()}/equipamento`);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Especiais']);
+    await shot('equipamento-serials');
     await page.getByRole('tab', { name: serial }).click();
-    await page.waitForURL(`${base()}/equipamento/${serial}/configuracao?slide=3&tabGroup=equipamento`);
-    await expect.poll(() => tabs(`Equipamento ${serial}`), T).toEqual([descricao, 'Configuração', 'Fila de processamento', 'Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento', 'Sincronizar CAN', 'Redefinir']);
+    await page.waitForURL(`${base()}/equipamento/${serial}/configuracao`);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Configuração', 'Fila de processamento', 'Especiais']);
+    await expect.poll(() => page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button').allInnerTexts(), T)
+      .toEqual(['Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento', 'Sincronizar CAN', 'Redefinir']);
     await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
     expect(await page.locator('#root_simcard').inputValue()).toBe('5511999990000');
     await page.getByRole('tab', { name: 'Fila de processamento' }).click();
-    await page.waitForURL(`${base()}/equipamento/${serial}/fila_processamento?slide=3&tabGroup=equipamento`);
+    await page.waitForURL(`${base()}/equipamento/${serial}/fila_processamento`);
     await page.locator('h1', { hasText: `Fila de processamento: ${serial}` }).waitFor(T);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);
     const row = await page.locator('tbody tr').first().innerText();
@@ -152,10 +153,8 @@ describe('asset record page (admin)', () => {
     await shot('fila_processamento');
   });
 
-  it('Reiniciar SIM card queues a restart seen in the queue', async () => {
-    await page.getByRole('tab', { name: 'Reiniciar SIM card' }).click();
-    await page.locator('h1', { hasText: `Reiniciar SIM card: ${serial}` }).waitFor(T);
-    await page.getByRole('button', { name: 'Reiniciar SIM card' }).click();
+  it('Reiniciar SIM card (the serial\'s toolbar) queues a restart seen in the queue', async () => {
+    await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Reiniciar SIM card' }).click();
     await page.getByRole('dialog').getByText('Deseja reiniciar o SIM card? O equipamento será reiniciado.').waitFor(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
@@ -163,13 +162,10 @@ describe('asset record page (admin)', () => {
     expect(fila.map((r: any) => r.event).sort()).toEqual(['engineBlock', 'reboot']);
   });
 
-  it('the asset tab of level 3 goes back to Informações with the serials on slide 2', async () => {
-    await page.getByRole('tab', { name: descricao }).click();
-    await page.waitForURL(`${base()}/informacoes?slide=2&tabGroup=equipamento`);
-    await expect.poll(() => tabs('Equipamento'), T).toEqual(['Voltar', serial]);
-    await page.getByRole('tab', { name: 'Voltar' }).click();
+  it("the record's tabs stay at the serial's level: Informações goes back to the asset", async () => {
+    await page.getByRole('tab', { name: 'Informações' }).click();
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toContain('Informações');
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais']);
   });
 
   it('carries technology and model in the query into navigation', async () => {
@@ -177,7 +173,7 @@ describe('asset record page (admin)', () => {
     await page.getByRole('tab', { name: 'Especiais' }).click();
     await page.waitForURL(`${base()}/especial?tecnology=queclink&model=gv50cg`);
     await page.getByRole('tab', { name: 'Equipamento' }).click();
-    await page.waitForURL(`${base()}/equipamento?tecnology=queclink&model=gv50cg&slide=2&tabGroup=equipamento`);
+    await page.waitForURL(`${base()}/equipamento?tecnology=queclink&model=gv50cg`);
   });
 
   it('the tab column is resized by its splitter (60–300 px, default 300) and keeps its width after a reload', async () => {
@@ -202,7 +198,7 @@ describe('asset record page (admin)', () => {
     await sep.waitFor(T);
     expect(await sep.getAttribute('aria-valuenow')).toBe('100');
     // narrow: initials on the tabs, full names kept for assistive technology
-    await expect.poll(() => tabs(), T).toEqual(['', 'I', 'CA', 'MT', 'E', 'BM', 'E']);
+    await expect.poll(() => tabs(), T).toEqual(['I', 'CA', 'MT', 'E', 'E']);
     expect(await page.getByRole('tab', { name: 'Controle de acesso' }).count()).toBe(1);
     await shot('splitter-100');
     await sep.focus();
@@ -216,7 +212,7 @@ describe('asset record page (admin)', () => {
   });
 
   it('Remover equipamento ends the link: the Equipamento tab has no serial left', async () => {
-    await page.goto(`${base()}/equipamento/${serial}/remover_equipamento?slide=3&tabGroup=equipamento`);
+    await page.goto(`${base()}/equipamento/${serial}/remover_equipamento`);
     await page.getByRole('button', { name: 'Remover equipamento' }).click(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
@@ -240,7 +236,7 @@ describe('a user without the tab keys', () => {
       await signIn(p, baseUrl, login, senha);
       await p.goto(base());
       await p.waitForURL(`${base()}/informacoes`);
-      await expect.poll(() => p.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts(), T).toEqual(['Voltar', 'Informações']);
+      await expect.poll(() => p.getByRole('tablist', { name: 'Abas' }).getByRole('tab').allInnerTexts(), T).toEqual(['Informações']);
       await p.goto(`${base()}/bloqueia_motor`);
       await p.getByText('Você não tem permissão').waitFor(T);
       expect(await p.getByRole('button', { name: 'Bloquear motor', exact: true }).count()).toBe(0);

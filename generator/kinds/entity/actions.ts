@@ -26,6 +26,7 @@ export function entityActions(raw: RawEntity, known: Known, err: Err): ActionMet
     if (a.handler !== undefined) out.handler = a.handler;
     if (a.payload !== undefined) out.payload = a.payload;
     if (a.confirm !== undefined) out.confirm = a.confirm;
+    if (a.description !== undefined) out.description = a.description;
     if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
     return out;
   });

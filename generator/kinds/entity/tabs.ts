@@ -80,7 +80,7 @@ export const tabKinds: Record<TabKind, TabKindDef> = {
   action: {
     schema: {
       type: 'array', minItems: 1, uniqueItems: true, items: identifier,
-      description: 'Actions of this entity offered in the tab, behind the ATENÇÃO dialog.',
+      description: "Actions of this entity offered as buttons in the record's toolbar (not as a tab), each with its description, behind the ATENÇÃO dialog; the tab's route shows them too.",
     },
     strictPermission: true,
     normalize(action: string[], tab, { e, bad }) {
@@ -88,6 +88,8 @@ export const tabKinds: Record<TabKind, TabKindDef> = {
       const found = action.map((n, j) => {
         const a = e.actions.find((x) => x.name === n);
         if (!a) bad(`/action/${j}`, `ação desconhecida: ${n}`);
+        // the record toolbar says what each button does
+        else if (!a.description) bad(`/action/${j}`, `a ação ${n} precisa de description (uma frase dizendo o que ela faz)`);
         return a;
       });
       const keys = [...new Set(found.filter((a) => a).map((a) => a!.permission))];

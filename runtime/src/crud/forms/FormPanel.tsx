@@ -135,7 +135,7 @@ export function FormPanel({ entity, schema, title, record, defaults, saving, onS
               </Button>
               {extraActions}
               {/* a register with a record page offers its actions in its tabs */}
-              {record?.id != null && !entity.record && <ActionButtons entity={entity} record={record} />}
+              {record?.id != null && !entity.record && <ActionButtons entity={entity} record={record} describe />}
               <Box sx={{ flex: 1 }} />
               {onHistory && (
                 <Button startIcon={<HistoryIcon />} onClick={onHistory}>

@@ -1,6 +1,7 @@
 // The shared list panel (spec section 2): title, back, search, date range, add, print,
 // 'Selecionar Colunas', 'Exportar Tabela' (CSV/Excel of the whole filtered result), fullscreen,
-// sortable columns, copy cell, row actions, pagination 25/50/100/250/500/1000.
+// sortable columns, copy cell, a row click opens the record, row actions in a "⋮" menu, the table fits its width
+// (long values cut, tooltip with the whole value), pagination 25/50/100/250/500/1000.
 import { useRef, useState, type ReactNode } from 'react';
 import {
   Alert, Box, Button, Card, Divider, IconButton, Tab, Tabs, Tooltip, Typography,
@@ -26,7 +27,7 @@ import { ListHeader } from './ListHeader';
 import { nestedOf, type Nested } from '../lib/nested';
 import { useBound, type Bound } from '../lib/params';
 import { ListTools, SearchBox, ToolButton, downloadFile, exportParams } from './ListTools';
-import { ActionButtons } from '../forms/ActionButtons';
+import { ActionMenu } from '../forms/ActionButtons';
 import { BulkToolbar, SelectColumn } from './BulkActions';
 import { bulkActions } from '../lib/bulk';
 import { ListSelect } from '../widgets/ListSelect';
@@ -124,14 +125,14 @@ function CopyCell({ children }: { children: ReactNode }) {
   };
   const [tip, setTip] = useState('');
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minHeight: 24 }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minHeight: 24, minWidth: 0 }}>
       <Tooltip title={tip} enterDelay={1000} disableInteractive>
         <Box
           component="span"
           ref={ref}
           // tooltip only when the value is cut
           onMouseEnter={() => setTip(ref.current && ref.current.scrollWidth > ref.current.clientWidth ? ref.current.innerText : '')}
-          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: 320 }}
+          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}
         >
           {children}
         </Box>
@@ -150,9 +151,10 @@ function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMe
   return <CopyCell>{record ? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
 }
 
-function RowActions({ entity }: { entity: EntityMeta; label?: string }) {
+/** The row's "⋮" menu: Abrir and the actions (the row itself opens the record on a click). */
+function RowActions({ entity, open }: { entity: EntityMeta; open: (r: Record<string, unknown>) => string | false; source?: string; label?: string; sortable?: boolean; fixed?: boolean }) {
   const record = useRecordContext();
-  return <ActionButtons entity={entity} record={record} size="small" />;
+  return <ActionMenu entity={entity} record={record} open={record ? open(record) : false} />;
 }
 
 /** The parent record's representation, for the title of a nested list. */
@@ -241,7 +243,12 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             empty={<Empty />}
             header={<ListHeader onMove={l.columns.move} />}
             sx={{
-              '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50' },
+              // the table fits its card: columns share the width, long values are cut (tooltip with the whole value)
+              '& .RaDatagrid-table': { tableLayout: 'fixed', width: '100%' },
+              '& .RaDatagrid-headerCell': { fontWeight: 600, bgcolor: 'grey.50', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+              '& .RaDatagrid-rowCell': { overflow: 'hidden' },
+              '& .RaDatagrid-headerCell.column-selecionar': { width: 64, textOverflow: 'clip' },
+              '& .RaDatagrid-headerCell.column-acoes_linha': { width: 64 },
               '& .RaDatagrid-row:hover .rastro-copy': { opacity: 0.7 },
             }}
           >
@@ -250,7 +257,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
               const c = colMeta.get(key)!;
               return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} entity={entity} />;
             })}
-            {hasActions && <RowActions label="Ações" entity={entity} />}
+            {hasActions && <RowActions source="acoes_linha" label="" sortable={false} fixed entity={entity} open={(r) => l.rowPath(r.id as string | number, r)} />}
           </Datagrid>
           <Pagination rowsPerPageOptions={PAGE_SIZES} />
         </Card>

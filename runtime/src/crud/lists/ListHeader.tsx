@@ -33,7 +33,7 @@ export function ListHeader({ children, sort, setSort, onMove, className }: Props
           if (!isValidElement(field)) return null;
           if ((field.props as { selectAll?: boolean }).selectAll) return <SelectAllCell key="selecionar" />;
           const source = (field.props as { source?: string }).source;
-          const movable = !!source && !!onMove;
+          const movable = !!source && !!onMove && !(field.props as { fixed?: boolean }).fixed;
           const drag = movable ? {
             draggable: true,
             title: 'Arraste para mudar a ordem das colunas',

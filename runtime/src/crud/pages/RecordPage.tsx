@@ -1,21 +1,22 @@
-// Record page (metadata record; spec section 2, asset tab menu): Voltar and the tabs the user may see in a slide
-// carousel of tab levels — level 1 the record's tabs, level 2 the entries of a tab group (e.g. the asset's serials),
-// level 3 the tabs of one entry (the group entity's own record tabs). `?slide=` and `?tabGroup=` select them;
-// `tecnology` and `model` in the query are carried into navigation. Each tab shows its target: the form (or some of
-// its sections), a nested list, a provider list, actions, delete, a screen, or navigates to another route — each kind
-// described once in ./tabs.tsx (tabKinds), which this page renders from.
-import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
-import { Box, Card, Divider, Tab, Tabs, Tooltip, Typography } from '@mui/material';
+// Record page (metadata record; spec section 2, asset tab menu): a header with the back button (Voltar: the saved
+// device route, else the list) and the record's name, one list of tabs — each a link to its route (middle-click,
+// copyable URL) — and a toolbar with the record's actions and delete (`action`/`delete` tabs: buttons, each with
+// the sentence saying what it does, not tabs). A group tab (e.g. the asset's serials) opens its entries below it and
+// an entry its own record tabs below the entry: the tab list stays whole at every level (the spec's slide carousel,
+// built as nested tabs). `?tabGroup=` still expands a group; `tecnology` and `model` in the query are carried.
+// Each tab's content is described once in ./tabs.tsx (tabKinds), which this page renders from.
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { Box, Card, Divider, IconButton, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import type { JSONSchema7 } from 'json-schema';
 import { useGetList, useGetOne } from 'react-admin';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { EntityMeta, TabMeta } from '../../../../shared/model';
 import { entityByKey, pathFor, recordPath, schemas } from '../../model';
 import type { GenericProps } from '../forms/GenericForms';
 import { Loading } from '../widgets/Loading';
 import { useCan } from '../lib/useCan';
-import { TabContent, entriesOf, representation, tabKinds } from './tabs';
+import { RecordToolbar, TabContent, entriesOf, inToolbar, representation, tabKinds } from './tabs';
 import { COMPACT_BELOW, SPLITTER, clampWidth, initials, keyWidth, loadWidth, saveWidth } from '../lib/splitter';
 
 export interface RecordRoute { tab?: string; sub?: string }
@@ -47,8 +48,11 @@ function useSchemaOf(key: string | undefined): JSONSchema7 | undefined {
 }
 
 const isGroup = (t: TabMeta | undefined) => !!t && !!tabKinds[t.kind].group;
-/** Where the entry tab "back to the record" goes at level 3 when the user came from a device screen (state.deviceRoute). */
+/** Where the back button goes when the user came from a device screen (state.deviceRoute). */
 const deviceKey = (e: EntityMeta, value: string) => `rastro.rotaDispositivo:${e.key}:${value}`;
+
+/** One entry of the tab list: a link; `depth` 1 for a group's entries, 2 for an entry's tabs. */
+export interface TabItem { key: string; label: string; href: string; depth: number }
 
 export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
   const rec = entity.record!;
@@ -64,55 +68,60 @@ export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
   // list's own key (the nested route requires the three).
   const visible = (e: EntityMeta, t: TabMeta) => can(t.permission) && can(`${e.permission}.visualizar`)
     && (tabKinds[t.kind].keys?.(t) ?? []).every((k) => can(k));
-  const tabs = rec.tabs.filter((t) => visible(entity, t));
+  const all = rec.tabs.filter((t) => visible(entity, t));
+  const tabs = all.filter((t) => !inToolbar(t));
   const active = rec.tabs.find((t) => t.name === tab);
-  const groupTab = rec.tabs.find((t) => isGroup(t) && t.name === (search.get('tabGroup') ?? (isGroup(active) ? active!.name : '')));
+  const groupTab = rec.tabs.find((t) => isGroup(t) && visible(entity, t) && t.name === (isGroup(active) ? active!.name : search.get('tabGroup')));
   const group = groupTab ? entityByKey(groupTab.entity!) : undefined;
-  const entryValue = group?.record ? params[group.record.by] : undefined;
-  const subTabs = group ? (group.record?.tabs ?? []).filter((t) => visible(group, t)) : [];
+  const entryValue = group?.record && isGroup(active) ? params[group.record.by] : undefined;
+  const subAll = group ? (group.record?.tabs ?? []).filter((t) => visible(group, t)) : [];
+  const subTabs = subAll.filter((t) => !inToolbar(t));
   const activeSub = group?.record?.tabs.find((t) => t.name === sub);
-  const slide = Math.min(Math.max(Number(search.get('slide')) || (sub ? 3 : isGroup(active) ? 2 : 1), 1), groupTab ? (entryValue ? 3 : 2) : 1);
 
   useEffect(() => {
     const from = (location.state as { deviceRoute?: string } | null)?.deviceRoute;
     if (from && value) sessionStorage.setItem(deviceKey(entity, value), from);
   }, [location.state, entity, value]);
 
-  /** Query kept across tabs: technology and model (when both are present), plus the slide and group asked for. */
-  const query = (extra: Record<string, string | number> = {}) => {
+  /** Query kept across tabs: technology and model (when both are present). */
+  const query = () => {
     const q = new URLSearchParams();
     if (CARRIED.every((k) => search.get(k))) for (const k of CARRIED) q.set(k, search.get(k)!);
-    for (const [k, v] of Object.entries(extra)) q.set(k, String(v));
     const s = q.toString();
     return s ? `?${s}` : '';
   };
-  const go = (path: string, extra?: Record<string, string | number>) => navigate(`${path}${query(extra)}`);
   const first = tabs.find((t) => !tabKinds[t.kind].route && !isGroup(t));
+  const firstSub = subTabs.find((x) => !tabKinds[x.kind].route);
+  const entryHref = (entry: string, t?: TabMeta) => `${base}/${groupTab!.name}/${encodeURIComponent(entry)}/${(t ?? firstSub)?.name ?? ''}${query()}`;
+  const hrefOf = (t: TabMeta, r: Row | undefined, at: string) => {
+    const route = tabKinds[t.kind].route;
+    return route ? route(t, r) : `${at}/${t.name}${query()}`;
+  };
+
+  // the tab list: the record's tabs; below the open group its entries, below the open entry its tabs
+  const items: TabItem[] = [];
+  for (const t of tabs) {
+    items.push({ key: `t:${t.name}`, label: t.label, href: hrefOf(t, record, base), depth: 0 });
+    if (t !== groupTab) continue;
+    for (const v of entriesOf(record, t.each!)) {
+      items.push({ key: `e:${v}`, label: v, href: firstSub ? entryHref(v) : `${base}/${t.name}${query()}`, depth: 1 });
+      if (v === entryValue) {
+        for (const st of subTabs) items.push({ key: `s:${st.name}`, label: st.label, href: tabKinds[st.kind].route ? hrefOf(st, undefined, '') : entryHref(v, st), depth: 2 });
+      }
+    }
+  }
+  const selected: string | false = activeSub && !inToolbar(activeSub) ? `s:${activeSub.name}`
+    : entryValue ? `e:${entryValue}`
+      : active && !inToolbar(active) ? `t:${active.name}` : false;
 
   return {
-    rec, value, record, loading, error, base, tabs, active, groupTab, group, entryValue, subTabs, activeSub, slide, first,
-    open: (t: TabMeta) => {
-      const route = tabKinds[t.kind].route;
-      if (route) navigate(route(t, record));
-      else if (isGroup(t)) go(`${base}/${t.name}`, { slide: 2, tabGroup: t.name });
-      else go(`${base}/${t.name}`);
-    },
-    openEntry: (entry: string) => {
-      const t = subTabs.find((x) => !tabKinds[x.kind].route);
-      if (t && groupTab) go(`${base}/${groupTab.name}/${encodeURIComponent(entry)}/${t.name}`, { slide: 3, tabGroup: groupTab.name });
-    },
-    openSub: (t: TabMeta) => {
-      const route = tabKinds[t.kind].route;
-      if (route) navigate(route(t, undefined));
-      else go(`${base}/${groupTab!.name}/${encodeURIComponent(entryValue!)}/${t.name}`, { slide: 3, tabGroup: groupTab!.name });
-    },
-    /** Level 3's record tab: the saved device route, else the first tab with the group's entries shown (slide 2). */
-    backToRecord: () => {
+    rec, value, record, loading, error, base, tabs, all, items, selected, active, groupTab, group, entryValue, subAll, activeSub, first,
+    openEntry: (entry: string) => { if (groupTab && firstSub) navigate(entryHref(entry)); },
+    /** Voltar: the saved device route, else the list. */
+    back: () => {
       const saved = value ? sessionStorage.getItem(deviceKey(entity, value)) : null;
-      if (saved) navigate(saved);
-      else go(`${base}/${first?.name ?? ''}`, { slide: 2, tabGroup: groupTab!.name });
+      navigate(saved ?? pathFor(entity.key, 'list'));
     },
-    toSlide: (n: number) => go(`${location.pathname}`, n === 1 ? {} : { slide: n, tabGroup: groupTab!.name }),
     toIndex: () => first && navigate(`${base}/${first.name}${query()}`, { replace: true }),
     toList: () => navigate(pathFor(entity.key, 'list')),
   };
@@ -120,21 +129,26 @@ export function useRecordPage(entity: EntityMeta, tab?: string, sub?: string) {
 
 // ---- UI parts -------------------------------------------------------------------------------
 
-function TabColumn({ label, items, value, hidden, width }: {
-  label: string; items: { key: string; label: string; icon?: ReactNode; onClick: () => void }[]; value: string | false; hidden: boolean; width: number;
-}) {
+/** The selected tab's marker, drawn inside the tab (Material UI's indicator is placed from window coordinates and
+ *  lands off its tab under the window zoom, layout/zoom.ts). */
+const Marker = () => (
+  <Box component="span" data-tab-marker aria-hidden sx={{ position: 'absolute', right: 0, top: 0, bottom: 0, width: 3, bgcolor: 'primary.main', borderRadius: '3px 0 0 3px' }} />
+);
+
+function TabList({ items, value, width }: { items: TabItem[]; value: string | false; width: number }) {
   const compact = width < COMPACT_BELOW;
   return (
-    <Box aria-hidden={hidden || undefined} sx={{ width, flexShrink: 0, visibility: hidden ? 'hidden' : 'visible' }}>
-      <Typography variant="caption" color="text.secondary" noWrap sx={{ display: 'block', px: compact ? 1 : 2, pt: 1 }}>{label}</Typography>
-      <Tabs orientation="vertical" value={value} aria-label={label} variant="scrollable" sx={{ '& .MuiTab-root': { justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, px: compact ? 1 : 2, minWidth: 0, maxWidth: 'none', textTransform: 'none', whiteSpace: 'nowrap' } }}>
-        {items.map((i) => (
-          <Tab key={i.key} value={i.key} aria-label={i.label} iconPosition="start" onClick={i.onClick}
-            icon={i.icon as any}
-            label={compact ? (i.icon ? undefined : <Tooltip title={i.label} placement="right"><span>{initials(i.label)}</span></Tooltip>) : i.label} />
-        ))}
-      </Tabs>
-    </Box>
+    <Tabs orientation="vertical" value={value} aria-label="Abas" variant="scrollable" slotProps={{ indicator: { sx: { display: 'none' } } }}
+      sx={{ '& .MuiTab-root': { flexDirection: 'row', justifyContent: 'flex-start', textAlign: 'left', minHeight: 44, minWidth: 0, maxWidth: 'none', textTransform: 'none', whiteSpace: 'nowrap', boxShadow: 'none' } }}>
+      {items.map((i) => (
+        <Tab key={i.key} value={i.key} aria-label={i.label} component={Link} to={i.href}
+          sx={{ pl: compact ? 1 + i.depth : 2 + i.depth * 2, pr: compact ? 1 : 2, fontSize: i.depth ? '0.85rem' : undefined }}
+          label={<>
+            {compact ? <Tooltip title={i.label} placement="right"><span>{initials(i.label)}</span></Tooltip> : <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{i.label}</Box>}
+            {value === i.key && <Marker />}
+          </>} />
+      ))}
+    </Tabs>
   );
 }
 
@@ -168,59 +182,50 @@ export function RecordPage({ entity, schema, tab, sub }: GenericProps & RecordRo
   const groupSchema = useSchemaOf(p.activeSub && tabKinds[p.activeSub.kind].schema ? p.group?.key : undefined);
   const navigate = useNavigate();
   const [width, setWidth] = useState(() => loadWidth(storage(), entity.key));
-  const [dragging, setDragging] = useState(false);
   const ready = !p.loading && !!p.record;
   useEffect(() => {
     if (ready && !tab) p.toIndex();
   }, [ready, tab]); // eslint-disable-line react-hooks/exhaustive-deps
   const name = representation(entity, p.record, p.value ?? '');
   const title = `${entity.label.singular}: ${name}`;
-  const slides = useMemo(() => {
-    const out = [{
-      label: 'Abas', value: (p.active?.name ?? false) as string | false,
-      items: [{ key: '__voltar', label: 'Voltar', icon: <ArrowBackIcon fontSize="small" />, onClick: p.toList }, ...p.tabs.map((t) => ({ key: t.name, label: t.label, onClick: () => p.open(t) }))],
-    }];
-    if (p.groupTab) {
-      const entries = entriesOf(p.record, p.groupTab.each!);
-      out.push({
-        label: p.groupTab.label, value: p.entryValue ?? false,
-        items: [{ key: '__voltar', label: 'Voltar', icon: <ArrowBackIcon fontSize="small" />, onClick: () => p.toSlide(1) }, ...entries.map((v) => ({ key: v, label: v, onClick: () => p.openEntry(v) }))],
-      });
-      if (p.entryValue) out.push({
-        label: `${p.groupTab.label} ${p.entryValue}`, value: p.activeSub?.name ?? false,
-        items: [{ key: '__registro', label: name, icon: <ArrowBackIcon fontSize="small" />, onClick: p.backToRecord }, ...p.subTabs.map((t) => ({ key: t.name, label: t.label, onClick: () => p.openSub(t) }))],
-      });
-    }
-    return out;
-  }, [p.active, p.tabs, p.groupTab, p.record, p.entryValue, p.activeSub, p.subTabs, name]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (p.loading) return <Loading />;
   if (p.error || !p.record) return <Typography sx={{ p: 4 }} color="error">{p.error?.message ?? 'Nenhum item foi encontrado'}</Typography>;
 
+  const entryDeleted = () => navigate(`${p.base}/${p.groupTab!.name}`);
   let content: ReactNode = null;
-  if (p.activeSub && p.group && p.entryValue) {
-    content = entry.loading ? <Loading />
-      : !entry.record ? <Typography sx={{ p: 4 }} color="error">Nenhum item foi encontrado</Typography>
-        : <TabContent entity={p.group} schema={groupSchema} record={entry.record} value={p.entryValue} tab={p.activeSub} openEntry={p.openEntry}
-          deleted={() => navigate(`${p.base}/${p.groupTab!.name}?slide=2&tabGroup=${p.groupTab!.name}`)} />;
+  let toolbar: ReactNode = <RecordToolbar entity={entity} record={p.record} value={p.value!} tabs={p.all} deleted={p.toList} except={p.active?.name} />;
+  if (p.group && p.entryValue) {
+    toolbar = entry.record ? <RecordToolbar entity={p.group} record={entry.record} value={p.entryValue} tabs={p.subAll} deleted={entryDeleted} except={p.activeSub?.name} /> : null;
+    if (p.activeSub) {
+      content = entry.loading ? <Loading />
+        : !entry.record ? <Typography sx={{ p: 4 }} color="error">Nenhum item foi encontrado</Typography>
+          : <TabContent entity={p.group} schema={groupSchema} record={entry.record} value={p.entryValue} tab={p.activeSub} openEntry={p.openEntry} deleted={entryDeleted} />;
+    }
   } else if (p.active) {
     content = <TabContent entity={entity} schema={schema} record={p.record} value={p.value!} tab={p.active} deleted={p.toList} openEntry={p.openEntry} />;
   } else if (!p.first) {
     content = <Typography sx={{ p: 4 }} color="text.secondary">Nenhuma aba disponível</Typography>;
   }
+  const compact = width < COMPACT_BELOW;
 
   return (
     <Box className="rastro-record" sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
       <Card sx={{ width, flexShrink: 0, overflow: 'hidden' }}>
-        <Typography variant="subtitle1" component="h2" sx={{ px: width < COMPACT_BELOW ? 1 : 2, pt: 1.5, pb: 1, fontWeight: 600 }} noWrap title={title}>{title}</Typography>
-        <Divider />
-        {/* slide carousel of the tab levels */}
-        <Box data-slide={p.slide} sx={{ display: 'flex', transform: `translateX(-${(p.slide - 1) * width}px)`, transition: dragging ? 'none' : 'transform 250ms ease' }}>
-          {slides.map((s, i) => <TabColumn key={i} label={s.label} items={s.items} value={s.value} hidden={i + 1 !== p.slide} width={width} />)}
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, px: compact ? 0.5 : 1, py: 1 }}>
+          <Tooltip title="Voltar">
+            <IconButton aria-label="Voltar" size="small" onClick={p.back}><ArrowBackIcon fontSize="small" /></IconButton>
+          </Tooltip>
+          {!compact && <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, minWidth: 0 }} noWrap title={title}>{title}</Typography>}
         </Box>
+        <Divider />
+        <TabList items={p.items} value={p.selected} width={width} />
       </Card>
-      <TabSplitter width={width} onChange={(w, done) => { setWidth(done ? saveWidth(storage(), entity.key, w) : w); setDragging(!done); }} />
-      <Box sx={{ flex: 1, minWidth: 0 }}>{content}</Box>
+      <TabSplitter width={width} onChange={(w, done) => setWidth(done ? saveWidth(storage(), entity.key, w) : w)} />
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {toolbar}
+        {content}
+      </Box>
     </Box>
   );
 }

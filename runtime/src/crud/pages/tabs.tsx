@@ -1,8 +1,9 @@
 // The record-tab kinds of a record page (metadata record.tabs, TabMeta.kind), one entry each: what the tab shows
-// (Content), or where it navigates (route), or that it opens a second level (group), and the keys it needs besides
-// its own. RecordPage renders only from this map; a kind added to the model without an entry here fails tsc.
-import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { Button, Card, CardContent, Divider, Stack, Typography } from '@mui/material';
+// (Content), or where it navigates (route), or that it opens a second level (group), or that it is a button of the
+// record's toolbar (toolbar: actions, delete), and the keys it needs besides its own. RecordPage renders only from
+// this map; a kind added to the model without an entry here fails tsc.
+import { lazy, Suspense, useId, useState, type ComponentType, type ReactNode } from 'react';
+import { Box, Button, Card, CardContent, Divider, Stack, Tooltip, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { JSONSchema7 } from 'json-schema';
 import { Confirm, Title, useDelete, useNotify, useRefresh } from 'react-admin';
@@ -41,7 +42,12 @@ export interface TabRenderer {
   schema?: true;
   /** Keys the tab needs besides its own and the record's visualizar key. */
   keys?: (tab: TabMeta) => string[];
+  /** Buttons of the record's toolbar, not a tab (its route still shows Content). */
+  Toolbar?: ComponentType<ToolbarProps>;
 }
+
+/** What a toolbar entry gets: the record of `entity` (or of a group entry). */
+export interface ToolbarProps { entity: EntityMeta; record: Row; value: string; tab: TabMeta; deleted: () => void }
 
 export const representation = (e: EntityMeta, r: Row | undefined, fallback: string) => String(r?.[e.recordRepresentation] ?? fallback);
 export const entriesOf = (r: Row | undefined, column: string) => String(r?.[column] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -91,21 +97,24 @@ function ScreenTab({ tab }: TabProps) {
 function ActionTab({ entity, record, tab, title }: TabProps) {
   return (
     <Panel title={title}>
-      <ActionButtons entity={entity} record={record} names={tab.actions} variant="contained" />
+      <ActionButtons entity={entity} record={record} names={tab.actions} variant="contained" describe />
     </Panel>
   );
 }
 
-function DeleteTab({ entity, record, title, deleted }: TabProps) {
+const deleteSentence = (entity: EntityMeta, record: Row) =>
+  `Exclui ${entity.label.singular.toLowerCase()} ${String(record[entity.recordRepresentation] ?? record.id)} e o seu histórico de cadastro.`;
+
+/** Excluir behind 'Deseja Excluir?'; `label` the tab's. */
+function DeleteButton({ entity, record, label, deleted, variant, describedBy }: {
+  entity: EntityMeta; record: Row; label: string; deleted: () => void; variant: 'outlined' | 'contained'; describedBy?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [remove] = useDelete();
   const notify = useNotify();
   return (
-    <Panel title={title}>
-      <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
-        <Typography>Exclui {entity.label.singular.toLowerCase()} {String(record[entity.recordRepresentation] ?? record.id)} e o seu histórico de cadastro.</Typography>
-        <Button color="error" variant="contained" startIcon={<DeleteIcon />} onClick={() => setOpen(true)}>Excluir</Button>
-      </Stack>
+    <>
+      <Button color="error" variant={variant} startIcon={<DeleteIcon />} onClick={() => setOpen(true)} aria-describedby={describedBy} sx={{ whiteSpace: 'nowrap' }}>{label}</Button>
       <Confirm
         isOpen={open}
         title="Deseja Excluir?"
@@ -125,7 +134,53 @@ function DeleteTab({ entity, record, title, deleted }: TabProps) {
           }
         }}
       />
+    </>
+  );
+}
+
+function DeleteTab({ entity, record, title, deleted }: TabProps) {
+  return (
+    <Panel title={title}>
+      <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+        <Typography>{deleteSentence(entity, record)}</Typography>
+        <DeleteButton entity={entity} record={record} label="Excluir" deleted={deleted} variant="contained" />
+      </Stack>
     </Panel>
+  );
+}
+
+const hidden = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+
+function DeleteTool({ entity, record, tab, deleted }: ToolbarProps) {
+  const id = useId();
+  const sentence = deleteSentence(entity, record);
+  return (
+    <>
+      <Tooltip title={sentence} describeChild>
+        <span><DeleteButton entity={entity} record={record} label={tab.label} deleted={deleted} variant="outlined" describedBy={id} /></span>
+      </Tooltip>
+      <Box component="span" id={id} sx={hidden}>{sentence}</Box>
+    </>
+  );
+}
+
+function ActionTool({ entity, record, tab }: ToolbarProps) {
+  return <ActionButtons entity={entity} record={record} names={tab.actions} describe />;
+}
+
+/** The record's toolbar: its action and delete tabs as buttons, each described by its sentence (`except`: the one
+ *  whose route is open, its panel shows it). */
+export function RecordToolbar({ entity, record, value, tabs, deleted, except }: { entity: EntityMeta; record: Row; value: string; tabs: TabMeta[]; deleted: () => void; except?: string }) {
+  const tools = tabs.filter((t) => inToolbar(t) && t.name !== except);
+  if (!tools.length) return null;
+  return (
+    <Card role="toolbar" aria-label="Ações do registro" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 2, py: 1 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ mr: 1 }}>Ações</Typography>
+      {tools.map((t) => {
+        const Tool = tabKinds[t.kind].Toolbar!;
+        return <Tool key={t.name} entity={entity} record={record} value={value} tab={t} deleted={deleted} />;
+      })}
+    </Card>
   );
 }
 
@@ -148,11 +203,14 @@ export const tabKinds: Record<TabKind, TabRenderer> = {
   list: { Content: ListTab, keys: (t) => [`${entityByKey(t.entity!)?.permission}.lista`] },
   provider: { Content: ProviderTab },
   screen: { Content: ScreenTab },
-  action: { Content: ActionTab },
-  delete: { Content: DeleteTab },
+  action: { Content: ActionTab, Toolbar: ActionTool },
+  delete: { Content: DeleteTab, Toolbar: DeleteTool },
   route: { route: (t, r) => fill(t.route!, r) },
   group: { Content: GroupTab, group: true },
 };
+
+/** The tab is a toolbar button (action, delete), not an entry of the tab list. */
+export const inToolbar = (t: TabMeta) => !!tabKinds[t.kind].Toolbar;
 
 /** What one tab shows for one record of `entity` (nothing for a tab that navigates). */
 export function TabContent(props: Omit<TabProps, 'title'>) {

@@ -151,8 +151,10 @@ describe('generator', () => {
     expect(permissions.map((x) => x.key)).toContain('tlm.fro.veiculo_teste.inativa');
     expect(permissions.map((x) => x.key)).toEqual([...permissions.map((x) => x.key)].sort());
     const menu = JSON.parse(s('menu.json'));
-    const frota = menu.find((g: any) => g.label === 'Frota');
-    expect(frota.children.at(-1)).toEqual({ label: 'Veículos de teste', route: '/tlm/fro/veiculo_teste', permission: 'tlm.fro.veiculo_teste.lista', icon: 'Science' });
+    // The tree follows the routes: Telemetria › Frota (metadata/_menu.yaml areas).
+    const frota = menu.find((g: any) => g.key === 'tlm').children.find((g: any) => g.key === 'tlm/fro');
+    expect(frota.label).toBe('Frota');
+    expect(frota.children.find((n: any) => n.route === '/tlm/fro/veiculo_teste')).toEqual({ label: 'Veículos de teste', route: '/tlm/fro/veiculo_teste', permission: 'tlm.fro.veiculo_teste.lista', icon: 'Science' });
     const routes = JSON.parse(s('routes.json'));
     expect(routes.filter((x: any) => x.entity === 'veiculo_teste')).toEqual([
       { path: '/tlm/fro/veiculo_teste', name: 'tlm.fro.veiculo_teste.lista', entity: 'veiculo_teste', view: 'list' },

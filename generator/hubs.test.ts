@@ -44,8 +44,8 @@ describe('hubs (kind: hub)', () => {
     expect(m.routes).toContainEqual({ path: '/adm/sis/teste_hub', name: 'adm.sis.teste_hub', hub: 'painel_hub', view: 'hub' });
     expect(m.permissions).toContainEqual({ key: 'adm.sis.teste_hub', label: 'Painel de cadastros: Acessar' });
     expect(emitPermissionKeys(m)).toContain('"adm.sis.teste_hub",');
-    const cad = m.menu.find((g) => g.label === 'Cadastros')!;
-    expect(cad.children!.at(-1)).toEqual({ label: 'Painel de cadastros', route: '/adm/sis/teste_hub', permission: 'adm.sis.teste_hub' });
+    const sis = m.menu.find((g) => g.key === 'adm')!.children!.find((g) => g.key === 'adm/sis')!;
+    expect(sis.children!.find((n) => n.route === '/adm/sis/teste_hub')).toEqual({ label: 'Painel de cadastros', route: '/adm/sis/teste_hub', permission: 'adm.sis.teste_hub' });
   });
 
   it('refuses a hub with no member, a taken route or key, and a wrong file name', async () => {

@@ -36,7 +36,8 @@ describe('route parameters (params)', () => {
       ['/adm/cfg/configurar_equipamentos/:tecnology/:model', 'adm.bib.modelos_de_configuracao.lista', 'list', undefined],
       ['/adm/cfg/configurar_equipamentos/:tecnology/:model/:id/editar', 'adm.bib.modelos_de_configuracao.editar', 'edit', undefined],
     ]);
-    const menu = m.menu.flatMap((g) => g.children ?? []).find((n) => n.permission === 'adm.bib.modelos_de_configuracao.lista');
+    const flat = (ns: typeof m.menu): typeof m.menu => ns.flatMap((n) => (n.children ? flat(n.children) : [n]));
+    const menu = flat(m.menu).find((n) => n.permission === 'adm.bib.modelos_de_configuracao.lista');
     expect(menu?.route).toBe('/adm/bib/modelos_de_configuracao');
     expect(m.tecnologias?.map((t) => [t.id, t.modelos.map((x) => x.id)])).toEqual([
       ['queclink', ['gv50cg', 'gv58cg', 'gv350ceu', 'gv300', 'gv310lau', 'gv350m', 'gv55', 'gv55w', 'gv56', 'gv600m', 'gl300', 'gl300m', 'cv100lg']], ['legacy', ['legacy']], ['vdo', ['vdo_telemetria', 'vdo_compact', 'mix']],

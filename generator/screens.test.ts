@@ -44,8 +44,8 @@ describe('screens (kind: tela)', () => {
     const routes = JSON.parse(readFileSync(join(p.outServer, 'routes.json'), 'utf8'));
     expect(routes).toContainEqual({ path: '/tlm/ras/painel_teste', name: 'tlm.ras.painel_teste', screen: 'painel_teste', view: 'screen' });
     const menu = JSON.parse(readFileSync(join(p.outServer, 'menu.json'), 'utf8'));
-    const frota = menu.find((g: any) => g.label === 'Frota');
-    expect(frota.children[0]).toEqual({ label: 'Painel de teste', route: '/tlm/ras/painel_teste', permission: 'tlm.ras.painel_teste', icon: 'Map' });
+    const ras = menu.find((g: any) => g.key === 'tlm').children.find((g: any) => g.key === 'tlm/ras');
+    expect(ras.children.find((n: any) => n.route === '/tlm/ras/painel_teste')).toEqual({ label: 'Painel de teste', route: '/tlm/ras/painel_teste', permission: 'tlm.ras.painel_teste', icon: 'Map' });
     // The cargo form offers the screen keys (permission catalogue of the JSON Schemas).
     const cargo = JSON.parse(readFileSync(join(p.outServer, 'schemas/cargo.json'), 'utf8'));
     expect(JSON.stringify(cargo)).toContain('"tlm.ras.painel_teste.exporta"');

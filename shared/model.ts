@@ -188,7 +188,8 @@ export interface EntityMeta {
   platform?: { key: string; gated: string[] };
 }
 
-export interface MenuNode { label: string; route?: string; permission?: string; icon?: string; children?: MenuNode[] }
+/** A menu entry (route) or a section (children; `key` = its route prefix without slashes, e.g. tlm/fro). */
+export interface MenuNode { label: string; key?: string; route?: string; permission?: string; icon?: string; children?: MenuNode[] }
 
 /** A non-CRUD screen (metadata file with kind: tela): hand-written component, generated route/permissions/menu. */
 export interface ScreenMeta {

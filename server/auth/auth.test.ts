@@ -229,7 +229,7 @@ describe('named calls', () => {
     expect(atv.payload.length).toBe(40);
     expect((await leitor.get(`/api/ativo/por_empresa/${leitor.empresaAtiva + 1}`)).status).toBe(403);
     const home = await (await leitor.get('/api/home/resumo')).json();
-    expect(home.payload.contagens.find((c: any) => c.key === 'ativo').total).toBe(40);
+    expect(home.payload.contagens).toEqual([]); // register counters: administrators only
 
     expect((await (await leitor.get('/api/openapi.json')).json()).openapi).toMatch(/^3\.1/);
     const docs = await leitor.get('/api/docs');

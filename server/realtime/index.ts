@@ -11,11 +11,12 @@ import { listenSessions } from '../auth/session-cache.ts';
 import { idsOf, strings } from '../../shared/ids.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { events, MSG, type RowChange, type SessionEnded } from './events.ts';
+import { ESTADO_FROTA, listenFrota } from './frota.ts';
 
 export { MSG };
 
 export const SOCKET_PATH = '/socket_server';
-export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada' } as const;
+export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada', estadoFrota: ESTADO_FROTA } as const;
 type Ack = (r: { status: number; msg: string }) => void;
 const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
 
@@ -39,6 +40,10 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
   const session = async (token: string): Promise<Session | null> => sessionOfToken(o.orm.em.fork(), token);
   // Cross-process session cache invalidation (LISTEN rastro_sessao) lives as long as the server.
   const sessions = listenSessions(o.orm.config, o.log);
+  // A company's fleet state changed (telemetria.ultimo_estado written): its sockets read the numbers again.
+  const frota = listenFrota(o.orm.config.get('clientUrl') as string | undefined, (empresaId) => {
+    io.to(room.empresa(empresaId)).emit(PUSH.estadoFrota, { empresaId });
+  }, o.log);
 
   io.use(async (socket, next) => {
     const token = tokenOf(socket);
@@ -132,6 +137,7 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       events.off('change', onChange);
       events.off('sessionEnded', onSessionEnded);
       await sessions.close();
+      await frota.close();
       await io.close();
     },
   };

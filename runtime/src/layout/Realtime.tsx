@@ -37,6 +37,16 @@ export const pushActions = {
 
 const muiTheme = createTheme(theme as never);
 
+// Other pushes for whichever screen listens (e.g. the home page's `estado_frota`).
+const listeners = new Map<string, Set<(p: unknown) => void>>();
+const PASSED_ON = ['estado_frota'];
+/** Calls `fn` on each push `name` from the server; answers the unsubscribe. */
+export function onPush(name: string, fn: (p: unknown) => void): () => void {
+  if (!listeners.has(name)) listeners.set(name, new Set());
+  listeners.get(name)!.add(fn);
+  return () => { listeners.get(name)?.delete(fn); };
+}
+
 export function RealtimePush() {
   const user = useSession();
   const token = user ? getToken() : null;
@@ -70,6 +80,7 @@ export function RealtimePush() {
       });
       socket.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
       socket.on('sessao_finalizada', (p?: { motivo?: string }) => ended(p?.motivo));
+      for (const name of PASSED_ON) socket.on(name, (p: unknown) => listeners.get(name)?.forEach((fn) => fn(p)));
     }).catch(() => undefined);
     return () => {
       cancelled = true;

@@ -11,7 +11,7 @@ import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import {
-  Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useNotify,
+  Datagrid, ListContextProvider, Pagination, ResourceContextProvider, useListController, useNotify, usePermissions,
   Title, useGetOne, useRecordContext, type ListControllerResult,
 } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -60,6 +60,7 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
   const columns = useColumnChoices(entity);
   const notify = useNotify();
   const { can } = useCan();
+  const { permissions } = usePermissions<string[]>();
   const exportAs = (format: 'csv' | 'xlsx') =>
     downloadFile(exportUrl(entity, alias?.filter ? { sort: ctx.sort, filterValues: { ...ctx.filterValues, ...alias.filter } } : ctx, columns.selected.filter((c) => entity.fields.some((f) => f.name === c)), format, nested, bound), `${entity.key}.${format}`).catch((e) => notify(e.message, { type: 'error' }));
   const dateRange = entity.dateRange ? rangeFromFilter(entity.dateRange, ctx.filterValues) : null;
@@ -91,6 +92,8 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
     setDateRange,
     setSearch,
     canAdd: can(permissionFor(entity, 'create')) && !entity.readOnlyResource,
+    // can() answers true for any name to the super roles (wiki, dev)
+    addsElsewhere: can('qualquer.adicionar') || (permissions ?? []).some((k) => k.endsWith('.adicionar')),
     // A register with a record page opens it; otherwise its edit form, else its read-only view.
     rowPath: (id: string | number, record?: Record<string, unknown>) =>
       aliasEdit && can(permissionFor(entity, 'edit'))
@@ -214,12 +217,13 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             )}
             {entity.dateRange && <DateRangeFilter value={l.dateRange} onChange={l.setDateRange} />}
             <SearchBox value={String(l.ctx.filterValues?.q ?? '')} onChange={l.setSearch} />
-            {/* hidden without P.adicionar; a register without add screen shows it disabled */}
+            {/* hidden without P.adicionar; a register without add screen shows it disabled ('Botão desabilitado', spec
+                section 8) to those who add elsewhere (hold some add key), never to a read-only user */}
             {l.canAdd ? (
               <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(pathFor(entity.key, 'create', undefined, l.bound?.route), l.nested ? { state: { defaults: { [l.nested.field]: l.nested.value }, back: pathname } } : undefined)}>
                 Adicionar
               </Button>
-            ) : !entity.readOnlyResource ? null : (
+            ) : !entity.readOnlyResource || !l.addsElsewhere ? null : (
               <Tooltip title="Botão desabilitado">
                 <span>
                   <Button variant="contained" startIcon={<AddIcon />} disabled>

@@ -99,6 +99,7 @@ export function normalize(meta: LoadedMetadata): Model {
   linkCompanies(entities, byKey, problems);
   const platform = platformKeys(meta, byKey, taken, problems);
 
+  qualifyPermissionLabels(entities, hubs, screens, byKey);
   const entityPermissions = [...entities.flatMap((e) => e.permissions), ...platform.map((p) => ({ key: p.key, label: p.label }))].sort((a, b) => (a.key < b.key ? -1 : 1));
   entityPermissions.forEach((p, i) => {
     if (i > 0 && entityPermissions[i - 1].key === p.key) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `permissão repetida entre entidades: ${p.key}`));
@@ -116,6 +117,13 @@ export function normalize(meta: LoadedMetadata): Model {
   if (problems.length) throw new MetadataError(problems);
   // Screen keys were checked against the entities' above.
   const permissions = [...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions), ...extraPermissions].sort((a, b) => (a.key < b.key ? -1 : 1));
+  // Every key says what it controls: no two keys share a label (the cargo's permission matrix, chips, lists).
+  const byLabel = new Map<string, string>();
+  for (const p of permissions) {
+    const other = byLabel.get(p.label);
+    if (other) problems.push(problem(meta.menu.file.replace(/_menu\.yaml$/, ''), '', `rótulo de permissão repetido: '${p.label}' (${other} e ${p.key})`));
+    byLabel.set(p.label, p.key);
+  }
   if (problems.length) throw new MetadataError(problems);
   const routes = [...buildRoutes(entities, screens, hubs), ...extra.flatMap((k) => k.routes?.(byKind.get(k.kind)!) ?? [])];
   // An alias route may not take a route another screen opens (the first one would win silently).
@@ -134,4 +142,34 @@ export function normalize(meta: LoadedMetadata): Model {
   }
   kindItems.set(model, Object.fromEntries(byKind));
   return model;
+}
+
+/**
+ * Registers with the same plural label (e.g. Equipamentos: the company's trackers and the hardware kinds) get a
+ * qualifier in their permission labels, 'Equipamentos (Hardware): Listar': the one in the menu keeps its plain
+ * label, the others name the hub that shows them or their parent register (or, failing both, their route).
+ */
+function qualifyPermissionLabels(entities: EntityMeta[], hubs: HubMeta[], screens: ScreenMeta[], byKey: Map<string, EntityMeta>): void {
+  // hubs and screens keep their labels; they count as a name taken ('Modelos' the hub vs 'Modelos' of Hardware)
+  const same = new Map<string, { e?: EntityMeta; menu: boolean }[]>();
+  const add = (name: string, o: { e?: EntityMeta; menu: boolean }) => same.set(name, [...(same.get(name) ?? []), o]);
+  for (const e of entities) add(e.label.plural, { e, menu: !!e.menu });
+  for (const t of [...hubs, ...screens]) add(t.label, { menu: !!t.menu });
+  for (const [plural, all] of same) {
+    if (all.length < 2) continue;
+    const list = all.flatMap((o) => (o.e ? [o.e] : []));
+    const context = (e: EntityMeta) => hubs.find((h) => h.members?.some((m) => m.key === e.key))?.label
+      ?? (e.parent ? byKey.get(e.parent.entity)?.label.plural : undefined) ?? e.route;
+    const withMenu = all.filter((o) => o.menu);
+    const plain = withMenu.length === 1 ? withMenu[0].e : undefined;
+    // (a register inside its namesake hub shares the hub's row: 'Aparelhos: Acessar', 'Aparelhos: Listar')
+    const names = new Map(list.map((e) => [e, e === plain || context(e) === plural ? plural : `${plural} (${context(e)})`]));
+    // still the same (two under one hub): the route tells them apart
+    for (const e of list) if ([...names.values()].filter((n) => n === names.get(e)).length > 1) names.set(e, `${plural} (${e.route})`);
+    for (const e of list) {
+      const name = names.get(e)!;
+      if (name === plural) continue;
+      e.permissions = e.permissions.map((p) => (p.label.startsWith(`${plural}: `) ? { ...p, label: `${name}: ${p.label.slice(plural.length + 2)}` } : p));
+    }
+  }
 }

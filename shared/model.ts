@@ -49,6 +49,9 @@ export interface FieldMeta {
   zeroDisables?: boolean;  // integer/number: 0 accepted below min (disables the feature)
   default?: unknown;
   readOnly: boolean;       // shown, never written by clients (e.g. estaLogado)
+  /** a state field: changed only by these actions (labels; fields of an action's `set` or `sets`). Read-only for
+   *  writes; a create/update that tries to change it is refused (409, server/crud/write.ts). */
+  setBy?: string[];
   hidden: boolean;         // never sent to clients (e.g. senha hash)
   secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
@@ -76,6 +79,7 @@ export interface ActionMeta {
   permission: string;      // full permission key, e.g. adm.sis.empresa.desativa
   set?: Record<string, unknown>; // declarative change applied to the row (exclusive with handler)
   handler?: string;        // server handler (server/crud/actions.ts registry) run on the row instead of set
+  sets?: string[];         // handler: the state fields it changes (FieldMeta.setBy); its payload may write them
   payload?: Record<string, unknown>; // handler: JSON Schema of the request body (ajv-validated by the server)
   bulk: boolean;           // also POST /api/{key}/{name} { ids } on selected rows
   confirm?: string;        // text of the 'ATENÇÃO' dialog (runtime default 'Deseja continuar a requisição?')

@@ -64,7 +64,7 @@ const altera: ActionHandler = async (ctx) => {
   const { tx, entity, session, row, action } = ctx;
   const id = Number(row.id);
   const before = plain(entity, row);
-  tx.assign(row as never, (await prepare(tx, entity, session, ctx.payload, row)) as never);
+  tx.assign(row as never, (await prepare(tx, entity, session, ctx.payload, row, action.sets)) as never);
   await tx.flush();
   const after = plain(entity, row);
   history(tx, entity, session, id, action.name, before, after);

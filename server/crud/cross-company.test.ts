@@ -91,7 +91,7 @@ describe('a link keeps its device in use only while in force', () => {
     const link = await json(await admin.post('/api/equipamento_ativo', { serial, ativoId: ativoA, dataInicio: '2024-03-01T00:00:00Z' }));
     const del = await admin.del(`/api/equipamento/${dev.id}`);
     expect(del.status).toBe(409);
-    expect((await del.json()).msg).toBe(`Este registro está em uso: 1 Vínculo de equipamento (campo Serial (IMEI)) usa o Serial (IMEI) '${serial}'; ele não pode ser excluído nem ter o Serial (IMEI) alterado`);
+    expect((await del.json()).msg).toBe(`Este registro está em uso: 1 Vínculo de equipamento (campo Serial (IMEI)) usa o valor '${serial}' do campo Serial (IMEI); ele não pode ser excluído nem ter o campo Serial (IMEI) alterado`);
     const recode = await admin.put(`/api/equipamento/${dev.id}`, { serial: '865300000000004', tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
     expect(recode.status).toBe(409);
     expect((await admin.put(`/api/equipamento_ativo/${link.id}`, { serial, ativoId: ativoA, dataInicio: '2024-03-01T00:00:00Z', dataFim: '2024-04-01T00:00:00Z' })).status).toBe(200);

@@ -150,7 +150,7 @@ describe('write', () => {
     const before = await count('ativo');
     const res = await admin.post('/api/ativo', { descricao: 'Duplicado', placa: existing.placa });
     expect(res.status).toBe(409);
-    expect((await res.json()).msg).toBe('Já existe um registro com este Placa');
+    expect((await res.json()).msg).toBe('Já existe um registro com o valor informado em Placa');
     expect(await count('ativo')).toBe(before);
   });
 

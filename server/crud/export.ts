@@ -68,8 +68,9 @@ function csvCell(v: unknown): string {
   if (v == null) return '';
   const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   // Guard against spreadsheet formula injection, then quote.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[";\n\r,]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  // (a plain number, negative or decimal with a comma, is not a formula)
+  const safe = /^[=+\-@\t\r]/.test(s) && !/^-\d+(,\d+)?$/.test(s) ? `'${s}` : s;
+  return /[";\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 type Row = Record<string, any>;
@@ -108,6 +109,8 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     if (field.lookup) return codes.get(field.name)?.get(String(v)) ?? v;
     if (field.type === 'boolean') return v ? 'Sim' : 'Não';
     if (v instanceof Date) return o.format === 'xlsx' ? v : v.toISOString();
+    // pt-BR spreadsheets read '1234,5' in a semicolon CSV ('1234.5' becomes text or a date); XLSX keeps numbers.
+    if (typeof v === 'number' && o.format === 'csv') return String(v).replace('.', ',');
     return v;
   }));
 }

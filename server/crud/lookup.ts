@@ -117,7 +117,7 @@ export async function guardLookupUse(target: EntityMeta, row: Row, next: Row | n
     const n = await asSystem(() => em.count(ormName(em, e), where as never));
     if (!n) continue;
     const codeLabel = fieldOf(target, f.lookup.value)?.label ?? f.lookup.value;
-    throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o ${codeLabel} '${String(code)}'; ele não pode ser excluído nem ter o ${codeLabel} alterado`,
+    throw new HttpError(409, `Este registro está em uso: ${n} ${n === 1 ? e.label.singular : e.label.plural} (campo ${f.label}) ${n === 1 ? 'usa' : 'usam'} o valor '${String(code)}' do campo ${codeLabel}; ele não pode ser excluído nem ter o campo ${codeLabel} alterado`,
       { entity: e.key, field: f.name, count: n }, 'Registro em uso');
   }
 }

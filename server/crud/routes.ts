@@ -18,7 +18,7 @@ import { secretToken } from '../auth/api-key.ts';
 import { mapDbError, prepare } from './write.ts';
 import { guardLookupUse, lookupOptions } from './lookup.ts';
 import { hookOf, runHook } from './hooks.ts';
-import { history, plain } from './history.ts';
+import { history, plain, withLabels } from './history.ts';
 import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
 import { boundParams } from './params.ts';
 import { checkQuery, computedColumns, computedField, readBatches, readOne, readPage } from '../read/index.ts';
@@ -151,7 +151,9 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     // The change history of a row with companies is shown only while the caller may see the row; a row outside the
     // route parameters (metadata params) is not there.
     if (!live && (!rows.length || ent.companies || (more && await count()))) throw notFound();
-    return c.json(rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: r.alteracoes })));
+    const out = rows.map((r) => ({ id: r.id, data: r.data.toISOString(), usuarioId: r.usuarioId, login: r.login, operacao: r.operacao, alteracoes: structuredClone(r.alteracoes ?? {}) }));
+    await withLabels(em, ent, s, out as never);
+    return c.json(out);
   });
 
   app.get('/:id', perm('visualizar'), scopeRead, oneHandler(e, narrow));

@@ -34,15 +34,32 @@ export function serverOwned(e: EntityMeta): Set<string> {
   return s;
 }
 
+/** A state field (FieldMeta.setBy: a field an action sets) changes only through its actions. Sent back unchanged
+ *  (react-admin sends the whole record; a create may send the default) it is ignored like any read-only field;
+ *  a different value is refused, 409 pt-BR, rather than dropped: the client must not believe it reopened a batch. */
+function refuseStateChange(e: EntityMeta, k: string, v: unknown, existing: Row | null): void {
+  const f = fieldOf(e, k);
+  if (!f?.setBy?.length || v === undefined) return;
+  const current = existing ? fmt(f, existing[k]) : (f.default ?? null);
+  if (JSON.stringify(v ?? null) === JSON.stringify(current ?? null)) return;
+  const names = f.setBy.map((l) => `'${l}'`);
+  const how = names.length === 1 ? `pela ação ${names[0]}` : `pelas ações ${names.slice(0, -1).join(', ')} e ${names[names.length - 1]}`;
+  throw new HttpError(409, `O campo ${f.label} só muda ${how}`, [{ field: k, label: f.label, message: `O campo ${f.label} só muda ${how}` }], 'Alteração não permitida');
+}
+
 /** Validates a request body against the entity's JSON Schema; answers the data to persist. */
-export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unknown, existing: Row | null): Promise<Row> {
+/** `states`: the state fields the calling action changes (its `sets`, its payload already checked by its schema). */
+export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body: unknown, existing: Row | null, states: string[] = []): Promise<Row> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Corpo da requisição inválido: esperado um objeto JSON');
   const schema = schemaFor(e.key);
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const errors: FieldError[] = [];
   const input: Row = {};
   const known = serverOwned(e);
+  const stateValues: Row = {};
   for (const [k, v] of Object.entries(body as Row)) {
+    if (states.includes(k)) { stateValues[k] = v; continue; }
+    refuseStateChange(e, k, v, existing);
     // What the server owns is ignored when sent, never written (react-admin's edit and clone send the whole record
     // back); a name the entity does not have stays in and is refused by the schema (additionalProperties).
     if (known.has(k) && !(k in props)) continue;
@@ -109,6 +126,7 @@ export async function prepare(em: EntityManager, e: EntityMeta, s: Session, body
   if (!existing) {
     for (const f of e.fields) if (!(f.name in data) && f.default !== undefined && !f.system) data[f.name] = f.default;
   }
+  Object.assign(data, stateValues);
   await checkReferences(em, e, s, data, existing);
   await checkLookups(em, e, s, data, existing);
   await checkUnique(em, e, s, data, existing ? Number(existing.id) : null);
@@ -157,16 +175,19 @@ async function checkUnique(em: EntityManager, e: EntityMeta, s: Session, data: R
     const where: Where[] = [global ? {} : tenantOnly(e, s), { [f.name]: value }];
     if (selfId != null) where.push({ id: { $ne: selfId } });
     const n = await em.count(ormName(em, e), { $and: where } as never);
-    if (n > 0) throw new HttpError(409, `Já existe um registro com este ${f.label}`, { field: f.name }, 'Registro duplicado');
+    if (n > 0) throw new HttpError(409, uniqueMessage(f), { field: f.name }, 'Registro duplicado');
   }
 }
+
+/** The duplicate's message: names the field without an article (no gender to agree with: 'Placa', 'CPF'). */
+export const uniqueMessage = (f: FieldMeta) => `Já existe um registro com o valor informado em ${f.label}`;
 
 /** Maps driver exceptions of a failed write to pt-BR HTTP errors. */
 export function mapDbError(e: EntityMeta, err: unknown): never {
   if (err instanceof UniqueConstraintViolationException) {
     const msg = String((err as Error).message);
     const f = e.fields.find((x) => x.unique && msg.includes(x.column));
-    throw new HttpError(409, f ? `Já existe um registro com este ${f.label}` : 'Já existe um registro com estes dados', null, 'Registro duplicado');
+    throw new HttpError(409, f ? uniqueMessage(f) : 'Já existe um registro com estes dados', null, 'Registro duplicado');
   }
   if (err instanceof ForeignKeyConstraintViolationException) {
     throw new HttpError(409, 'Este registro está em uso por outros cadastros e não pode ser excluído ou alterado', null, 'Registro em uso');

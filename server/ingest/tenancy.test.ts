@@ -91,7 +91,7 @@ describe('a serial follows its one registration', () => {
   it('A cannot register B’s serial through the API (unique on the platform)', async () => {
     const r = await userA.post('/api/equipamento', { serial: SERIAL_B, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
     expect(r.status).toBe(409);
-    expect((await json(r)).msg).toBe('Já existe um registro com este Serial (IMEI)');
+    expect((await json(r)).msg).toBe('Já existe um registro com o valor informado em Serial (IMEI)');
     expect((await q('SELECT empresa_id FROM equipamento WHERE serial = $1', [SERIAL_B])).map((x) => x.empresa_id)).toEqual([B]);
   });
 

@@ -293,7 +293,7 @@ describe('look-alike logins', () => {
     const u = await user([A], ASSETS);
     const res = await admin.post('/api/usuario', { nome: 'Sombra', login: u.login.toUpperCase(), senha: 'senha-sombra-123', empresas: [A] });
     expect(res.status).toBe(409);
-    expect((await res.json()).msg).toBe('Já existe um registro com este Login');
+    expect((await res.json()).msg).toBe('Já existe um registro com o valor informado em Login');
     await expect(ts.createUser({ login: u.login.replace('b.', 'B.'), senha: 'senha-sombra-123', ambienteId: amb, empresas: [A] })).rejects.toThrow(/usuario_login_lower_unique/);
     const signed = await ts.login(u.login.toUpperCase(), 'senha-teste-123');
     expect(signed.user.id).toBe(u.id);

@@ -246,7 +246,9 @@ describe('grãos (/wkd/slm)', () => {
     expect((await json(await admin.get(`/api/lote/${lote.id}/historico`))).map((x: any) => x.operacao)).toEqual(['encerra', 'altera', 'create']);
 
     // load: pending until confirmed (the form cannot confirm it), net weight computed
-    const carga = await created(await admin.post('/api/carga', { data: '2026-03-02T12:00:00Z', armazem: s1.id, produto: grao.id, pesoBruto: 42000, tara: 15000, situacao: 'confirmada' }));
+    const semAcao = await admin.post('/api/carga', { data: '2026-03-02T12:00:00Z', armazem: s1.id, produto: grao.id, pesoBruto: 42000, tara: 15000, situacao: 'confirmada' });
+    expect([semAcao.status, (await json(semAcao)).msg]).toEqual([409, "O campo Situação só muda pela ação 'Confirmar'"]);
+    const carga = await created(await admin.post('/api/carga', { data: '2026-03-02T12:00:00Z', armazem: s1.id, produto: grao.id, pesoBruto: 42000, tara: 15000, situacao: 'pendente' }));
     expect(carga.situacao).toBe('pendente');
     expect((await json(await admin.get(`/api/carga/${carga.id}`))).pesoLiquido).toBe(27000);
     expect((await json(await admin.post(`/api/carga/${carga.id}/confirma`))).situacao).toBe('confirmada');

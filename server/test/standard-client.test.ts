@@ -85,18 +85,23 @@ describe("ra-data-simple-rest, unmodified: the whole record on edit and clone", 
     expect(await row('ativo', 999999)).toBeUndefined();
 
     // A new API key: prefixo, usos and ativa are the server's, on create and on update.
-    const key = await dp.create('chave_de_api', { data: { descricao: 'Chave padrão', prefixo: 'HACK', usos: 77, ativa: false, empresaId: B } });
+    const key = await dp.create('chave_de_api', { data: { descricao: 'Chave padrão', prefixo: 'HACK', usos: 77, ativa: true, empresaId: B } });
     const k = await row('chave_de_api', Number(key.data.id));
     expect(k.prefixo).not.toBe('HACK');
     expect(k.usos).toBe(0);
     expect(k.ativa).toBe(true);
     expect(k.empresa_id).toBe(A);
-    await dp.update('chave_de_api', { id: key.data.id, data: { ...key.data, prefixo: 'HACK', usos: 5, ativa: false }, previousData: key.data });
+    await dp.update('chave_de_api', { id: key.data.id, data: { ...key.data, prefixo: 'HACK', usos: 5 }, previousData: key.data });
     expect(await row('chave_de_api', Number(key.data.id))).toMatchObject({ prefixo: k.prefixo, usos: 0, ativa: true });
 
-    // usuario.ativo is changed only by its actions (desativa/ativa).
+    // usuario.ativo and chave_de_api.ativa are changed only by their actions: sent back unchanged they are ignored,
+    // a change is refused (409 pt-BR) rather than silently dropped.
+    expect(await refusal(dp.update('chave_de_api', { id: key.data.id, data: { ...key.data, ativa: false }, previousData: key.data })))
+      .toEqual({ status: 409, msg: "O campo Ativa só muda pela ação 'Revogar'" });
     const u = (await dp.getList('usuario', { pagination: { page: 1, perPage: 1 }, sort: { field: 'id', order: 'DESC' }, filter: {} })).data[0];
-    const up = await dp.update('usuario', { id: u.id, data: { ...u, ativo: false, ui: { x: 1 } }, previousData: u });
+    expect(await refusal(dp.update('usuario', { id: u.id, data: { ...u, ativo: false }, previousData: u })))
+      .toEqual({ status: 409, msg: "O campo Ativo só muda pelas ações 'Desativar' e 'Ativar'" });
+    const up = await dp.update('usuario', { id: u.id, data: { ...u, ui: { x: 1 } }, previousData: u });
     expect(up.data.ativo).toBe(true);
     expect((await row('usuario', Number(u.id))).ativo).toBe(true);
   });

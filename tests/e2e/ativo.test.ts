@@ -98,7 +98,7 @@ describe('ativo screens (admin)', () => {
     await page.locator('#root_placa').fill(plate);
     await page.locator('#root_placa').press('Enter');
     const placaField = page.locator('.rastro-form .MuiGrid-root', { has: page.locator('#root_placa') });
-    await placaField.getByText('Já existe um registro com este Placa').waitFor();
+    await placaField.getByText('Já existe um registro com o valor informado em Placa').waitFor();
     expect(page.url()).toBe(`${LIST}/adicionar`);
     await page.keyboard.press('Escape');
     const dialog = page.getByRole('dialog');

@@ -2,7 +2,7 @@
 // Macros with the enviar_macro payload dialog, Logs, Informações), the satellite panel /esp/sat/painel, and the
 // company-bound edit route /tlm/cee/prestadoras/:companyId/:id/editar.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiCall, openSession, type AdminSession } from './browser';
+import { apiCall, openSession, randomPlate, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -63,16 +63,30 @@ describe('keyboard command console', () => {
 });
 
 describe('satellite panel', () => {
-  it("lists the company's terminals with the state of their messages", async () => {
+  it("lists the company's terminals (vehicle, last communication, messages) and sends through the command queue", async () => {
     const { page } = s;
-    const sat = `SAT${tag}`;
+    const sat = `30043406${tag.slice(-7)}`;
+    await api('/api/equipamento', { serial: sat, tecnologia: 'queclink', modelo: 'gv58cg', ativado: true });
+    const placa = randomPlate();
+    const ativo = await api('/api/ativo', { descricao: `Bitrem satelital ${tag}`, placa });
+    const veiculo = `Bitrem satelital ${tag} (${placa})`;
+    await api('/api/equipamento_ativo', { serial: sat, ativoId: ativo.id, dataInicio: new Date(Date.now() - 60_000).toISOString() });
     await api('/api/mensagem_satelite', { serial: sat, mensagem: 'Posição recebida', direcao: 'recebida', situacao: 'entregue', dataHora: '2026-11-20T10:00:00Z' });
-    await api('/api/mensagem_satelite', { serial: sat, mensagem: 'Retornar', direcao: 'enviada', situacao: 'pendente', dataHora: '2026-11-20T11:00:00Z' });
     await page.goto(`${baseUrl}/esp/sat/painel`);
     await page.locator('h1', { hasText: 'Painel satelital' }).first().waitFor(T);
     const row = page.locator('tbody tr', { hasText: sat });
     await row.waitFor(T);
-    expect(await row.innerText()).toContain('Aguardando entrega');
+    expect(await row.innerText()).toContain(veiculo);
+    await page.getByRole('button', { name: 'Enviar mensagem' }).click(T);
+    const dialog = page.getByRole('dialog', { name: 'Enviar mensagem' });
+    await dialog.getByRole('combobox', { name: 'Terminal' }).click();
+    await page.getByRole('option', { name: `${sat} — ${veiculo}` }).click(T);
+    await dialog.getByRole('textbox', { name: 'Mensagem' }).fill(`Retorne à base ${tag}`);
+    await dialog.getByRole('button', { name: 'Enviar' }).click();
+    await page.getByText(`Mensagem posta na fila de comandos do terminal ${sat} (${veiculo})`).waitFor(T);
+    await expect.poll(() => row.innerText(), T).toContain('Aguardando envio');
+    const fila = await api(`/api/equipamento/${sat}/fila_processamento`);
+    expect(fila.map((r: any) => [r.event, r.value?.mensagem, r.status])).toEqual([['mensagemSatelite', `Retorne à base ${tag}`, 'pendente']]);
     expect(s.errors).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // Row actions (set or handler) and the entity's permission keys: CRUD, declared extras, one per action.
-import type { ActionMeta } from '../../../shared/model.ts';
+import type { ActionMeta, FieldMeta } from '../../../shared/model.ts';
 import type { Err } from '../types.ts';
 import type { Known, RawEntity } from './raw.ts';
 
@@ -15,6 +15,8 @@ export function entityActions(raw: RawEntity, known: Known, err: Err): ActionMet
   return (raw.actions ?? []).map((a, i) => {
     for (const k of Object.keys(a.set ?? {})) known(k, `/actions/${i}/set/${k}`);
     for (const k of Object.keys(a.visibleWhen ?? {})) known(k, `/actions/${i}/visibleWhen/${k}`);
+    (a.sets ?? []).forEach((k, j) => known(k, `/actions/${i}/sets/${j}`));
+    if (a.sets !== undefined && !a.handler) err(`/actions/${i}/sets`, 'sets exige handler (uma ação set já diz o que muda)');
     // A permission named by the action must be one of the entity's declared extras (it then adds no key of its own).
     if (a.permission !== undefined && !(raw.permissions ?? []).some((p) => p.key === a.permission)) {
       err(`/actions/${i}/permission`, `permissão não declarada em permissions: ${a.permission}`);
@@ -24,12 +26,26 @@ export function entityActions(raw: RawEntity, known: Known, err: Err): ActionMet
     const out: ActionMeta = { name: a.name, label: a.label, permission: `${raw.permission}.${a.permission ?? a.name}`, bulk: a.bulk ?? false };
     if (a.set !== undefined) out.set = a.set;
     if (a.handler !== undefined) out.handler = a.handler;
+    if (a.sets !== undefined) out.sets = a.sets;
     if (a.payload !== undefined) out.payload = a.payload;
     if (a.confirm !== undefined) out.confirm = a.confirm;
     if (a.description !== undefined) out.description = a.description;
     if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
     return out;
   });
+}
+
+/** State fields (spec section 4): a field an action changes (its `set`, or `sets` of a handler) changes only
+ *  through its actions: read-only for writes, with the labels of those actions (FieldMeta.setBy). */
+export function markStateFields(raw: RawEntity, fields: FieldMeta[]): void {
+  for (const a of raw.actions ?? []) {
+    for (const k of [...Object.keys(a.set ?? {}), ...(a.sets ?? [])]) {
+      const f = fields.find((x) => x.name === k);
+      if (!f || f.system) continue;
+      f.readOnly = true;
+      if (!(f.setBy ??= []).includes(a.label)) f.setBy.push(a.label);
+    }
+  }
 }
 
 /** Keys below the entity's prefix (without it): CRUD (lista/visualizar only when read-only), extras, actions. */

@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import type { EntityMeta } from '../../../shared/model.ts';
 import type { Err, KindModule } from '../types.ts';
-import { entityActions, entityPermissionKeys } from './actions.ts';
+import { entityActions, entityPermissionKeys, markStateFields } from './actions.ts';
 import { entityList } from './columns.ts';
 import { entityFields, formSections } from './fields.ts';
 import { pickers } from './pickers.ts';
@@ -16,6 +16,7 @@ import { withTabKinds } from './tabs.ts';
 
 export function normalizeEntity(raw: RawEntity, file: string, area: string, err: Err): EntityMeta {
   const { declared, fields, byName, known } = entityFields(raw, err);
+  markStateFields(raw, fields);
   const { columns, recordRepresentation, search, sort } = entityList(raw, declared, byName, known, err);
   const sections = formSections(raw, declared, known, err);
   const actions = entityActions(raw, known, err);

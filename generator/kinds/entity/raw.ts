@@ -10,7 +10,7 @@ export interface RawEntity {
   list?: { columns?: RawColumn[]; select?: { field: string };
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
-  actions?: { name: string; label: string; set?: Record<string, unknown>; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; description?: string; visibleWhen?: Record<string, unknown[]> }[];
+  actions?: { name: string; label: string; set?: Record<string, unknown>; sets?: string[]; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; description?: string; visibleWhen?: Record<string, unknown[]> }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; credentials?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
   owner?: string; aliases?: AliasMeta[]; listScreen?: string;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };

@@ -71,7 +71,7 @@ describe('importacao', () => {
     expect(p.linhas[0].dados).toEqual({ nome: 'Ana Import', documento: '123.456.789-01', idGaragem: garagem, situacao: 'ativo', badges: ['A1', 'A2'] });
     expect(by[3]).toEqual(['O campo Nome é obrigatório']);
     expect(by[4]).toEqual(['CPF inválido: use o formato 000.000.000-00']);
-    expect(by[5]).toEqual(['Já existe um registro com este CPF']);
+    expect(by[5]).toEqual(['Já existe um registro com o valor informado em CPF']);
     expect(by[6]).toEqual(['Garagem: Garagem de B não encontrado']);
     expect(by[7]).toHaveLength(1);
     expect(by[7][0]).toContain('Situação');

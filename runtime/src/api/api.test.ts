@@ -18,7 +18,7 @@ describe('server errors', () => {
     expect(fieldErrors([{ field: 'placa', label: 'Placa', message: 'O campo Placa é obrigatório' }])).toEqual({ placa: 'O campo Placa é obrigatório' });
     expect(fieldErrors({ errors: [{ instancePath: '/ano', message: 'inválido' }] })).toEqual({ ano: 'inválido' });
     expect(fieldErrors(null)).toEqual({});
-    expect(fieldErrors({ field: 'placa' }, 'Já existe um registro com este Placa')).toEqual({ placa: 'Já existe um registro com este Placa' });
+    expect(fieldErrors({ field: 'placa' }, 'Já existe um registro com o valor informado em Placa')).toEqual({ placa: 'Já existe um registro com o valor informado em Placa' });
   });
   it('message with errorMsg and payload', () => {
     expect(errorMessage({ msg: 'Erro de validação' }, 400)).toBe('Erro de validação');

@@ -231,7 +231,7 @@ export function GenericShow({ entity, alias }: GenericProps) {
                     {s.fields.map((f) => (
                       <Grid key={f!.name} size={f!.widget ? 12 : { xs: 12, sm: 6, md: 4 }}>
                         <Typography variant="caption" color="text.secondary">{f!.label}</Typography>
-                        <Box sx={{ minHeight: 24, fontSize: '0.95rem', '& .MuiTypography-root': { fontSize: 'inherit' } }}><FieldValue field={f!} entity={entity} /></Box>
+                        <Box sx={{ minHeight: 24, fontSize: '0.95rem', '& .MuiTypography-root': { fontSize: 'inherit' } }}><FieldValue field={f!} entity={entity} record /></Box>
                       </Grid>
                     ))}
                   </Grid>

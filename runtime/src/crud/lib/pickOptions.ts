@@ -111,7 +111,9 @@ export function permissionOptions(keys: string[], labels: string[], model: Pick<
     const label = labels[i] ?? key;
     const owner = ownerOf(key);
     const sep = label.indexOf(': ');
-    const subgroup = owner?.label ?? (sep > 0 ? label.slice(0, sep) : key);
+    // the key's own label names its register, qualified when two share a name ('Firmwares (Hardware)')
+    const prefix = sep > 0 ? label.slice(0, sep) : undefined;
+    const subgroup = owner && prefix?.startsWith(owner.label) ? prefix : owner?.label ?? prefix ?? key;
     const short = sep > 0 ? label.slice(sep + 2) : label;
     const action = owner && key.length > owner.permission.length ? key.slice(owner.permission.length + 1) : 'lista';
     const actionRank = ACTION_ORDER.includes(action) ? ACTION_ORDER.indexOf(action) : ACTION_ORDER.length;

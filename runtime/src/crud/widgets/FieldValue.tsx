@@ -6,7 +6,7 @@ import { ReferenceArrayField, ReferenceField, SingleFieldList, ChipField, TextFi
 import { useReferenceResource } from '../lib/params';
 import type { EntityMeta, FieldMeta } from '../../../../shared/model';
 import { entityByKey } from '../../model';
-import { formatDate, formatDateTime } from '../lib/format';
+import { formatDate, formatDateTime, formatTimestamp } from '../lib/format';
 import { ImagePreview } from './ImagePreview';
 import { thumbOf } from '../lib/upload';
 import { LookupValue } from './lookup';
@@ -15,7 +15,8 @@ const questionnaire = () => import('./questionnaire');
 const QuestionnaireView = lazy(() => questionnaire().then((m) => ({ default: m.QuestionnaireView })));
 const AnswersValue = lazy(() => questionnaire().then((m) => ({ default: m.AnswersValue })));
 
-export function FieldValue({ field, entity }: { field: FieldMeta; entity?: EntityMeta }) {
+/** `record`: the show panel (timestamps written out with the weekday); in lists they are short, written out in the tooltip. */
+export function FieldValue({ field, entity, record: inRecord }: { field: FieldMeta; entity?: EntityMeta; record?: boolean }) {
   const record = useRecordContext();
   const reference = useReferenceResource(field.reference);
   const v = record?.[field.name];
@@ -53,7 +54,7 @@ export function FieldValue({ field, entity }: { field: FieldMeta; entity?: Entit
     case 'date':
       return <span>{formatDate(String(v))}</span>;
     case 'datetime':
-      return <span>{formatDateTime(String(v))}</span>;
+      return inRecord ? <span>{formatTimestamp(String(v))}</span> : <span title={formatTimestamp(String(v))}>{formatDateTime(String(v))}</span>;
     case 'enum': {
       const o = field.options?.find((x) => x.value === v);
       return <Chip size="small" variant="outlined" label={o?.label ?? String(v)} />;

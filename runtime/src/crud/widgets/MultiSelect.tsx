@@ -151,7 +151,7 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
                   ))}
                 </Box>
               ) : (
-                <Box key={s.subgroup} sx={{ display: 'flex', alignItems: 'flex-start', px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', '&:hover': { bgcolor: 'action.hover' } }}>
+                <Box key={s.subgroup} role="group" aria-label={s.subgroup} sx={{ display: 'flex', alignItems: 'flex-start', px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', '&:hover': { bgcolor: 'action.hover' } }}>
                   <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: 260, flexShrink: 0, pt: 0.25 }}>
                     <TriCheckbox options={s.options} draft={draft} onChange={setDraft} label={`Todos de ${s.subgroup}`} />
                     <Typography variant="body2" sx={{ fontWeight: 600 }}>{s.subgroup}</Typography>
@@ -161,6 +161,7 @@ function PickerDialog({ open, title, options, value, onClose, onConfirm, loading
                       <FormControlLabel
                         key={String(o.value)}
                         sx={{ mr: 0 }}
+                        title={o.label}
                         control={<Checkbox size="small" checked={has(draft, o.value)} disabled={o.obrig} onChange={() => setDraft(toggle(draft, o.value, options))} sx={{ p: 0.5 }} slotProps={{ input: { 'aria-label': o.label } }} />}
                         label={<ItemLabel option={o} text={o.short ?? o.label} />}
                       />

@@ -152,7 +152,7 @@ describe('server errors on fields', async () => {
   const { fieldErrorsOf } = await import('../lib/errors');
   it('maps a unique-conflict 409 to its field', () => {
     const ent = { ...entity, fields: entity.fields.map((x) => (x.name === 'placa' ? { ...x, unique: true } : x)) } as EntityMeta;
-    expect(fieldErrorsOf({ status: 409, message: 'Já existe um registro com este Placa', body: { errors: {} } }, ent)).toEqual({ placa: 'Já existe um registro com este Placa' });
+    expect(fieldErrorsOf({ status: 409, message: 'Já existe um registro com o valor informado em Placa', body: { errors: {} } }, ent)).toEqual({ placa: 'Já existe um registro com o valor informado em Placa' });
     expect(fieldErrorsOf({ status: 400, message: 'x', body: { errors: { ano: 'O campo Ano é inválido' } } }, ent)).toEqual({ ano: 'O campo Ano é inválido' });
   });
 });

@@ -144,7 +144,12 @@ export class VehicleLayer {
       this.addresses.set(k, e.endereco);
     } catch { this.addresses.set(k, 'indisponível'); }
     const cur = this.popupSerial ? this.bySerial.get(this.popupSerial) : undefined;
-    if (cur && this.pointKey(cur) === k) this.popup.setContent(this.html(cur));
+    if (cur && this.pointKey(cur) === k) {
+      // no panning under the user for a line of text
+      this.popup.options.autoPan = false;
+      this.popup.setContent(this.html(cur));
+      this.popup.options.autoPan = true;
+    }
   }
 
   get markerCount(): number { return this.shown.size; }

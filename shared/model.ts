@@ -64,7 +64,14 @@ export interface FieldMeta {
   system: boolean;         // id, empresaId, createdAt ... added by the generator
 }
 
-export interface ColumnMeta {
+/** Display formats of list columns, for any entity or provider (runtime/src/crud/widgets/ColumnFormat.tsx):
+ *  relativo 'há 2 min' (timestamp; full date as tooltip), online chip Online/Offline (timestamp within onlineMinutes,
+ *  default 10), coordenada (6 decimals), link (an app path or URL; linkText the link's text). */
+export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link'] as const;
+export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
+export interface ColumnDisplay { format?: ColumnFormat; onlineMinutes?: number; linkText?: string }
+
+export interface ColumnMeta extends ColumnDisplay {
   source: string;          // field name or a virtual column key from the catalogue
   label: string;
   sortable: boolean;
@@ -224,7 +231,7 @@ export interface ScreenList {
 
 /** A read-only resource whose rows come from code (metadata `kind: provider`), served by the core
  *  (server/crud/provider.ts) through the one pipeline; implementation registered in server/providers/. */
-export interface ProviderColumn { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string; show?: string; tooltip?: string }
+export interface ProviderColumn extends ColumnDisplay { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string; show?: string; tooltip?: string }
 export interface ProviderFilter { name: string; label: string; type: 'search' | 'string' | 'integer' | 'boolean' | 'date' | 'datetime'; multiple: boolean }
 export interface ProviderParam { name: string; label: string; type: 'string' | 'integer'; enum?: string[]; values?: 'tecnologias' | 'modelos' }
 export interface ProviderCall { path: string; op: 'one' | 'list'; query: string[]; notFound?: string }

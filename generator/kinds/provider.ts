@@ -2,6 +2,7 @@
 // come from code (server/crud/provider.ts) or from its declared `sql` (server/read/provider.ts), with its list path, params, columns, filters, sort and named calls.
 import { basename } from 'node:path';
 import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam, ProviderSql } from '../../shared/model.ts';
+import { displayOf } from './entity/columns.ts';
 import { problem } from '../errors.ts';
 import type { Err, KindModule } from './types.ts';
 
@@ -22,9 +23,10 @@ export function normalizeProvider(raw: RawProvider, file: string, area: string, 
   const expectedKey = basename(file).replace(/\.ya?ml$/, '');
   if (raw.key !== expectedKey) err('/key', `deve ser igual ao nome do arquivo (${expectedKey})`);
   if (!area) err('', 'o arquivo deve estar numa pasta de área (adm/, tlm/, cfg/ ...)');
-  const columns: ProviderColumn[] = raw.columns.map((c) => ({
+  const columns: ProviderColumn[] = raw.columns.map((c, i) => ({
     name: c.name, label: c.label, type: c.type ?? 'string', sortable: c.sortable ?? false, default: c.default ?? true,
     ...(c.sortKey ? { sortKey: c.sortKey } : {}), ...(c.show ? { show: c.show } : {}), ...(c.tooltip ? { tooltip: c.tooltip } : {}),
+    ...displayOf(c, `/columns/${i}`, err),
   }));
   raw.columns.forEach((c, i) => {
     if ((c.show || c.tooltip) && c.type !== 'json') err(`/columns/${i}`, 'show/tooltip valem só para colunas json');

@@ -16,6 +16,7 @@ import { seedCatalogues } from '../seed/catalogos.ts';
 import { attachRealtime, type Realtime } from '../realtime/index.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 import { answerClientErrors } from '../http/client-error.ts';
+import { modules } from '../calls/index.ts';
 
 export interface StartOptions {
   port?: number;
@@ -83,9 +84,13 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const actual = (server.address() as AddressInfo).port;
   // socket.io at /socket_server on the same HTTP server.
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log });
+  // The modules' background work (contract server/core/module.ts `start`), outside requests.
+  const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
+  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log })] : []));
   return {
     url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo,
     close: async () => {
+      await Promise.all(jobs.map((j) => j.stop()));
       await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));
       await orm.close(true);

@@ -8,6 +8,12 @@ import type { Provider } from '../crud/provider.ts';
 import type { WriteHook } from '../crud/hooks.ts';
 import type { ActionHandler } from '../crud/actions.ts';
 
+/** What a module's background work gets: SQL outside any request (the system role; `?` placeholders). */
+export interface ModuleStart {
+  exec: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+  log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}
+
 export interface BodyLimit {
   /** Requests this limit applies to (instead of the JSON limit). */
   match: (c: Context) => boolean;
@@ -27,6 +33,8 @@ export interface ServerModule {
   hooks?: Record<string, WriteHook>;
   /** Action handlers by name (metadata actions with `handler:` of its registers; server/crud/actions.ts). */
   actions?: Record<string, ActionHandler>;
+  /** Background work started with the server (after migrations and seed), stopped before it closes. */
+  start?: (ctx: ModuleStart) => { stop: () => Promise<void> };
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;

@@ -1,7 +1,7 @@
 // List settings of an entity: columns (declared or default), computed columns (sql with {this}), the record
 // representation, the quick search, the date range and the default sort.
 import { expandScope, snippetProblems } from '../../../shared/scope-sql.ts';
-import type { ColumnMeta, FieldMeta, FieldType } from '../../../shared/model.ts';
+import type { ColumnDisplay, ColumnMeta, FieldMeta, FieldType } from '../../../shared/model.ts';
 import type { Err } from '../types.ts';
 import type { Known, RawColumn, RawEntity } from './raw.ts';
 
@@ -16,19 +16,20 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
     .filter((f) => !f.hidden && !f.writeOnly && !['json', 'geometry', 'password'].includes(f.type))
     .map((f, i) => ({ source: f.name, default: i < 6 }));
   rawColumns.forEach((c, i) => {
+    const shown = displayOf(c, `/list/columns/${i}`, err);
     if (c.virtual) {
       if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
       if (c.sql !== undefined && !c.sql.includes('{this}')) err(`/list/columns/${i}/sql`, 'a expressão deve usar {this} (a linha da entidade)');
       for (const m of c.sql ? snippetProblems(c.sql, raw.scope) : []) err(`/list/columns/${i}/sql`, m);
       if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
       columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
-        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}) });
+        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...shown });
       return;
     }
     const f = known(c.source, `/list/columns/${i}/source`);
     if (f && (f.hidden || f.writeOnly)) err(`/list/columns/${i}/source`, `campo oculto não pode ser coluna: ${c.source}`);
     columns.push({ source: c.source, label: c.label ?? f?.label ?? c.source,
-      sortable: c.sortable ?? (f ? !UNSORTABLE.includes(f.type) : false), default: c.default ?? false });
+      sortable: c.sortable ?? (f ? !UNSORTABLE.includes(f.type) : false), default: c.default ?? false, ...shown });
   });
   if (columns.length && !columns.some((c) => c.default)) columns.forEach((c) => (c.default = true));
   const sources = columns.map((c) => c.source);
@@ -52,4 +53,15 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
   if (raw.list?.sort) known(sortField, '/list/sort/field');
   const sort = { field: sortField, order: raw.list?.sort?.order ?? 'ASC' } as const;
   return { columns, recordRepresentation, search, sort };
+}
+
+/** A column's display format (ColumnDisplay) as the model keeps it; its options only with their format. */
+export function displayOf(c: ColumnDisplay, path: string, err: Err): ColumnDisplay {
+  if (c.onlineMinutes !== undefined && c.format !== 'online') err(`${path}/onlineMinutes`, 'onlineMinutes vale só para format: online');
+  if (c.linkText !== undefined && c.format !== 'link') err(`${path}/linkText`, 'linkText vale só para format: link');
+  return {
+    ...(c.format ? { format: c.format } : {}),
+    ...(c.format === 'online' ? { onlineMinutes: c.onlineMinutes ?? 10 } : {}),
+    ...(c.linkText !== undefined ? { linkText: c.linkText } : {}),
+  };
 }

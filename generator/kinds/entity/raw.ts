@@ -1,8 +1,8 @@
 // Raw YAML shapes of an entity file (already validated against metadata/_schema/entity.schema.json).
-import type { AliasMeta, CompareOp, FieldMeta, FieldType, FormSection, PermissionMeta, RuleMeta, Scope } from '../../../shared/model.ts';
+import type { AliasMeta, ColumnDisplay, CompareOp, FieldMeta, FieldType, FormSection, PermissionMeta, RuleMeta, Scope } from '../../../shared/model.ts';
 
 export interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
-export interface RawColumn { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
+export interface RawColumn extends ColumnDisplay { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
 export interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string; picker?: { groupBy: string; flat: string; secondLabel?: string };

@@ -4,6 +4,7 @@
 import L from 'leaflet';
 import Supercluster from 'supercluster';
 import { ESTADOS, estadoDe, linhasPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
+import { call } from '../../../runtime/src/api/http';
 
 type PointProps = { serial: string; e: Estado };
 type ClusterProps = { l: number; d: number; s: number };
@@ -94,7 +95,7 @@ export class VehicleLayer {
     if (this.popupSerial) {
       // Keep the open popup current without panning the map under the user.
       const r = this.bySerial.get(this.popupSerial);
-      const html = r && popupHtml(r);
+      const html = r && this.html(r);
       const ll = this.popup.getLatLng();
       if (r && (html !== this.popup.getContent() || !ll || ll.lat !== r.latitude || ll.lng !== r.longitude)) {
         this.popup.options.autoPan = false;
@@ -124,7 +125,31 @@ export class VehicleLayer {
     const r = this.bySerial.get(serial);
     if (!r) return;
     this.popupSerial = serial;
-    this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(popupHtml(r)).openOn(this.map);
+    this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(this.html(r)).openOn(this.map);
+    void this.address(r);
+  }
+
+  // Address line of the popup (GET /api/geocodificacao/endereco, by point rounded as the server's cache).
+  private addresses = new Map<string, string>();
+  private pointKey = (r: UltimoEstado) => `${Math.round(r.latitude! * 1000)}|${Math.round(r.longitude! * 1000)}`;
+  private html(r: UltimoEstado): string {
+    const a = this.addresses.get(this.pointKey(r));
+    return popupHtml(r) + `<div class="rastro-popup-endereco" style="margin-top:4px;font-size:12px">${esc(a ? `Endereço: ${a}` : 'Endereço: buscando…')}</div>`;
+  }
+  private async address(r: UltimoEstado): Promise<void> {
+    const k = this.pointKey(r);
+    if (this.addresses.has(k)) return;
+    try {
+      const e = await call<{ endereco: string }>(`/api/geocodificacao/endereco?lat=${r.latitude}&lon=${r.longitude}`);
+      this.addresses.set(k, e.endereco);
+    } catch { this.addresses.set(k, 'indisponível'); }
+    const cur = this.popupSerial ? this.bySerial.get(this.popupSerial) : undefined;
+    if (cur && this.pointKey(cur) === k) {
+      // no panning under the user for a line of text
+      this.popup.options.autoPan = false;
+      this.popup.setContent(this.html(cur));
+      this.popup.options.autoPan = true;
+    }
   }
 
   get markerCount(): number { return this.shown.size; }

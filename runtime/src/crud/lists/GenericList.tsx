@@ -19,6 +19,7 @@ import type { ActionMeta, AliasMeta, ColumnMeta, EntityMeta, FieldMeta } from '.
 import { aliasPath, entityByKey, model, pathFor, permissionFor, recordPath } from '../../model';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from '../widgets/DateRangeFilter';
 import { FieldValue } from '../widgets/FieldValue';
+import { formattedValue } from '../widgets/ColumnFormat';
 import type { GenericProps } from '../forms/GenericForms';
 import { PanelHeader } from '../widgets/PanelHeader';
 import { useCan } from '../lib/useCan';
@@ -151,7 +152,7 @@ function CopyCell({ children }: { children: ReactNode }) {
 function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMeta; entity?: EntityMeta; source?: string; label?: string; sortable?: boolean }) {
   const record = useRecordContext();
   const f: FieldMeta = field ?? ({ name: column.source, type: 'string', label: column.label } as FieldMeta);
-  return <CopyCell>{record ? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
+  return <CopyCell>{record ? formattedValue(column, record[column.source]) ?? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
 }
 
 /** The row's "⋮" menu: Abrir and the actions (the row itself opens the record on a click). */

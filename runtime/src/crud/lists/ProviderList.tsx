@@ -15,6 +15,7 @@ import { model, pathFor, permissionFor, routeTable } from '../../model';
 import { useCan } from '../lib/useCan';
 import { DateRangeFilter, rangeFilter, rangeFromFilter } from '../widgets/DateRangeFilter';
 import { FieldValue } from '../widgets/FieldValue';
+import { formattedValue } from '../widgets/ColumnFormat';
 import { Empty, PAGE_SIZES } from './GenericList';
 import { ListHeader } from './ListHeader';
 import { ListTools, SearchBox, downloadFile, exportParams } from './ListTools';
@@ -60,7 +61,7 @@ function Cell({ field, column }: { field: FieldMeta; column: ProviderColumn; sou
       </Tooltip>
     ) : <span>{String(shown)}</span>;
   }
-  return <FieldValue field={field} />;
+  return formattedValue(column, record[column.name]) ?? <FieldValue field={field} />;
 }
 
 /** The provider's API path below /api, its {name} parameters filled. */

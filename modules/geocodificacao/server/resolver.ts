@@ -1,0 +1,102 @@
+// The address cache (telemetria.endereco: per company and point rounded to 3 decimals, ~110 m) and its resolver,
+// run outside requests (system role): every few seconds it finds the latest positions (telemetria.ultimo_estado)
+// and the points asked for (enqueue) without an address, writes the nearest municipality at once and, with a
+// provider, asks it (rate-limited) and replaces the municipality with its answer. Lists read the cache in SQL.
+import { companySql, qParams, sameCompany } from '../../../server/tenancy/scope.ts';
+import { addressKeySql } from '../../../server/core/addresses.ts';
+import type { Endereco, Geocoder } from './adapter.ts';
+import { offlineAddress } from './adapter.ts';
+
+export type Exec = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** The cache key of a point in SQL (the lists' computed columns write the same expression). */
+const keySql = addressKeySql;
+
+const RETRY_MS = 10 * 60_000;
+
+export interface Point { empresa: number; lat: number; lon: number }
+
+export class Resolver {
+  private pending = new Map<string, Point>();
+  private failed = new Map<string, number>();
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private exec: Exec, readonly geocoder: Geocoder, private log?: { error: (o: object, m: string) => void }) {}
+
+  /** Remembers a point to resolve on the next tick (bounded: the oldest are dropped). */
+  enqueue(p: Point): void {
+    if (!Number.isFinite(p.lat) || !Number.isFinite(p.lon)) return;
+    const k = `${p.empresa}|${Math.round(p.lat * 1000)}|${Math.round(p.lon * 1000)}`;
+    if (this.pending.size >= 1000) this.pending.delete(this.pending.keys().next().value!);
+    this.pending.set(k, p);
+  }
+
+  /** The company's cached address of a point, if any. */
+  async cached(p: Point): Promise<Endereco | undefined> {
+    const q = qParams();
+    const rows = await this.exec(
+      `SELECT g.endereco, g.fonte FROM telemetria.endereco g
+        WHERE (g.lat_key, g.lon_key) = (${keySql(q.add(p.lat), q.add(p.lon))}) AND ${companySql('g', p.empresa, q)}`, q.values);
+    return rows[0] ? { endereco: String(rows[0].endereco), fonte: rows[0].fonte as Endereco['fonte'] } : undefined;
+  }
+
+  private async store(p: Point, e: Endereco): Promise<void> {
+    const q = qParams();
+    await this.exec(
+      `INSERT INTO telemetria.endereco (empresa_id, lat_key, lon_key, endereco, fonte)
+       VALUES (${q.add(p.empresa)}, ${keySql(q.add(p.lat), q.add(p.lon))}, ${q.add(e.endereco)}, ${q.add(e.fonte)})
+       ON CONFLICT (empresa_id, lat_key, lon_key) DO UPDATE SET endereco = excluded.endereco, fonte = excluded.fonte, atualizado_em = now()`, q.values);
+  }
+
+  /** The address of a point for a company: its cache; else another company's provider answer for the same point
+   *  (no second request); else the provider (rate-limited) or the municipality. Written to the cache. */
+  async resolve(p: Point): Promise<Endereco> {
+    const own = await this.cached(p);
+    if (own && (own.fonte === 'provedor' || !this.geocoder.online)) return own;
+    const q = qParams();
+    const shared = await this.exec(
+      `SELECT g.endereco FROM telemetria.endereco g
+        WHERE (g.lat_key, g.lon_key) = (${keySql(q.add(p.lat), q.add(p.lon))}) AND g.fonte = 'provedor' LIMIT 1`, q.values);
+    const k = `${Math.round(p.lat * 1000)}|${Math.round(p.lon * 1000)}`;
+    let e: Endereco;
+    if (shared[0]) e = { endereco: String(shared[0].endereco), fonte: 'provedor' };
+    else if (own && (this.failed.get(k) ?? 0) > Date.now() - RETRY_MS) return own;
+    else {
+      e = await this.geocoder.reverse(p.lat, p.lon);
+      if (e.fonte !== 'provedor' && this.geocoder.online) this.failed.set(k, Date.now());
+    }
+    if (!own || own.endereco !== e.endereco || own.fonte !== e.fonte) await this.store(p, e);
+    return e;
+  }
+
+  /** One pass: the latest positions without an address (or with the municipality only, when a provider is set) and
+   *  the points enqueued. The municipality first for all (cheap), then the provider one by one. */
+  async tick(): Promise<void> {
+    const q = qParams();
+    const rows = await this.exec(
+      `SELECT DISTINCT u.empresa_id AS empresa, u.lat, u.lon, g.fonte FROM telemetria.ultimo_estado u
+         LEFT JOIN telemetria.endereco g ON ${sameCompany('g', 'u')} AND (g.lat_key, g.lon_key) = (${keySql('u.lat', 'u.lon')})
+        WHERE u.empresa_id IS NOT NULL AND u.lat IS NOT NULL AND u.lon IS NOT NULL
+          AND (g.fonte IS NULL OR (${q.add(this.geocoder.online)} AND g.fonte = 'municipio'))
+        LIMIT 500`, q.values);
+    const points: Point[] = rows.map((r) => ({ empresa: Number(r.empresa), lat: Number(r.lat), lon: Number(r.lon) }));
+    points.push(...this.pending.values());
+    this.pending.clear();
+    for (const p of points) if (!(await this.cached(p))) await this.store(p, offlineAddress(p.lat, p.lon));
+    if (this.geocoder.online) for (const p of points) { if (this.stopped) return; await this.resolve(p); }
+  }
+
+  /** Runs tick() every `ms` (one at a time) until stop(). */
+  start(ms: number): { stop: () => Promise<void> } {
+    const run = () => {
+      if (this.running) return;
+      this.running = this.tick().catch((err) => this.log?.error({ err }, 'geocodificação: falha ao resolver endereços')).finally(() => { this.running = undefined; });
+    };
+    run();
+    this.timer = setInterval(run, ms);
+    this.timer.unref();
+    return { stop: async () => { this.stopped = true; clearInterval(this.timer); await this.running; } };
+  }
+}

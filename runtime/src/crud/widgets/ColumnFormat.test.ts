@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { isOnline, relativeTime, timeOf } from './ColumnFormat';
+
+const NOW = Date.parse('2026-11-27T12:00:00Z');
+describe('column formats', () => {
+  it('reads PostgreSQL timestamptz text and ISO alike', () => {
+    expect(timeOf('2026-11-27 06:49:36.616+00')).toBe(Date.parse('2026-11-27T06:49:36.616Z'));
+    expect(timeOf('2026-11-27 03:49:36-03')).toBe(Date.parse('2026-11-27T06:49:36Z'));
+    expect(timeOf('2026-11-27T06:49:36.000Z')).toBe(Date.parse('2026-11-27T06:49:36Z'));
+    expect(Number.isNaN(timeOf('ontem'))).toBe(true);
+  });
+  it('says how long ago in Portuguese', () => {
+    expect(relativeTime('2026-11-27 11:59:30+00', NOW)).toBe('agora');
+    expect(relativeTime('2026-11-27 11:58:00+00', NOW)).toBe('há 2 min');
+    expect(relativeTime('2026-11-27T09:00:00Z', NOW)).toBe('há 3 h');
+    expect(relativeTime('2026-11-26T11:00:00Z', NOW)).toBe('há 1 dia');
+    expect(relativeTime('2026-11-20T12:00:00Z', NOW)).toBe('há 7 dias');
+    expect(relativeTime('2026-12-01T12:00:00Z', NOW)).toBe('agora');
+  });
+  it('is online within the window only', () => {
+    expect(isOnline('2026-11-27 11:50:00+00', 10, NOW)).toBe(true);
+    expect(isOnline('2026-11-27 11:49:59+00', 10, NOW)).toBe(false);
+    expect(isOnline(null, 10, NOW)).toBe(false);
+  });
+});

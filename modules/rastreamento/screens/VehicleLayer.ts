@@ -3,7 +3,7 @@
 // the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
 import L from 'leaflet';
 import Supercluster from 'supercluster';
-import { ESTADOS, estadoDe, linhasPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
+import { ESTADOS, estadoDe, linhasPopup, linksPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
 
 type PointProps = { serial: string; e: Estado };
 type ClusterProps = { l: number; d: number; s: number };
@@ -46,11 +46,18 @@ function clusterIcon(count: number, p: ClusterProps): L.DivIcon {
   });
 }
 
-export function popupHtml(r: UltimoEstado): string {
+/** What the popup may link to (the user's keys). */
+export type PopupLinks = Parameters<typeof linksPopup>[1];
+const NO_LINKS: PopupLinks = { cadastro: false, historico: false, bloqueio: false };
+
+export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS): string {
   const estado = estadoDe(r);
   const rows = linhasPopup(r).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  // app links (data-rota: the screen navigates inside the app)
+  const links = linksPopup(r, can).map(([k, href]) => `<a href="${esc(href)}" data-rota>${esc(k)}</a>`).join('');
   return `<div class="rastro-popup" data-serial="${esc(r.serial)}"><div class="rastro-popup-titulo">${esc(titulo(r))}</div>`
-    + `<div class="rastro-popup-estado" style="color:${ESTADOS[estado].color}">${ESTADOS[estado].label}</div><table>${rows}</table></div>`;
+    + `<div class="rastro-popup-estado" style="color:${ESTADOS[estado].color}">${ESTADOS[estado].label}</div><table>${rows}</table>`
+    + (links ? `<div class="rastro-popup-links">${links}</div>` : '') + '</div>';
 }
 
 interface Shown { marker: L.Marker; sig: string }
@@ -68,6 +75,8 @@ export class VehicleLayer {
   private popupSerial: string | null = null;
   private pendingPopup: string | null = null;
   private readonly onMove = () => this.render();
+  /** The popup's links the user may follow (set by the screen). */
+  links: PopupLinks = NO_LINKS;
 
   constructor(private map: L.Map) {
     this.group.addTo(map);
@@ -94,7 +103,7 @@ export class VehicleLayer {
     if (this.popupSerial) {
       // Keep the open popup current without panning the map under the user.
       const r = this.bySerial.get(this.popupSerial);
-      const html = r && popupHtml(r);
+      const html = r && popupHtml(r, this.links);
       const ll = this.popup.getLatLng();
       if (r && (html !== this.popup.getContent() || !ll || ll.lat !== r.latitude || ll.lng !== r.longitude)) {
         this.popup.options.autoPan = false;
@@ -124,7 +133,7 @@ export class VehicleLayer {
     const r = this.bySerial.get(serial);
     if (!r) return;
     this.popupSerial = serial;
-    this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(popupHtml(r)).openOn(this.map);
+    this.popup.setLatLng([r.latitude!, r.longitude!]).setContent(popupHtml(r, this.links)).openOn(this.map);
   }
 
   get markerCount(): number { return this.shown.size; }

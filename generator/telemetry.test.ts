@@ -71,6 +71,8 @@ describe('kind telemetria in the generator (registered kind)', () => {
     editYaml(p, 'telemetria/ultimo_estado.yaml', (d) => { d.columns = d.columns.filter((c: { name: string }) => c.name !== 'motorista_id'); });
     expect(await metadataProblems(() => buildModel(p.metadata))).toEqual([
       expect.stringMatching(/^metadata\/tlm\/ativo\.yaml: \/list\/columns\/\d+\/sql: coluna desconhecida em telemetria\.ultimo_estado: motorista_id$/),
+      // its from joins the driver (motoristaNome) on motorista_id too
+      'modules/rastreamento/metadata/tlm/ultimo_estado.yaml: /sql/from: coluna desconhecida em telemetria.ultimo_estado: motorista_id',
       'modules/rastreamento/metadata/tlm/ultimo_estado.yaml: /sql/columns/motoristaId: coluna desconhecida em telemetria.ultimo_estado: motorista_id',
     ]);
   });

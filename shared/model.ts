@@ -92,7 +92,14 @@ export interface ActionMeta {
   confirm?: string;        // text of the 'ATENÇÃO' dialog (runtime default 'Deseja continuar a requisição?')
   description?: string;    // one pt-BR sentence: what the action does (record toolbar, row menu); required on record pages
   visibleWhen?: Record<string, unknown>; // show the button only when the row matches
+  guard?: ActionGuard;     // the dialog shows the row's live state; a typed confirmation above a speed
 }
+
+/** An action on a vehicle (metadata actions[].guard): the 'ATENÇÃO' dialog names the row and shows its latest state
+ *  (rows of `provider` filtered by `by` = the row's id); when `typed` is set and a state's velocidade is above
+ *  `speedAbove` km/h, the caller must type the row's `typed` field into the payload's `confirmacao` — the server
+ *  refuses (409) otherwise (server/crud/guard.ts). */
+export interface ActionGuard { provider: string; by: string; typed?: string; speedAbove?: number }
 
 export interface ParentMeta {
   entity: string;          // parent entity key, e.g. garagem
@@ -295,6 +302,7 @@ export interface AliasMeta {
   filter?: Record<string, unknown>;           // list: fixed filter
   defaults?: Record<string, string>;          // create: field → route parameter pre-filling it, or '$now' (date/datetime)
   back?: string;                              // create/edit: route the form returns to (:parameters from the alias route)
+  menu?: { group: string; order: number; icon?: string }; // list: a menu entry of its own (absolute path)
 }
 
 export interface RouteEntry {

@@ -16,6 +16,9 @@ export function buildMenu(entities: EntityMeta[], screens: ScreenMeta[], menu: R
   const items = [
     ...hubs.map((h) => ({ key: h.key, menu: h.menu, node: { label: h.label, route: h.route, permission: h.permission } as MenuNode })),
     ...entities.map((e) => ({ key: e.key, menu: e.menu, node: { label: e.label.plural, route: e.base ?? e.route, permission: `${e.permission}.lista` } as MenuNode })),
+    // a list alias on a route of its own (e.g. /adm/con/controle) may be an entry too
+    ...entities.flatMap((e) => (e.aliases ?? []).filter((a) => a.menu && a.view === 'list' && a.path.startsWith('/'))
+      .map((a) => ({ key: `${e.key}:${a.path}`, menu: a.menu, node: { label: a.label ?? e.label.plural, route: a.path, permission: `${e.permission}.lista` } as MenuNode }))),
     ...screens.map((t) => ({ key: t.key, menu: t.menu, node: { label: t.label, route: t.route, ...(t.self ? {} : { permission: t.permission }) } as MenuNode })),
     ...more,
   ];

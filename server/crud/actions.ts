@@ -19,6 +19,7 @@ import { mapDbError, prepare } from './write.ts';
 import { lookupLabelOf } from './lookup.ts';
 import { configCommands, configParameters } from './configuracao.ts';
 import { assertOwnDevices } from './commands.ts';
+import { assertGuard } from './guard.ts';
 import { MODELS as QUECLINK_MODELS } from '../../protocol/queclink/models.ts';
 
 export interface ActionContext {
@@ -44,7 +45,9 @@ type Fields<K extends keyof typeof cols> = Partial<Record<FieldOf<(typeof cols)[
 export function created<K extends keyof typeof cols>(ctx: ActionContext, key: K, data: Fields<K>): { row: Row; entity: EntityMeta } {
   const entity = entityByKey(key);
   if (!entity) throw new Error(`entity ${key} not in the model`);
-  return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...tenantOnly(entity, ctx.session) } as never) as Row, entity };
+  // a command records who queued it (fila_processamento.usuario; an API key: nobody)
+  const who = key === 'fila_processamento' ? { usuario: ctx.session.apiKey ? null : ctx.session.usuarioId } : {};
+  return { row: ctx.tx.create(ormName(ctx.tx, entity), { ...data, ...who, ...tenantOnly(entity, ctx.session) } as never) as Row, entity };
 }
 
 /** Queues `event` in fila_processamento for every device linked to the asset now (equipamento_ativo in force,
@@ -234,7 +237,9 @@ export async function runAction(em: EntityManager, entity: EntityMeta, action: A
     if (action.visibleWhen && !matches(plain(entity, row), action.visibleWhen)) {
       throw new HttpError(409, `Ação "${action.label}" não permitida na situação atual do registro`);
     }
-    return handler({ tx, session, entity, action, row, payload: validatePayload(entity, action, body) });
+    const payload = validatePayload(entity, action, body);
+    await assertGuard(tx, session, entity, action, row, payload);
+    return handler({ tx, session, entity, action, row, payload });
   }).catch((err) => mapDbError(entity, err));
   for (const ch of result.changes ?? []) emitChange(ch);
   return result;

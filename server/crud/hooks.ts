@@ -90,7 +90,13 @@ const modelo: WriteHook = async ({ tx, data, existing, session }) => {
 };
 
 /** The registry: metadata names a hook by its key here (the core's below; modules add theirs, registerHooks). */
+/** fila_processamento: who queued the command is the caller (an API key: nobody), never the client's choice. */
+const filaProcessamento: WriteHook = async ({ data, existing, session }) => {
+  if (!existing) data.usuario = session.apiKey ? null : session.usuarioId;
+};
+
 export const writeHooks: Record<string, WriteHook> = {
+  fila_processamento: filaProcessamento,
   formulario,
   modelo,
   resposta_formulario: respostaFormulario,

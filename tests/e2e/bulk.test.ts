@@ -82,13 +82,13 @@ describe('bulk actions in the asset list', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
     await dialog.getByText('3 registros selecionados').waitFor(T);
-    await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
+    await dialog.getByText('Deseja bloquear o motor deste veículo? O comando será enviado aos equipamentos vinculados.').waitFor(T);
     await page.screenshot({ path: `${SHOTS}/confirmar.png` });
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/ativo/bloqueia_motor') && r.request().method() === 'POST');
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
     const results = await (await answered).json();
     expect(results.map((r: any) => [r.id, r.status])).toEqual([[ativos[0], 201], [ativos[1], 201], [ativos[2], 422]]);
-    await page.getByText(`Bloquear motor: 2 executados, 1 recusado: ${tag} 3: O ativo não tem equipamento vinculado: não há para onde enviar o comando`).waitFor(T);
+    await page.getByText(`Bloquear motor: 2 executados (${tag} 1: equipamento ${serials[0]}; ${tag} 2: equipamento ${serials[1]}), 1 recusado: ${tag} 3: O ativo não tem equipamento vinculado: não há para onde enviar o comando`).waitFor(T);
     await page.screenshot({ path: `${SHOTS}/resultado.png` });
     // the selection clears after the run
     await expect.poll(() => page.getByRole('toolbar', { name: 'Ações em lote' }).count(), T).toBe(0);

@@ -90,9 +90,10 @@ describe("a garage's ativos", () => {
     await page.getByRole('menuitem', { name: /^Bloquear motor/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
-    await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
+    await dialog.getByText('Deseja bloquear o motor deste veículo? O comando será enviado aos equipamentos vinculados.').waitFor(T);
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    // the toast names the vehicle and the device that got the command
+    await page.getByText(new RegExp(`^Bloquear motor — .+ \\(${plates[0]}\\): comando enfileirado para o equipamento ${serial}$`)).waitFor(T);
     const fila = await api(`/api/fila_processamento?filter=${encodeURIComponent(JSON.stringify({ serial: [serial] }))}`);
     expect(fila.map((r: any) => [r.serial, r.event, r.status])).toEqual([[serial, 'engineBlock', 'pendente']]);
   });

@@ -75,7 +75,7 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Deseja sincronizar os dados da rede CAN? O equipamento enviará a leitura da rede CAN agora.').waitFor(T);
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    await page.getByText(`Sincronizar CAN — ${serialCan}: comando enfileirado para o equipamento ${serialCan}`).waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}`);
     expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value, r.status])).toEqual([['sync', { can: true }, 'pendente']]);
   });
@@ -86,7 +86,7 @@ describe('equipment record tabs: Sincronizar CAN and Redefinir', () => {
     await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Redefinir', exact: true }).click(T);
     await page.getByRole('dialog').getByText('Deseja redefinir o equipamento? Ele voltará à configuração de fábrica e será reiniciado.').waitFor(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    await page.getByText(`Redefinir — ${serialCan}: comando enfileirado para o equipamento ${serialCan}`).waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan] })}&sort=${encodeURIComponent('["id","ASC"]')}`);
     expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value])).toEqual([['sync', { can: true }], ['reboot', { reset: true }]]);
     expect(s.errors).toEqual([]);
@@ -214,7 +214,7 @@ describe('configurar_equipamentos: a configuration model applied to equipment', 
     await picker.getByRole('button', { name: 'Confirmar' }).click();
     await page.screenshot({ path: '/tmp/hw-aplicar.png' });
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    await page.getByText(`Aplicar aos equipamentos — ${descricao}: comando enfileirado para o equipamento ${serialCan}`).waitFor(T);
     const fila = await api(`/api/fila_processamento?${filter({ serial: [serialCan], event: ['writeConfig'] })}`);
     expect(fila.sort((a: any, b: any) => a.id - b.id).map((r: any) => [r.event, r.value.modeloDeConfiguracao, r.value.comando, r.value.group, r.value.values.join(',')])).toEqual([
       ['writeConfig', config, '1/2', 'GTFRI', '1,0,,,0000,0000,60,60,,,,,0,3600'], ['writeConfig', config, '2/2', 'GTTOW', '40'],

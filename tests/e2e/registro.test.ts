@@ -125,9 +125,9 @@ describe('asset record page (admin)', () => {
     await toolbar.getByRole('button', { name: 'Bloquear motor', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('ATENÇÃO').waitFor(T);
-    await dialog.getByText('Deseja bloquear o motor deste ativo? O comando será enviado ao equipamento vinculado.').waitFor(T);
+    await dialog.getByText('Deseja bloquear o motor deste veículo? O comando será enviado aos equipamentos vinculados.').waitFor(T);
     await dialog.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    await page.getByText(`Bloquear motor — ${descricao} (${placa}): comando enfileirado para o equipamento ${serial}`).waitFor(T);
   });
 
   it('Equipamento: the serials open below the tab; a serial opens its tabs below it; Fila de processamento shows the block', async () => {
@@ -157,7 +157,7 @@ describe('asset record page (admin)', () => {
     await page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button', { name: 'Reiniciar SIM card' }).click();
     await page.getByRole('dialog').getByText('Deseja reiniciar o SIM card? O equipamento será reiniciado.').waitFor(T);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Ação executada').waitFor(T);
+    await page.getByText(`Reiniciar SIM card — ${serial}: comando enfileirado para o equipamento ${serial}`).waitFor(T);
     const fila = await ok(`/api/equipamento/${serial}/fila_processamento`);
     expect(fila.map((r: any) => r.event).sort()).toEqual(['engineBlock', 'reboot']);
   });

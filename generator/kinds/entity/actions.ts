@@ -31,6 +31,14 @@ export function entityActions(raw: RawEntity, known: Known, err: Err): ActionMet
     if (a.confirm !== undefined) out.confirm = a.confirm;
     if (a.description !== undefined) out.description = a.description;
     if (a.visibleWhen !== undefined) out.visibleWhen = a.visibleWhen;
+    if (a.guard !== undefined) {
+      if (a.guard.typed !== undefined) known(a.guard.typed, `/actions/${i}/guard/typed`);
+      // the typed confirmation travels in the payload: the schema must take it
+      const props = (a.payload?.properties ?? {}) as Record<string, unknown>;
+      if (a.guard.typed !== undefined && !props.confirmacao) err(`/actions/${i}/guard`, 'guard.typed exige a propriedade confirmacao no payload');
+      if ((a.guard.typed === undefined) !== (a.guard.speedAbove === undefined)) err(`/actions/${i}/guard`, 'guard: typed e speedAbove andam juntos');
+      out.guard = a.guard;
+    }
     return out;
   });
 }

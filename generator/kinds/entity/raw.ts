@@ -1,5 +1,5 @@
 // Raw YAML shapes of an entity file (already validated against metadata/_schema/entity.schema.json).
-import type { AliasMeta, ColumnDisplay, CompareOp, FieldMeta, FieldType, FormSection, PermissionMeta, RuleMeta, Scope } from '../../../shared/model.ts';
+import type { ActionGuard, AliasMeta, ColumnDisplay, CompareOp, FieldMeta, FieldType, FormSection, PermissionMeta, RuleMeta, Scope } from '../../../shared/model.ts';
 
 export interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
 export interface RawColumn extends ColumnDisplay { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
@@ -10,7 +10,7 @@ export interface RawEntity {
   list?: { columns?: RawColumn[]; select?: { field: string };
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
-  actions?: { name: string; label: string; set?: Record<string, unknown>; sets?: string[]; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; description?: string; visibleWhen?: Record<string, unknown[]> }[];
+  actions?: { name: string; label: string; set?: Record<string, unknown>; sets?: string[]; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; description?: string; visibleWhen?: Record<string, unknown[]>; guard?: ActionGuard }[];
   permissions?: PermissionMeta[]; readOnlyResource?: boolean; credentials?: boolean; importable?: boolean; listTabs?: { group: string; order: number; label?: string }; history?: boolean;
   owner?: string; aliases?: AliasMeta[]; listScreen?: string;
   companies?: string; platform?: { key: string; label?: string; operations: string[] };

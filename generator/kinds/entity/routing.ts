@@ -7,6 +7,7 @@ export function checkAliases(raw: RawEntity, byName: Map<string, FieldMeta>, err
   const readOnlyResource = raw.readOnlyResource ?? false;
     (raw.aliases ?? []).forEach((a, i) => {
       if (readOnlyResource && (a.view === 'create' || a.view === 'edit')) err(`/aliases/${i}/view`, 'cadastro somente leitura: só a lista e a visualização');
+      if (a.menu && (a.view !== 'list' || !a.path.startsWith('/'))) err(`/aliases/${i}/menu`, 'menu só vale para uma lista de rota absoluta');
       if (a.filter && a.view !== 'list') err(`/aliases/${i}/filter`, 'filter só vale para view: list');
       for (const f of Object.keys(a.filter ?? {})) if (!byName.has(f)) err(`/aliases/${i}/filter`, `campo desconhecido: ${f}`);
       if (a.defaults && a.view !== 'create') err(`/aliases/${i}/defaults`, 'defaults só vale para view: create');

@@ -61,6 +61,7 @@ export const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existi
   data.tamanho = fw.tamanho ?? null;
   const command: Fields<'fila_processamento'> = {
     ...tenantOnly(fila, session), serial: eq.serial, event: 'firmwareUpdate', status: 'pendente', processing: false, tentativas: 0,
+    usuario: session.apiKey ? null : session.usuarioId,
     value: { firmwareId: Number(fw.id), versao: fw.versao, arquivo: fw.arquivo ?? null, tamanho: fw.tamanho ?? null },
   };
   await assertOwnDevices(tx, session, [eq.serial]);

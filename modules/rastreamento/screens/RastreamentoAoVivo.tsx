@@ -1,19 +1,22 @@
 // /tlm/ras/rastreamento_ao_vivo: live map of the active company's vehicles (GET /api/rastreamento/ultimo_estado,
-// refreshed every few seconds), clustered markers coloured by state and rotated by course, popup per vehicle,
-// and a searchable side list that centres the map on a vehicle. Works without tiles (offline).
+// refreshed every few seconds), clustered markers coloured by state and rotated by course, popup per vehicle (driver,
+// links to the record, the replay and the engine block), and a search that narrows markers, counter, legend and the
+// side list alike; a list row centres the map on its vehicle. Works without tiles (offline).
 import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
 import { Alert, Box, IconButton, InputAdornment, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import CenterFocusStrongIcon from '@mui/icons-material/CenterFocusStrong';
 import { Title } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
 import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { call } from '../../../runtime/src/api/http';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { fullHeight } from '../../../runtime/src/layout/zoom';
+import { useCan } from '../../../runtime/src/crud/lib/useCan';
 import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTexto, type Estado, type UltimoEstado } from './estado';
-import { VehicleLayer } from './VehicleLayer';
+import { VehicleLayer, type PopupLinks } from './VehicleLayer';
 
 /** Refresh period of the positions. */
 export const REFRESH_MS = 5000;
@@ -25,7 +28,7 @@ const SAO_PAULO: [number, number] = [-23.55, -46.63];
 const ROW_H = 58;
 
 /** Binds the imperative vehicle layer to the react-leaflet map. */
-function Vehicles({ rows, layerRef, fitKey }: { rows: UltimoEstado[]; layerRef: RefObject<VehicleLayer | null>; fitKey: string }) {
+function Vehicles({ rows, layerRef, fitKey, links }: { rows: UltimoEstado[]; layerRef: RefObject<VehicleLayer | null>; fitKey: string; links: PopupLinks }) {
   const map = useMap();
   const fitted = useRef<string | null>(null);
   useEffect(() => {
@@ -36,6 +39,7 @@ function Vehicles({ rows, layerRef, fitKey }: { rows: UltimoEstado[]; layerRef: 
   useEffect(() => {
     const layer = layerRef.current;
     if (!layer) return;
+    layer.links = links;
     layer.setData(rows);
     // Fit the fleet once per company (not on every refresh: the user may be looking elsewhere).
     if (fitted.current !== fitKey && rows.length) {
@@ -43,7 +47,7 @@ function Vehicles({ rows, layerRef, fitKey }: { rows: UltimoEstado[]; layerRef: 
       const b = layer.bounds();
       if (b) map.fitBounds(b.pad(0.1), { maxZoom: 15, animate: false });
     }
-  }, [rows, fitKey, map, layerRef]);
+  }, [rows, fitKey, map, layerRef, links]);
   return null;
 }
 
@@ -141,8 +145,23 @@ export default function RastreamentoAoVivo() {
 
   const rows = useMemo(() => comPosicao(all ?? []), [all]);
   const semPosicao = (all?.length ?? 0) - rows.length;
+  // the search narrows everything shown: markers, counter, legend and list
   const lista = useMemo(() => filtrar(rows, q), [rows, q]);
-  const counts = useMemo(() => contagem(rows), [rows]);
+  const counts = useMemo(() => contagem(lista), [lista]);
+  const { can } = useCan();
+  const links = useMemo<PopupLinks>(() => ({
+    cadastro: can('tlm.fro.ativo.visualizar'),
+    historico: true, // the replay screen checks its own key
+    bloqueio: can('tlm.fro.ativo.bloqueia_motor'),
+  }), [can]);
+  const navigate = useNavigate();
+  // the popup's links (plain HTML inside Leaflet) navigate inside the app; a modified click keeps the browser's way
+  const onMapClick = (e: React.MouseEvent) => {
+    const a = (e.target as HTMLElement).closest?.('a[data-rota]');
+    if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(a.getAttribute('href')!);
+  };
 
   const pick = (r: UltimoEstado) => {
     setSelected(r.serial);
@@ -160,7 +179,8 @@ export default function RastreamentoAoVivo() {
         <Box sx={{ p: 1.5, pb: 1, borderBottom: '1px solid', borderColor: 'divider', display: 'flex', flexDirection: 'column', gap: 1 }}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
             <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
-              <span data-testid="total-veiculos">{rows.length}</span> {rows.length === 1 ? 'veículo' : 'veículos'}
+              <span data-testid="total-veiculos">{lista.length}</span> {lista.length === 1 ? 'veículo' : 'veículos'}
+              {lista.length !== rows.length && <Typography component="span" variant="caption" color="text.secondary" data-testid="total-frota">{` de ${rows.length}`}</Typography>}
             </Typography>
             <Typography variant="caption" color="text.secondary" data-testid="atualizado">
               {atualizado ? `Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}` : 'Carregando...'}
@@ -178,7 +198,7 @@ export default function RastreamentoAoVivo() {
           <VehicleList rows={lista} onPick={pick} selected={selected} />
         )}
       </Paper>
-      <Paper variant="outlined" sx={{ flex: 1, position: 'relative', overflow: 'hidden', minWidth: 0,
+      <Paper variant="outlined" onClick={onMapClick} sx={{ flex: 1, position: 'relative', overflow: 'hidden', minWidth: 0,
         '& .leaflet-container': { height: '100%', width: '100%', bgcolor: '#e8eef1', fontFamily: 'inherit' },
         '& .rastro-veiculo, & .rastro-cluster': { background: 'none', border: 'none', cursor: 'pointer' },
         '& .rastro-veiculo svg': { filter: 'drop-shadow(0 1px 1px rgba(0,0,0,.4))', display: 'block' },
@@ -187,10 +207,11 @@ export default function RastreamentoAoVivo() {
         '& .rastro-popup table': { borderCollapse: 'collapse', fontSize: 12 },
         '& .rastro-popup th': { textAlign: 'left', pr: 1.5, color: 'text.secondary', fontWeight: 500, verticalAlign: 'top', whiteSpace: 'nowrap' },
         '& .rastro-popup td': { pb: 0.25 },
+        '& .rastro-popup-links': { display: 'flex', flexWrap: 'wrap', gap: 1.5, mt: 1, pt: 0.75, borderTop: '1px solid', borderColor: 'divider', fontSize: 12, fontWeight: 600 },
       }}>
         <MapContainer center={SAO_PAULO} zoom={11} preferCanvas={false} ref={mapRef} zoomControl>
           {TILE_URL && TILE_URL !== 'off' && <TileLayer url={TILE_URL} attribution={TILE_ATTRIBUTION} maxZoom={19} />}
-          <Vehicles rows={rows} layerRef={layerRef} fitKey={String(empresa)} />
+          <Vehicles rows={lista} layerRef={layerRef} fitKey={String(empresa)} links={links} />
         </MapContainer>
         <Tooltip title="Mostrar toda a frota">
           <IconButton onClick={fitAll} aria-label="Mostrar toda a frota" size="small"

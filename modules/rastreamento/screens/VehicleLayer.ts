@@ -3,7 +3,7 @@
 // the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
 import L from 'leaflet';
 import Supercluster from 'supercluster';
-import { ESTADOS, estadoDe, linhasPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
+import { ESTADOS, estadoDe, linhasPopup, linksPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
 import { call } from '../../../runtime/src/api/http';
 
 type PointProps = { serial: string; e: Estado };
@@ -47,11 +47,19 @@ function clusterIcon(count: number, p: ClusterProps): L.DivIcon {
   });
 }
 
-export function popupHtml(r: UltimoEstado): string {
+/** What the popup may link to (the user's keys). */
+export type PopupLinks = Parameters<typeof linksPopup>[1];
+const NO_LINKS: PopupLinks = { cadastro: false, historico: false, bloqueio: false };
+
+export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS, endereco?: string): string {
   const estado = estadoDe(r);
   const rows = linhasPopup(r).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  // app links (data-rota: the screen navigates inside the app)
+  const links = linksPopup(r, can).map(([k, href]) => `<a href="${esc(href)}" data-rota>${esc(k)}</a>`).join('');
   return `<div class="rastro-popup" data-serial="${esc(r.serial)}"><div class="rastro-popup-titulo">${esc(titulo(r))}</div>`
-    + `<div class="rastro-popup-estado" style="color:${ESTADOS[estado].color}">${ESTADOS[estado].label}</div><table>${rows}</table></div>`;
+    + `<div class="rastro-popup-estado" style="color:${ESTADOS[estado].color}">${ESTADOS[estado].label}</div><table>${rows}</table>`
+    + (endereco ? `<div class="rastro-popup-endereco" style="margin-top:4px;font-size:12px">Endereço: ${esc(endereco)}</div>` : '')
+    + (links ? `<div class="rastro-popup-links">${links}</div>` : '') + '</div>';
 }
 
 interface Shown { marker: L.Marker; sig: string }
@@ -69,6 +77,8 @@ export class VehicleLayer {
   private popupSerial: string | null = null;
   private pendingPopup: string | null = null;
   private readonly onMove = () => this.render();
+  /** The popup's links the user may follow (set by the screen). */
+  links: PopupLinks = NO_LINKS;
 
   constructor(private map: L.Map) {
     this.group.addTo(map);
@@ -134,7 +144,7 @@ export class VehicleLayer {
   private pointKey = (r: UltimoEstado) => `${Math.round(r.latitude! * 1000)}|${Math.round(r.longitude! * 1000)}`;
   private html(r: UltimoEstado): string {
     const a = this.addresses.get(this.pointKey(r));
-    return popupHtml(r) + `<div class="rastro-popup-endereco" style="margin-top:4px;font-size:12px">${esc(a ? `Endereço: ${a}` : 'Endereço: buscando…')}</div>`;
+    return popupHtml(r, this.links, a ?? 'buscando…');
   }
   private async address(r: UltimoEstado): Promise<void> {
     const k = this.pointKey(r);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
-import { comPosicao, contagem, estadoDe, filtrar, linhasPopup, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
+import { comPosicao, contagem, estadoDe, filtrar, linhasPopup, linksPopup, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
 
 const now = Date.parse('2026-11-23T15:00:00Z');
 const row = (p: Partial<UltimoEstado>): UltimoEstado => ({
@@ -35,7 +35,8 @@ describe('live tracking state', () => {
 
   it('popup lines and course buckets', () => {
     const lines = Object.fromEntries(linhasPopup(row({ ultimaComunicacao: null, velocidade: null, ignicao: null })));
-    expect(lines).toEqual({ Placa: 'ABC-1D23', Velocidade: 'Sem informação', Ignição: 'Sem informação', 'Última comunicação': 'Sem informação' });
+    expect(lines).toEqual({ Placa: 'ABC-1D23', Motorista: 'Sem motorista identificado', Velocidade: 'Sem informação', Ignição: 'Sem informação', 'Última comunicação': 'Sem informação' });
+    expect(Object.fromEntries(linhasPopup(row({ motoristaNome: 'Ana Lima' }))).Motorista).toBe('Ana Lima');
     expect(Object.fromEntries(linhasPopup(row({ ignicao: false })))).toMatchObject({ Velocidade: '42 km/h', Ignição: 'Desligada' });
     expect([rumo(93), rumo(356), rumo(null)]).toEqual([90, 0, null]);
   });
@@ -46,5 +47,16 @@ describe('live tracking state', () => {
     expect(formatTimestamp(null)).toBe('Sem informação');
     expect(formatTimestamp('')).toBe('Sem informação');
     expect(formatTimestamp('não é data')).toBe('Sem informação');
+  });
+
+  it('popup links: record, today\'s replay and engine block, as the keys allow; none without a vehicle', () => {
+    const all = { cadastro: true, historico: true, bloqueio: true };
+    expect(linksPopup(row({ ativoId: 12 }), all, new Date(2026, 10, 3, 9))).toEqual([
+      ['Abrir cadastro', '/tlm/fro/ativo/12'],
+      ['Histórico de rastreamento', '/tlm/ras/historico_rastreamento?ativoId=12&inicio=2026-11-03&fim=2026-11-03'],
+      ['Bloquear motor', '/tlm/fro/ativo/12/bloqueia_motor'],
+    ]);
+    expect(linksPopup(row({ ativoId: 12 }), { cadastro: false, historico: true, bloqueio: false }).map(([k]) => k)).toEqual(['Histórico de rastreamento']);
+    expect(linksPopup(row({ ativoId: null }), all)).toEqual([]);
   });
 });

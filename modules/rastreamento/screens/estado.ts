@@ -16,6 +16,7 @@ export interface UltimoEstado {
   ultimaComunicacao: string | null;
   valido?: boolean | null;
   modelo?: string | null;
+  motoristaNome?: string | null;
 }
 
 export type Estado = 'ligada' | 'desligada' | 'sem_comunicacao';
@@ -67,6 +68,8 @@ export function ignicaoTexto(v: boolean | null | undefined): string {
 export function linhasPopup(r: UltimoEstado): [string, string][] {
   return [
     ['Placa', r.placa || 'Sem informação'],
+    ['Motorista', r.motoristaNome || 'Sem motorista identificado'],
+    // (the address line goes here: ['Endereço', ...])
     ['Velocidade', velocidadeTexto(r.velocidade)],
     ['Ignição', ignicaoTexto(r.ignicao)],
     ['Última comunicação', formatTimestamp(r.ultimaComunicacao)],
@@ -81,3 +84,17 @@ export function contagem(rows: UltimoEstado[], now = Date.now()): Record<Estado,
 
 /** Course rounded to 10° steps: the marker icon is rebuilt only when the bucket changes. */
 export const rumo = (d: number | null | undefined) => (d == null || !Number.isFinite(d) ? null : (Math.round(d / 10) * 10) % 360);
+
+/** yyyy-mm-dd of a local date (the replay's period). */
+const dia = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** Links of the marker popup (app routes): the vehicle's record, today's replay, the engine block; none without a vehicle.
+ *  The replay screen (/tlm/ras/historico_rastreamento) is to read ativoId, inicio and fim from its query. */
+export function linksPopup(r: UltimoEstado, can: { cadastro: boolean; historico: boolean; bloqueio: boolean }, hoje = new Date()): [string, string][] {
+  if (r.ativoId == null) return [];
+  const out: [string, string][] = [];
+  if (can.cadastro) out.push(['Abrir cadastro', `/tlm/fro/ativo/${r.ativoId}`]);
+  if (can.historico) out.push(['Histórico de rastreamento', `/tlm/ras/historico_rastreamento?ativoId=${r.ativoId}&inicio=${dia(hoje)}&fim=${dia(hoje)}`]);
+  if (can.bloqueio) out.push(['Bloquear motor', `/tlm/fro/ativo/${r.ativoId}/bloqueia_motor`]);
+  return out;
+}

@@ -2,15 +2,17 @@
 // the action's confirm text and, when its payload schema has properties (e.g. lote.altera, armazem.define_status),
 // a form of that schema (the entity's widgets, pt-BR messages, the record's current values first); Confirmar runs
 // POST /api/{key}/{id}/{action} with the payload; for the list's selected rows (`bulk`, BulkActions) POST
-// /api/{key}/{action} { ids, payload } and a notification of the outcome per row.
-import { lazy, Suspense } from 'react';
+// /api/{key}/{action} { ids, payload } and a notification of the outcome per row. An action with a guard (metadata
+// actions[].guard) names the record and shows its live state (GuardPanel), asking for the typed plate when it moves.
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useDataProvider, useNotify, useRefresh, type Identifier } from 'react-admin';
 import type { ActionMeta, EntityMeta } from '../../../../shared/model';
 import type { RastroDataProvider } from '../../api/dataProvider';
 import { bulkOutcome } from '../lib/bulk';
 import { useBound } from '../lib/params';
-import { hasPayload } from '../lib/actions';
+import { actionOutcome, hasPayload, recordName } from '../lib/actions';
+import { GuardPanel, type GuardValue } from './GuardPanel';
 import { Loading } from '../widgets/Loading';
 
 const PayloadForm = lazy(() => import('./PayloadForm'));
@@ -25,6 +27,10 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
   const refresh = useRefresh();
   // below route parameters (metadata params) the entity's API, actions included, lives under them
   const resource = useBound(entity)?.resource ?? entity.key;
+  const guarded = !!action?.guard && !bulk;
+  const [guard, setGuard] = useState<GuardValue>({ ready: false });
+  const onGuard = useCallback((v: GuardValue) => setGuard(v), []);
+  useEffect(() => { if (!action) setGuard({ ready: false }); }, [action]);
   const run = async (payload?: Record<string, unknown>) => {
     const a = action!;
     onClose();
@@ -35,8 +41,9 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
         notify(bulkOutcome(a, results, bulk.name), { type: refused ? 'warning' : 'success', autoHideDuration: 8000, multiLine: true });
         bulk.done();
       } else {
-        await dp.runAction(resource, record.id as Identifier, a.name, payload);
-        notify('Ação executada', { type: 'success', autoHideDuration: 3000 });
+        const answer = await dp.runAction(resource, record.id as Identifier, a.name, payload);
+        const msg = actionOutcome(a, recordName(entity, a, record), answer);
+        notify(msg, { type: 'success', autoHideDuration: msg === 'Ação executada' ? 3000 : 8000, multiLine: true });
       }
       refresh();
     } catch (e) {
@@ -54,11 +61,16 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
       ) : (
         <>
           <DialogContent>
+            {guarded && <GuardPanel key={`${action!.name}:${String(record.id)}`} entity={entity} action={action!} record={record} onChange={onGuard} />}
             <DialogContentText>{action?.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
+            {bulk && action?.guard?.typed && action.guard.speedAbove != null && (
+              <DialogContentText sx={{ mt: 1 }}>{`Veículos em movimento acima de ${action.guard.speedAbove} km/h não são atendidos em lote: abra cada um e confirme digitando a placa.`}</DialogContentText>
+            )}
           </DialogContent>
           <DialogActions>
             <Button onClick={onClose}>Cancelar</Button>
-            <Button variant="contained" onClick={() => void run()}>Confirmar</Button>
+            <Button variant="contained" disabled={guarded && !guard.ready}
+              onClick={() => void run(guarded && guard.confirmacao !== undefined ? { confirmacao: guard.confirmacao } : undefined)}>Confirmar</Button>
           </DialogActions>
         </>
       )}

@@ -10,7 +10,12 @@ export const bulkActions = (entity: EntityMeta, can: (key: string) => boolean) =
 export function bulkOutcome(action: Pick<ActionMeta, 'label'>, results: BulkResult[], name: (id: Identifier) => string): string {
   const done = results.filter((r) => r.status < 300).length;
   const refused = results.filter((r) => r.status >= 300);
-  const parts = [`${done} ${done === 1 ? 'executado' : 'executados'}`];
+  // queued commands (answers with serials): which devices of which row got them
+  const sent = results.filter((r) => r.status < 300 && Array.isArray(r.payload)).map((r) => {
+    const serials = [...new Set((r.payload as { serial?: unknown; event?: unknown }[]).filter((x) => x?.serial != null && x.event != null).map((x) => String(x.serial)))];
+    return serials.length ? `${name(r.id)}: ${serials.length === 1 ? 'equipamento' : 'equipamentos'} ${serials.join(', ')}` : null;
+  }).filter(Boolean);
+  const parts = [`${done} ${done === 1 ? 'executado' : 'executados'}${sent.length ? ` (${sent.join('; ')})` : ''}`];
   if (refused.length) {
     parts.push(`${refused.length} ${refused.length === 1 ? 'recusado' : 'recusados'}: ${refused.map((r) => `${name(r.id)}: ${r.msg ?? `erro ${r.status}`}`).join('; ')}`);
   }

@@ -3,15 +3,16 @@
 // rows with the same serial exist anyway (inserted around the API), the serial resolves to nobody: its traffic
 // goes to the pending list and no company gets it (never "the newest registration").
 import type pg from 'pg';
-import { ativo as atv, equipamento as eqp, equipamento_ativo as vin } from '../generated/columns.ts';
+import { ativo as atv, equipamento as eqp, equipamento_ativo as vin, motorista_temporario as esc } from '../generated/columns.ts';
 import { log } from './log.ts';
 import { sameCompany } from '../../shared/scope-sql.ts';
 import type { DeviceInfo } from './types.ts';
 
-// The asset link counts only when link and asset belong to the device's company.
+// The asset link counts only when link and asset belong to the device's company; the driver is the one assigned to
+// the asset now (motorista_temporario in force) until a device identifies drivers itself.
 const LOOKUP = `
 SELECT e.${eqp.id} AS id, e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empresa_id, e.${eqp.modelo} AS modelo,
-       e.${eqp.tecnologia} AS tecnologia, e.${eqp.ativado} AS ativado, l.ativo_id,
+       e.${eqp.tecnologia} AS tecnologia, e.${eqp.ativado} AS ativado, l.ativo_id, d.motorista_id,
        count(*) OVER (PARTITION BY e.${eqp.serial})::int AS registros
   FROM ${eqp.table} e
   LEFT JOIN LATERAL (
@@ -20,6 +21,11 @@ SELECT e.${eqp.id} AS id, e.${eqp.serial} AS serial, e.${eqp.empresaId} AS empre
        AND ea.${vin.dataInicio} <= now() AND (ea.${vin.dataFim} IS NULL OR ea.${vin.dataFim} > now())
        AND EXISTS (SELECT 1 FROM ${atv.table} a WHERE a.${atv.id} = ea.${vin.ativoId} AND ${sameCompany('a', 'e')})
      ORDER BY ea.${vin.dataInicio} DESC LIMIT 1) l ON true
+  LEFT JOIN LATERAL (
+    SELECT t.${esc.motoristaId} AS motorista_id FROM ${esc.table} t
+     WHERE t.${esc.ativoId} = l.ativo_id AND ${sameCompany('t', 'e')}
+       AND t.${esc.dataInicio} <= now() AND t.${esc.dataFim} > now()
+     ORDER BY t.${esc.dataInicio} DESC LIMIT 1) d ON true
  WHERE e.${eqp.serial} = ANY($1::text[])`;
 
 /** Protocols a registration's tecnologia must match (other protocol names, e.g. test ones, are not checked). */
@@ -66,7 +72,7 @@ export class DeviceDirectory {
           conflict: false,
           info: r.ativado ? {
             equipamentoId: r.id, serial: r.serial, empresaId: r.empresa_id, ativoId: r.ativo_id ?? null,
-            motoristaId: null, modelo: r.modelo ?? null, tecnologia: r.tecnologia ?? null,
+            motoristaId: r.motorista_id ?? null, modelo: r.modelo ?? null, tecnologia: r.tecnologia ?? null,
           } : null,
         });
       }
@@ -96,9 +102,15 @@ export class DeviceDirectory {
   /**
    * Forgets what a committed change of a register can change (API-shaped row values before/after): an equipamento
    * or equipamento_ativo row, its serial(s); an ativo, the serials linked to it and the ones without an asset
-   * (a link to it may have become valid). Other serials keep their cached resolution.
+   * (a link to it may have become valid); a driver assignment, the serials of its asset. Other serials keep their
+   * cached resolution.
    */
   invalidateChange(c: { entity: string; id: number; before: Record<string, unknown> | null; after: Record<string, unknown> | null }): void {
+    if (c.entity === 'motorista_temporario') { // the driver of the asset's serials
+      const ativos = new Set([c.before?.ativoId, c.after?.ativoId]);
+      for (const [serial, e] of this.cache) if (e.info && ativos.has(e.info.ativoId)) this.cache.delete(serial);
+      return;
+    }
     if (c.entity === 'ativo') {
       for (const [serial, e] of this.cache) if (e.info && (e.info.ativoId === c.id || e.info.ativoId === null)) this.cache.delete(serial);
       return;

@@ -88,7 +88,7 @@ export function limitsFromEnv(): ConnectionLimits {
 }
 
 /** Registers whose changes can change what a serial resolves to. */
-const DIRECTORY_ENTITIES = new Set(['equipamento', 'equipamento_ativo', 'ativo']);
+const DIRECTORY_ENTITIES = new Set(['equipamento', 'equipamento_ativo', 'ativo', 'motorista_temporario']);
 
 /**
  * A pool that survives the database going away: node-postgres emits 'error' on a client whose server ends the

@@ -84,7 +84,9 @@ describe('gateway with the real schema, and the named calls', () => {
     expect(s.status).toBe(200);
     expect(s.body.payload).toMatchObject({ serial: SERIAL_A, ativoId: ativoA, modelo: 'gv58cg' });
     const byAsset = await call(admin, `/api/equipamento_ativo/por_ativo/${ativoA}`);
-    expect(byAsset.body.payload).toEqual([expect.objectContaining({ serial: SERIAL_A, ativoId: ativoA })]);
+    // the demo seed's tracker of this asset is linked too
+    expect(byAsset.body.payload.every((x: any) => x.ativoId === ativoA)).toBe(true);
+    expect(byAsset.body.payload.filter((x: any) => x.serial === SERIAL_A)).toEqual([expect.objectContaining({ serial: SERIAL_A, ativoId: ativoA })]);
     const live = await call(admin, '/api/rastreamento/ultimo_estado');
     expect(live.status).toBe(200);
     const mine = live.body.payload.find((x: any) => x.serial === SERIAL_A);
@@ -220,21 +222,25 @@ describe('gateway with the real schema, and the named calls', () => {
     await until(() => gw.metrics.connections === 0);
   });
 
-  it('demo: registers one device per seeded asset and the simulated vehicles report', async () => {
+  it('demo: the simulation reports for the trackers the demo seed registered (nothing registered), with their drivers', async () => {
     const dbUrl = (pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const devices = async () => (await pool.query(`SELECT count(*)::int n FROM equipamento`)).rows[0].n;
+    const before = await devices();
     const sim = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 5, maxDevices: 4 });
     try {
-      await until(async () => (await pool.query(`SELECT count(*)::int n FROM telemetria.ultimo_estado WHERE serial LIKE '86400%' AND ativo_id IS NOT NULL AND fix_time IS NOT NULL`)).rows[0].n >= 4, 15_000);
-      const r = await pool.query(`SELECT e.serial, l.ativo_id FROM equipamento e JOIN equipamento_ativo l ON l.serial = e.serial WHERE e.firmware = 'simulador'`);
+      const demo = `SELECT count(*)::int n FROM telemetria.ultimo_estado WHERE serial LIKE '86400150%' AND ativo_id IS NOT NULL AND fix_time IS NOT NULL`;
+      await until(async () => (await pool.query(demo)).rows[0].n >= 4, 15_000);
+      expect((await pool.query(demo)).rows[0].n).toBe(4);
+      // the driver assigned to each vehicle (motorista_temporario) is the one the gateway records
+      const r = await pool.query(`SELECT u.motorista_id, t.motorista_id AS escalado FROM telemetria.ultimo_estado u
+        JOIN motorista_temporario t ON t.ativo_id = u.ativo_id AND t.data_inicio <= now() AND t.data_fim > now() WHERE u.serial LIKE '86400150%'`);
       expect(r.rows.length).toBe(4);
+      for (const x of r.rows) expect(x.motorista_id).toBe(x.escalado);
       const live = await call(admin, '/api/rastreamento/ultimo_estado');
-      expect(live.body.payload.filter((x: any) => x.ativoDescricao && x.latitude < -23).length).toBeGreaterThanOrEqual(1);
+      expect(live.body.payload.filter((x: any) => /^86400150/.test(x.serial) && x.ativoDescricao && x.latitude < -22 && x.latitude > -26).length).toBeGreaterThanOrEqual(1);
     } finally {
       await sim.stop();
     }
-    // idempotent registration on the next start
-    const again = await startDemoSimulation({ databaseUrl: dbUrl, port: gw.ports.queclinkTcp, rate: 1, maxDevices: 4 });
-    await again.stop();
-    expect((await pool.query(`SELECT count(*)::int n FROM equipamento WHERE firmware = 'simulador'`)).rows[0].n).toBe(4);
+    expect(await devices()).toBe(before);
   });
 });

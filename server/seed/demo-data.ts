@@ -1,5 +1,6 @@
 // Demo data per register, never part of the production seed: a second empresa with its roles (the admin gets both
-// companies), the read-only 'leitor' (first company), lookups, a garage tree, 50 ativos and 20 motoristas.
+// companies), the read-only 'leitor' (first company), lookups, a garage tree, 50 ativos with their trackers
+// (equipamento + link) and 50 motoristas, each assigned to its vehicle (motorista_temporario).
 // Added by the first start in demo mode (./index.ts) and by `npm run seed:demo` (./demo.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../shared/model.ts';
@@ -9,10 +10,13 @@ import { Seeder, companyRoles } from './index.ts';
 type Row = Record<string, any>;
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-/** Valid plate: old format AAA-1234 or Mercosul AAA1A23, deterministic per index. */
-export function plate(i: number): string {
+/**
+ * Valid plate, deterministic per index: old format AAA-1234 (even) or Mercosul AAA1A23 (odd). `first`: the letters a
+ * state's series start with (São Paulo F/G, Paraná A/B).
+ */
+export function plate(i: number, first = 'FG'): string {
   const l = (n: number) => LETTERS[Math.floor(n) % 26];
-  const a = `${l(i / 676)}${l(i / 26)}${l(i)}`;
+  const a = `${first[Math.floor(i / 676) % first.length]}${l(i / 26)}${l(i)}`;
   return i % 2 === 0 ? `${a}-${String(1000 + (i % 9000)).padStart(4, '0')}` : `${a}${i % 10}${l(i * 7)}${String(i % 100).padStart(2, '0')}`;
 }
 
@@ -24,6 +28,60 @@ export function cpf(base: number): string {
   const s = d.join('');
   return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
 }
+
+/** CNH check digits of a 9-digit base (DENATRAN rule), or null when the base needs the rule's "minus 2" case. */
+export function cnhDigits(base: string): string | null {
+  const n = base.split('').map(Number);
+  const d1 = n.reduce((s, x, i) => s + x * (9 - i), 0) % 11;
+  const d2 = n.reduce((s, x, i) => s + x * (1 + i), 0) % 11;
+  return d1 >= 10 || d2 >= 10 ? null : `${d1}${d2}`;
+}
+
+/** A valid 11-digit CNH number, deterministic per index (bases needing the special case are skipped). */
+export function cnh(i: number): string {
+  for (let b = 213_480_000 + i * 7_919; ; b++) {
+    const dv = cnhDigits(String(b));
+    if (dv) return `${b}${dv}`;
+  }
+}
+
+/** The demo trackers' IMEIs: type allocation code 86400150, serial, Luhn check digit (the simulator drives these). */
+export const DEMO_TAC = '86400150';
+export function imei(i: number): string {
+  const body = `${DEMO_TAC}${String(i + 1).padStart(6, '0')}`;
+  const sum = body.split('').reduce((s, c, k) => { let x = Number(c); if (k % 2 === 1) { x *= 2; if (x > 9) x -= 9; } return s + x; }, 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+type Cnh = 'A' | 'B' | 'C' | 'D' | 'E';
+/** Demo fleet: manufacturer, model, category, the CNH category it needs, km per year, the tracker model it carries. */
+export const FROTA: { fabricante: string; modelo: string; categoria: string; cnh: Cnh; kmAno: number; rastreador: string }[] = [
+  { fabricante: 'Volvo', modelo: 'FH 540', categoria: 'Caminhão', cnh: 'E', kmAno: 110_000, rastreador: 'gv350ceu' },
+  { fabricante: 'Scania', modelo: 'R 450', categoria: 'Caminhão', cnh: 'E', kmAno: 110_000, rastreador: 'gv350ceu' },
+  { fabricante: 'Mercedes-Benz', modelo: 'Actros 2651', categoria: 'Caminhão', cnh: 'E', kmAno: 110_000, rastreador: 'gv350ceu' },
+  { fabricante: 'Volkswagen', modelo: 'Constellation 24.280', categoria: 'Caminhão', cnh: 'C', kmAno: 80_000, rastreador: 'gv350ceu' },
+  { fabricante: 'Volkswagen', modelo: 'Delivery 11.180', categoria: 'Caminhão', cnh: 'C', kmAno: 60_000, rastreador: 'gv58cg' },
+  { fabricante: 'Ford', modelo: 'Cargo 816', categoria: 'Caminhão', cnh: 'C', kmAno: 60_000, rastreador: 'gv58cg' },
+  { fabricante: 'Mercedes-Benz', modelo: 'Accelo 1016', categoria: 'Caminhão', cnh: 'C', kmAno: 60_000, rastreador: 'gv58cg' },
+  { fabricante: 'Mercedes-Benz', modelo: 'Sprinter 416', categoria: 'Van', cnh: 'B', kmAno: 50_000, rastreador: 'gv58cg' },
+  { fabricante: 'Fiat', modelo: 'Ducato Cargo', categoria: 'Van', cnh: 'B', kmAno: 45_000, rastreador: 'gv58cg' },
+  { fabricante: 'Fiat', modelo: 'Strada', categoria: 'Utilitário', cnh: 'B', kmAno: 30_000, rastreador: 'gv58cg' },
+  { fabricante: 'Volkswagen', modelo: 'Saveiro', categoria: 'Utilitário', cnh: 'B', kmAno: 30_000, rastreador: 'gv58cg' },
+  { fabricante: 'Toyota', modelo: 'Hilux', categoria: 'Utilitário', cnh: 'B', kmAno: 35_000, rastreador: 'gv58cg' },
+  { fabricante: 'Volkswagen', modelo: 'Gol', categoria: 'Carro', cnh: 'B', kmAno: 20_000, rastreador: 'gv50cg' },
+  { fabricante: 'Chevrolet', modelo: 'Onix', categoria: 'Carro', cnh: 'B', kmAno: 20_000, rastreador: 'gv50cg' },
+  { fabricante: 'Honda', modelo: 'CG 160', categoria: 'Moto', cnh: 'A', kmAno: 25_000, rastreador: 'gv50cg' },
+  { fabricante: 'Yamaha', modelo: 'Factor 150', categoria: 'Moto', cnh: 'A', kmAno: 25_000, rastreador: 'gv50cg' },
+  { fabricante: 'Mercedes-Benz', modelo: 'OF 1721', categoria: 'Ônibus', cnh: 'D', kmAno: 70_000, rastreador: 'gv350ceu' },
+];
+/** The order vehicles are drawn from FROTA (a transport company's mix: trucks first, then vans, pickups, cars, motos). */
+const MIX = [0, 3, 9, 1, 7, 4, 14, 2, 5, 12, 6, 0, 10, 1, 8, 2, 11, 15, 13, 16];
+/** The driver's CNH category for a vehicle needing `need` (motorcycle couriers hold AB; others the category or above). */
+const driverCnh = (need: Cnh, i: number): string => need === 'A' ? 'AB' : need === 'B' ? (['B', 'AB', 'C'] as const)[i % 3] : need === 'C' ? (['C', 'D', 'E'] as const)[i % 3] : need === 'D' ? (['D', 'E'] as const)[i % 2] : 'E';
+const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Eduarda', 'Fábio', 'Gabriela', 'Henrique', 'Isabela', 'João', 'Karina', 'Lucas', 'Mariana',
+  'Nelson', 'Olívia', 'Paulo', 'Quésia', 'Rafael', 'Sabrina', 'Tiago', 'Ulisses', 'Vanessa', 'Wagner', 'Yasmin', 'Zeca'];
+const LAST = ['Souza', 'Lima', 'Mendes', 'Rocha', 'Alves', 'Costa', 'Dias', 'Melo', 'Ramos', 'Pereira', 'Barros', 'Martins', 'Teixeira',
+  'Cardoso', 'Castro', 'Nunes', 'Moura', 'Gomes', 'Freitas', 'Ribeiro', 'Oliveira', 'Santos', 'Araújo', 'Carvalho', 'Ferreira', 'Lopes', 'Vieira'];
 
 export const DEMO_LOGIN = 'leitor';
 const ALFA = { fantasia: 'Transportes Alfa', razaoSocial: 'Transportes Alfa Ltda', cnpj: '12.345.678/0001-95', email: 'contato@alfa.com.br' };
@@ -62,16 +120,25 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
       empresas: [empresas[0]], empresaAtiva: empresas[0], cargos: [leitura], roles: [], permissoesExtras: [], ui: {} },
   ]);
   const cores = ['Branco', 'Prata', 'Preto', 'Vermelho', 'Azul'];
-  let ativoN = 0, motN = 0;
+  // Devices and drivers are in place since a month ago (links in force, assignments until next year).
+  const desde = new Date(Date.now() - 30 * 86_400_000);
+  const ate = new Date(Date.now() + 365 * 86_400_000);
+  const distinct = (xs: string[]) => [...new Set(xs)];
+  let ativoN = 0;
   for (const [ei, empresaId] of empresas.entries()) {
     const E = { empresaId };
-    const lk = async (key: string, names: string[]) => (ids[key] = await s.many(key, names.map((descricao) => ({ ...E, descricao }))));
-    await lk('categoria_de_ativo', ['Caminhão', 'Carro', 'Moto', 'Ônibus', 'Van', 'Máquina']);
-    await lk('fabricante_de_ativo', ['Volvo', 'Scania', 'Mercedes-Benz', 'Volkswagen', 'Fiat', 'Ford']);
-    await lk('modelo_de_ativo', ['FH 540', 'R 450', 'Actros 2651', 'Constellation 24.280', 'Strada', 'Cargo 816']);
+    const lk = async (key: string, names: string[]) => {
+      const made = await s.many(key, names.map((descricao) => ({ ...E, descricao })));
+      ids[key] = made;
+      return new Map(names.map((n, i) => [n, made[i]!]));
+    };
+    const categorias = await lk('categoria_de_ativo', ['Caminhão', 'Carro', 'Utilitário', 'Moto', 'Ônibus', 'Van']);
+    const fabricantes = await lk('fabricante_de_ativo', distinct(FROTA.map((f) => f.fabricante)));
+    const modelos = await lk('modelo_de_ativo', FROTA.map((f) => f.modelo));
     await lk('situacao_do_ativo', ['Ativo', 'Em manutenção', 'Inativo', 'Vendido']);
-    await s.many('acessorio', [{ ...E, descricao: 'Rastreador com bloqueio', fabricanteAtivo: ids.fabricante_de_ativo[0], tipoAtivo: ids.categoria_de_ativo[0] }]);
+    await s.many('acessorio', [{ ...E, descricao: 'Rastreador com bloqueio', fabricanteAtivo: fabricantes.get('Volvo'), tipoAtivo: categorias.get('Caminhão') }]);
     await s.many('modelo_configuracao_teclado', [{ ...E, descricao: 'Teclado padrão', tempoTelaSegundos: 30 }]);
+    // Garages in real cities (the simulator drives each vehicle around its garage's city, server/ingest/simulator.ts).
     const [matriz] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Matriz São Paulo' : 'Matriz Curitiba', descricao: 'Matriz' }]);
     const filiais = await s.many('garagem', [
       { ...E, nome: ei === 0 ? 'Filial Campinas' : 'Filial Londrina', descricao: 'Filial', grupoSuperior: matriz },
@@ -80,26 +147,40 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
     const [patio] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Pátio Campinas Norte' : 'Pátio Londrina Sul', descricao: 'Pátio', grupoSuperior: filiais[0] }]);
     const garagens = [matriz, ...filiais, patio];
     const nAtivos = ei === 0 ? 40 : 10;
-    const ativos: Row[] = [];
+    const ativos: Row[] = [], veiculos: (typeof FROTA)[number][] = [];
     for (let i = 0; i < nAtivos; i++, ativoN++) {
+      const v = FROTA[MIX[i % MIX.length]!]!;
+      const ano = 2012 + ((ativoN * 5) % 13);
+      veiculos.push(v);
       ativos.push({
-        ...E, descricao: `Veículo ${String(ativoN + 1).padStart(3, '0')}`, placa: plate(ativoN * 37 + 11), idGaragem: garagens[i % garagens.length],
-        numeroFrota: String(100 + ativoN), ano: 2010 + (ativoN % 15), cor: cores[ativoN % cores.length],
-        categoria: ids.categoria_de_ativo?.[ativoN % 6], fabricante: ids.fabricante_de_ativo?.[ativoN % 6], modelo: ids.modelo_de_ativo?.[ativoN % 6],
-        situacao: ids.situacao_do_ativo?.[ativoN % 7 === 0 ? 1 : 0], firmware: `v${1 + (ativoN % 3)}.${ativoN % 10}`, odometro: 10000 + ativoN * 1234.5,
+        ...E, descricao: `Veículo ${String(ativoN + 1).padStart(3, '0')}`, placa: plate(ativoN * 37 + 11, ei === 0 ? 'FG' : 'AB'), idGaragem: garagens[i % garagens.length],
+        numeroFrota: String(100 + ativoN), ano, cor: v.categoria === 'Caminhão' || v.categoria === 'Ônibus' ? 'Branco' : cores[ativoN % cores.length],
+        categoria: categorias.get(v.categoria), fabricante: fabricantes.get(v.fabricante), modelo: modelos.get(v.modelo),
+        situacao: ids.situacao_do_ativo?.[0], firmware: `v${1 + (ativoN % 3)}.${ativoN % 10}`,
+        odometro: Math.round((2026 - ano + 0.5) * v.kmAno * (0.8 + ((ativoN * 13) % 40) / 100)),
       });
     }
-    (ids.ativo ??= []).push(...(await s.many('ativo', ativos)));
-    const nomes = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Rocha', 'Eduarda Alves', 'Fábio Costa', 'Gabriela Dias', 'Henrique Melo',
-      'Isabela Ramos', 'João Pereira', 'Karina Barros', 'Lucas Martins', 'Mariana Teixeira', 'Nelson Cardoso', 'Olívia Castro', 'Paulo Nunes',
-      'Quésia Moura', 'Rafael Gomes', 'Sabrina Freitas', 'Tiago Ribeiro'];
-    const nMot = ei === 0 ? 15 : 5;
-    const mots: Row[] = [];
-    for (let i = 0; i < nMot; i++, motN++) {
-      mots.push({ ...E, nome: nomes[motN % nomes.length], documento: cpf(123456000 + motN * 7919), matricula: String(5000 + motN), cnh: String(40000000000 + motN * 97), validadeCnh: `20${27 + (motN % 4)}-0${1 + (motN % 9)}-15`,
-        telefone: `(11) 9${String(80000000 + motN * 1111).slice(0, 4)}-${String(1000 + motN).slice(0, 4)}`, idGaragem: garagens[motN % garagens.length], categoriaCnh: 'E' });
-    }
-    (ids.motorista ??= []).push(...(await s.many('motorista', mots)));
+    const ativoIds = await s.many('ativo', ativos);
+    (ids.ativo ??= []).push(...ativoIds);
+    // One tracker per vehicle, linked to it (the simulation, when on, reports for exactly these serials).
+    const base = ativoN - nAtivos;
+    const serials = ativoIds.map((_, i) => imei(base + i));
+    (ids.equipamento ??= []).push(...(await s.many('equipamento', serials.map((serial, i) => ({
+      ...E, serial, tecnologia: 'queclink', modelo: veiculos[i]!.rastreador, firmware: 'v1.2.6', simcard: `8955031${String(9_000_000_000_000 + base + i)}`, ativado: true,
+    })))));
+    (ids.equipamento_ativo ??= []).push(...(await s.many('equipamento_ativo', serials.map((serial, i) => ({ ...E, serial, ativoId: ativoIds[i], dataInicio: desde })))));
+    // One driver per vehicle, holding the CNH category the vehicle needs, assigned to it (motorista_temporario).
+    const mots: Row[] = ativoIds.map((_, i) => {
+      const n = base + i;
+      return { ...E, nome: `${FIRST[n % FIRST.length]} ${LAST[(n * 7 + Math.floor(n / FIRST.length)) % LAST.length]}`, documento: cpf(123456000 + n * 7919),
+        matricula: String(5000 + n), cnh: cnh(n), categoriaCnh: driverCnh(veiculos[i]!.cnh, n), validadeCnh: `20${27 + (n % 4)}-0${1 + (n % 9)}-15`,
+        telefone: `(${ei === 0 ? 11 : 41}) 9${String(8100 + n * 37).slice(0, 4)}-${String(1000 + n * 53).slice(-4)}`, idGaragem: ativos[i]!.idGaragem };
+    });
+    const motIds = await s.many('motorista', mots);
+    (ids.motorista ??= []).push(...motIds);
+    (ids.motorista_temporario ??= []).push(...(await s.many('motorista_temporario', motIds.map((motoristaId, i) => ({
+      ...E, ativoId: ativoIds[i], motoristaId, dataInicio: desde, dataFim: ate, observacao: 'Motorista titular do veículo',
+    })))));
   }
   await em.flush();
   ids.empresa = empresas;

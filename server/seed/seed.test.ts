@@ -74,7 +74,7 @@ describe('seed', () => {
     expect(await verify(await senha('leitor'), 'senha-do-leitor-1')).toBe(true);
     expect((await rows(`select empresas from usuario where login = 'leitor'`))[0].empresas).toEqual([empresas[0].id]);
     expect(await count('ativo')).toBe(50);
-    expect(await count('motorista')).toBe(20);
+    expect(await count('motorista')).toBe(50);
     expect(await count('cargo')).toBe(4);
     const again = seedDemoCli();
     expect(again.status, again.stderr).toBe(0);
@@ -92,7 +92,7 @@ describe('seed', () => {
     await c.connect();
     try {
       const n = async (t: string) => Number((await c.query(`select count(*)::int as n from ${t}`)).rows[0].n);
-      expect([await n('empresa'), await n('usuario'), await n('ativo'), await n('motorista')]).toEqual([2, 2, 50, 20]);
+      expect([await n('empresa'), await n('usuario'), await n('ativo'), await n('motorista')]).toEqual([2, 2, 50, 50]);
       expect(await n('estado')).toBe(27);
     } finally { await c.end(); }
   }, 90_000);

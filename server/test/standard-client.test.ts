@@ -23,7 +23,7 @@ beforeAll(async () => {
   const httpClient = (url: string, options: fetchUtils.Options = {}) =>
     fetchUtils.fetchJson(url, { ...options, user: { authenticated: true, token: `Bearer ${admin.token}` } });
   dp = simpleRestProvider(`${ts.url.replace('localhost', '127.0.0.1')}/api`, httpClient);
-  // A device linked to every asset of A: equipamentosList (computed) is filled in each answer.
+  // A device linked to every asset of A (next to the demo seed's own tracker): equipamentosList (computed) is filled in each answer.
   const ativos = (await ts.em().getConnection().execute('select id from ativo where empresa_id = ?', [A])) as { id: number }[];
   for (const [i, a] of ativos.entries()) await ts.insert('equipamento_ativo', { empresaId: A, serial: `86558504000${String(i).padStart(4, '0')}`, ativoId: a.id, dataInicio: new Date(Date.now() - 60_000) });
 });
@@ -46,7 +46,7 @@ describe("ra-data-simple-rest, unmodified: the whole record on edit and clone", 
     const id = list.data[1].id;
     const one = (await dp.getOne(resource, { id })).data;
     expect(one.id).toBe(id);
-    if (resource === 'ativo') expect(one.equipamentosList).toMatch(/^86558504000\d{4}$/);
+    if (resource === 'ativo') expect(one.equipamentosList).toMatch(/\b86558504000\d{4}$/);
     const many = await dp.getMany(resource, { ids: [list.data[0].id, id] });
     expect(many.data.map((r) => r.id).sort()).toEqual([list.data[0].id, id].sort());
 

@@ -44,13 +44,13 @@ describe('rastreamento ao vivo (admin)', () => {
   });
 
   it('shows one vehicle per device reporting for the active company', async () => {
-    // the seeded ativos of the active company each get a demo tracker (serial 86400 + ativo id, server/ingest/
-    // simulator.ts); wait until all of them reported. Other browser tests of this server add ativos, some with a
+    // the seeded ativos of the active company each have a demo tracker (IMEI 86400150…, server/seed/demo-data.ts,
+    // driven by server/ingest/simulator.ts); wait until all of them reported. Other browser tests of this server add ativos, some with a
     // device that never reports: count only the ativos linked to a demo tracker.
     const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
     const list = await fetch(`${baseUrl}/api/ativo?range=${encodeURIComponent('[0,9999]')}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(list.status).toBe(200);
-    const ativos = ((await list.json()) as { equipamentosList: string | null }[]).filter((a) => /\b86400\d{10}\b/.test(a.equipamentosList ?? '')).length;
+    const ativos = ((await list.json()) as { equipamentosList: string | null }[]).filter((a) => /\b86400150\d{7}\b/.test(a.equipamentosList ?? '')).length;
     expect(ativos).toBeGreaterThan(0);
     await expect.poll(async () => located(await api<Estado[]>('/api/rastreamento/ultimo_estado')).length, { timeout: 60_000, interval: 1000 }).toBe(ativos);
     // the page refreshes every 5 s: its count reaches the devices reporting

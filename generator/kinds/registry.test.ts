@@ -71,7 +71,8 @@ describe('kind registry: a kind added by one module', () => {
     ]);
     expect(model.permissions).toContainEqual({ key: 'tlm.fro.painel_frota', label: 'Painel da frota: Acessar' });
     expect(model.routes).toContainEqual({ path: '/tlm/fro/painel_frota', name: 'tlm.fro.painel_frota', screen: 'painel_frota', view: 'screen' });
-    const frota = model.menu.find((g) => g.label === 'Frota')!;
+    // the menu tree follows the route: area tlm, section tlm/fro
+    const frota = model.menu.find((g) => g.key === 'tlm')!.children!.find((g) => g.key === 'tlm/fro')!;
     expect(frota.children).toContainEqual({ label: 'Painel da frota', route: '/tlm/fro/painel_frota', permission: 'tlm.fro.painel_frota' });
     expect(readFileSync(join(p.outServer, 'paineis-teste.json'), 'utf8')).toBe('["painel_frota"]\n');
     expect(readFileSync(join(p.outServer, 'permissions.ts'), 'utf8')).toContain('"tlm.fro.painel_frota"');

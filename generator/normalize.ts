@@ -106,6 +106,7 @@ export function normalize(meta: LoadedMetadata): Model {
   });
   // Providers: keys and API paths of their own; permission keys from the catalogue.
   const catalogue = new Set([...entityPermissions, ...screens.flatMap((t) => t.permissions), ...hubs.flatMap((h) => h.permissions), ...extraPermissions].map((p) => p.key));
+  for (const t of screens) if (t.sharedKey && !catalogue.has(t.permission)) problems.push(problem(t.file, '/permission', `sharedKey: permissão fora do catálogo: ${t.permission}`));
   const apiPaths = new Map<string, string>(entities.map((e) => [`/${e.key}`, e.file]));
   callBases(entities, apiPaths, problems);
   linkProviders(providers, catalogue, apiPaths, problems);

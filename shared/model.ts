@@ -30,6 +30,9 @@ export interface FieldMeta {
   unique: boolean;         // unique within the entity's tenancy scope
   uniqueGlobal?: boolean;  // unique across all tenants (e.g. usuario.login)
   caseInsensitive?: boolean; // unique without letter case (index on lower(column))
+  /** Unique (in the tenant, or everywhere with uniqueGlobal) among the rows whose field of this name is empty: an open
+   *  link (equipamento_ativo.serial while dataFim is empty). A partial unique index in the database. */
+  uniqueWhileEmpty?: string;
   min?: number;
   max?: number;
   minLength?: number;
@@ -129,6 +132,8 @@ export interface TecnologiaMeta {
   id: string; label: string;
   modelos: { id: string; label: string }[];
   bibliotecas: { eventos?: string; parametros?: string };
+  /** Open links (equipamento_ativo) a vehicle may hold of devices of this technology (default 1). */
+  vinculosPorAtivo?: number;
 }
 
 /** One tab of a record page (metadata `record.tabs`): exactly one target. */
@@ -144,6 +149,7 @@ export interface TabMeta {
   actions?: string[];      // action: names of this entity's actions
   route?: string;          // route: target path, {field} replaced from the record
   each?: string;           // group: column of this entity listing the entries (comma-separated)
+                           // group: `screen` (a tela) shows the entries instead of the plain buttons, given the tab's props
 }
 
 /** Record page (metadata `record`): {route}/:{by} and one route per tab. */
@@ -218,6 +224,8 @@ export interface ScreenMeta {
   route: string;           // e.g. /tlm/ras/rastreamento_ao_vivo
   permission: string;      // route name = permission key that opens it, e.g. tlm.ras.rastreamento_ao_vivo
   self?: boolean;          // the user's own page (perfil): open to every signed-in user, no key in the catalogue
+  /** Opened by a key another register declares (e.g. adm.cfg.equipamentos.reiniciar_simcard): no key of its own. */
+  sharedKey?: boolean;
   permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
   subroutes?: string[];    // child paths below route, same component and permission (e.g. ':tecnology/:model/eventos')
   menu?: { group: string; order: number; icon?: string };

@@ -104,6 +104,13 @@ function entityModule(e: EntityMeta): string {
     }
     return `    { name: ${lit(`${e.table}_${cols.map((c) => c.column).join('_')}_unique`)}, properties: [${cols.map((c) => lit(c.name)).join(', ')}] },`;
   });
+  // Unique among the rows whose named field is empty (an open link): a partial unique index (raw, matched by name).
+  for (const f of e.fields.filter((x) => x.uniqueWhileEmpty)) {
+    const cols = f.uniqueGlobal || !tenant ? [f] : [tenant, f];
+    const empty = e.fields.find((x) => x.name === f.uniqueWhileEmpty)!;
+    const name = indexName(`${e.table}_${cols.map((c) => c.column).join('_')}_open_unique`);
+    uniques.push(`    { name: ${lit(name)}, expression: ${lit(`create unique index "${name}" on "${e.table}" (${cols.map((c) => `"${c.column}"`).join(', ')}) where "${empty.column}" is null`)} },`);
+  }
   const lines = [
     HEADER(e.file),
     `import { ${usesArray ? 'ArrayType, ' : ''}EntitySchema } from '@mikro-orm/core';`,

@@ -6,7 +6,7 @@ import type { EntityMeta, PermissionMeta, ProviderMeta, RouteEntry, ScreenMeta }
 import type { Err, KindModule } from './types.ts';
 
 export interface RawScreen {
-  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean;
+  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean; sharedKey?: boolean;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
   list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string; entity?: string; entityId?: string }[] } };
 }
@@ -31,6 +31,11 @@ export function normalizeScreen(raw: RawScreen, file: string, area: string, err:
   if (raw.self) {
     if (raw.permissions?.length) err('/permissions', 'uma tela self não tem permissões extras');
     screen.self = true;
+    screen.permissions = [];
+  }
+  if (raw.sharedKey) {
+    if (raw.permissions?.length || raw.self) err('/sharedKey', 'uma tela com sharedKey não tem permissões extras nem self');
+    screen.sharedKey = true;
     screen.permissions = [];
   }
   if (raw.subroutes?.length) screen.subroutes = raw.subroutes;

@@ -19,5 +19,5 @@ export function normalizeTecnologias(meta: LoadedMetadata, entities: EntityMeta[
       if (p.values && !raw.length) problems.push(problem(e.file, `/params/${i}/values`, `nenhuma tecnologia declarada em ${file}`));
     });
   }
-  return raw.map((t) => ({ id: t.id, label: t.label, modelos: t.modelos.map((m) => ({ id: m.id, label: m.label })), bibliotecas: t.bibliotecas ?? {} }));
+  return raw.map((t) => ({ id: t.id, label: t.label, modelos: t.modelos.map((m) => ({ id: m.id, label: m.label })), bibliotecas: t.bibliotecas ?? {}, ...(t.vinculosPorAtivo ? { vinculosPorAtivo: t.vinculosPorAtivo } : {}) }));
 }

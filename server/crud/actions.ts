@@ -55,7 +55,11 @@ export function created<K extends keyof typeof cols>(ctx: ActionContext, key: K,
 function queueForAssetDevices(event: 'engineBlock' | 'engineUnblock'): ActionHandler {
   return async (ctx) => {
     const links = await linksInForce(ctx, { ativoId: ctx.row.id });
-    const serials = [...new Set(links.map((l) => String(l.serial)))];
+    // only devices registered in the company (a link written before links were checked may name anything)
+    const equipamento = entityByKey('equipamento')!;
+    const linked = [...new Set(links.map((l) => String(l.serial)))];
+    const registered = linked.length ? (await ctx.tx.find(ormName(ctx.tx, equipamento), { serial: { $in: linked }, ...scopeWhere(equipamento, ctx.session) } as never) as Row[]).map((r) => String(r.serial)) : [];
+    const serials = linked.filter((x) => registered.includes(x));
     if (!serials.length) throw new HttpError(422, 'O ativo não tem equipamento vinculado: não há para onde enviar o comando');
     return createdAnswer(ctx, serials.map((serial) => created(ctx, 'fila_processamento', { serial, event, value: null, status: 'pendente', processing: false, tentativas: 0 })));
   };

@@ -88,25 +88,27 @@ describe('a link keeps its device in use only while in force', () => {
   it('a device with a link in force is neither deleted nor given another serial (409); once the link ends it can be (the ended link stays as history)', async () => {
     const serial = '865300000000003';
     const dev = await json(await admin.post('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true }));
-    const link = await json(await admin.post('/api/equipamento_ativo', { serial, ativoId: ativoA, dataInicio: '2024-03-01T00:00:00Z' }));
+    // a vehicle of its own: ativoA holds OWN2 (one open link per technology per vehicle)
+    const ativo = (await json(await admin.post('/api/ativo', { descricao: 'Caminhão do vínculo em vigor', placa: 'CRA3C33' }))).id;
+    const link = await json(await admin.post('/api/equipamento_ativo', { serial, ativoId: ativo, dataInicio: '2024-03-01T00:00:00Z' }));
     const del = await admin.del(`/api/equipamento/${dev.id}`);
     expect(del.status).toBe(409);
     expect((await del.json()).msg).toBe(`Este registro está em uso: 1 Vínculo de equipamento (campo Serial (IMEI)) usa o valor '${serial}' do campo Serial (IMEI); ele não pode ser excluído nem ter o campo Serial (IMEI) alterado`);
     const recode = await admin.put(`/api/equipamento/${dev.id}`, { serial: '865300000000004', tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
     expect(recode.status).toBe(409);
-    expect((await admin.put(`/api/equipamento_ativo/${link.id}`, { serial, ativoId: ativoA, dataInicio: '2024-03-01T00:00:00Z', dataFim: '2024-04-01T00:00:00Z' })).status).toBe(200);
+    expect((await admin.put(`/api/equipamento_ativo/${link.id}`, { serial, ativoId: ativo, dataInicio: '2024-03-01T00:00:00Z', dataFim: '2024-04-01T00:00:00Z' })).status).toBe(200);
     expect((await admin.del(`/api/equipamento/${dev.id}`)).status).toBe(200);
     expect(await q('SELECT count(*)::int AS n FROM equipamento WHERE serial = $1', [serial])).toEqual([{ n: 0 }]);
-    expect(await links(serial)).toEqual([{ empresa_id: A, ativo_id: ativoA }]);
+    expect(await links(serial)).toEqual([{ empresa_id: A, ativo_id: ativo }]);
   });
 });
 
 describe('commands are queued only to a device of the caller\'s company', () => {
-  it("a link row to another company's tracker already in the database: engine block is refused, nothing queued", async () => {
+  it("a link row to another company's tracker already in the database: engine block skips it (only registered devices), nothing queued", async () => {
     await ts.insert('equipamento_ativo', { empresaId: A, serial: FOREIGN, ativoId: ativoRogue, dataInicio: new Date('2024-01-01') });
     const res = await admin.post(`/api/ativo/${ativoRogue}/bloqueia_motor`);
     expect(res.status).toBe(422);
-    expect((await res.json()).msg).toBe(`O equipamento ${FOREIGN} não está cadastrado nesta empresa: o comando não foi enfileirado`);
+    expect((await res.json()).msg).toBe('O ativo não tem equipamento vinculado: não há para onde enviar o comando');
     expect((await admin.post(`/api/ativo/${ativoRogue}/desbloqueia_motor`)).status).toBe(422);
     expect(await queued(FOREIGN)).toEqual([]);
   });
@@ -127,11 +129,11 @@ describe('commands are queued only to a device of the caller\'s company', () => 
     expect(await queued(FOREIGN)).toEqual([]);
   });
 
-  it('engine block through the own link still queues', async () => {
-    expect((await admin.post('/api/equipamento_ativo', { serial: OWN, ativoId: ativoA, dataInicio: '2024-02-01T00:00:00Z' })).status).toBe(201);
+  it('engine block through the own link still queues (a second link of the same technology is refused)', async () => {
+    expect((await admin.post('/api/equipamento_ativo', { serial: OWN, ativoId: ativoA, dataInicio: '2024-02-01T00:00:00Z' })).status).toBe(409);
     const res = await admin.post(`/api/ativo/${ativoA}/bloqueia_motor`);
     expect(res.status).toBe(201);
-    expect((await res.json()).map((r: any) => [r.serial, r.event])).toEqual([[OWN, 'engineBlock'], [OWN2, 'engineBlock']]);
+    expect((await res.json()).map((r: any) => [r.serial, r.event])).toEqual([[OWN2, 'engineBlock']]);
   });
 });
 

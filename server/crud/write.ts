@@ -186,6 +186,9 @@ export const uniqueMessage = (f: FieldMeta) => `Já existe um registro com o val
 export function mapDbError(e: EntityMeta, err: unknown): never {
   if (err instanceof UniqueConstraintViolationException) {
     const msg = String((err as Error).message);
+    // a partial unique index (uniqueWhileEmpty): another row still open holds the value (a race the checks lost)
+    const open = e.fields.find((x) => x.uniqueWhileEmpty && msg.includes(`${x.column}_open_unique`));
+    if (open) throw new HttpError(409, `Já existe ${e.label.singular.toLowerCase()} em aberto com este ${open.label}`, null, 'Registro duplicado');
     const f = e.fields.find((x) => x.unique && msg.includes(x.column));
     throw new HttpError(409, f ? uniqueMessage(f) : 'Já existe um registro com estes dados', null, 'Registro duplicado');
   }

@@ -13,7 +13,7 @@ export function field(f: RawField, system = false): FieldMeta {
     name: f.name, column: snake(f.name), type: f.type, label: f.label,
     required: f.required ?? false, unique: f.unique ?? false,
   } as FieldMeta;
-  const optional = ['uniqueGlobal', 'caseInsensitive', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
+  const optional = ['uniqueGlobal', 'caseInsensitive', 'uniqueWhileEmpty', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
   for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick', 'lookup'] as const) {
@@ -79,6 +79,10 @@ export function entityFields(raw: RawEntity, err: Err): EntityFields {
       err(`/fields/${i}/widget`, f.widget === 'code' ? 'widget code vale só para campos text' : 'widget vale só para campos json sem items/options');
     }
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
+    if (f.uniqueWhileEmpty) {
+      if (f.unique) err(`/fields/${i}/uniqueWhileEmpty`, 'uniqueWhileEmpty não combina com unique: true');
+      if (!declared.some((x) => x.name === f.uniqueWhileEmpty && !x.required)) err(`/fields/${i}/uniqueWhileEmpty`, `deve ser um campo opcional desta entidade: ${f.uniqueWhileEmpty}`);
+    }
     if (f.caseInsensitive && (!f.unique || !['string', 'text'].includes(f.type))) err(`/fields/${i}/caseInsensitive`, 'caseInsensitive exige unique: true em campo de texto');
     byName.set(f.name, declared[i]);
   });

@@ -117,11 +117,18 @@ export const tabKinds: Record<TabKind, TabKindDef> = {
     schema: {
       type: 'object', additionalProperties: false, required: ['entity', 'each'],
       description: 'A tab group (second slide): one entry per value of the column `each` of this record (comma-separated), each opening the record tabs of `entity` (found by its record `by`).',
-      properties: { entity: identifier, each: { $ref: '#/definitions/fieldName' } },
+      properties: {
+        entity: identifier, each: { $ref: '#/definitions/fieldName' },
+        screen: { ...identifier, description: "A screen (kind: tela) shown at the second slide instead of the entries' buttons; it gets the record and opens the entries itself (e.g. the asset's Equipamento tab: link and unlink devices)." },
+      },
     },
-    normalize(group: { entity: string; each: string }, tab, { e, byKey, rawOf, bad }) {
+    normalize(group: { entity: string; each: string; screen?: string }, tab, { e, byKey, rawOf, screens, bad }) {
       tab.entity = group.entity;
       tab.each = group.each;
+      if (group.screen) {
+        tab.screen = group.screen;
+        if (!screens.some((x) => x.key === group.screen)) bad('/group/screen', `tela desconhecida: ${group.screen}`);
+      }
       const g = byKey.get(group.entity);
       const gRecord = rawOf(group.entity)?.record;
       if (!g) bad('/group/entity', `entidade desconhecida: ${group.entity}`);

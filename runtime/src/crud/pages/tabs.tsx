@@ -85,13 +85,14 @@ function ProviderTab({ entity, record, tab, title }: TabProps) {
   return <ProviderList key={providerResource(provider, params)} provider={provider} title={title} route={route} params={params} inTab />;
 }
 
-const screenComponents = new Map<string, ComponentType>();
-function ScreenTab({ tab }: TabProps) {
-  const s = screens.find((x) => x.key === tab.screen);
+const screenComponents = new Map<string, ComponentType<Partial<TabProps>>>();
+/** A screen in a tab (or a group tab's screen): it gets the tab's props (the record, openEntry). */
+function ScreenTab(props: TabProps) {
+  const s = screens.find((x) => x.key === props.tab.screen);
   if (!s) return null;
-  if (!screenComponents.has(s.key)) screenComponents.set(s.key, lazy(s.load));
+  if (!screenComponents.has(s.key)) screenComponents.set(s.key, lazy(s.load as () => Promise<{ default: ComponentType<Partial<TabProps>> }>));
   const C = screenComponents.get(s.key)!;
-  return <Suspense fallback={<Loading />}><C /></Suspense>;
+  return <Suspense fallback={<Loading />}><C {...props} /></Suspense>;
 }
 
 function ActionTab({ entity, record, tab, title }: TabProps) {
@@ -185,7 +186,9 @@ export function RecordToolbar({ entity, record, value, tabs, deleted, except }: 
 }
 
 /** A group tab at level 2: its entries (the values of its `each` column), each opening the entry's tabs. */
-function GroupTab({ record, tab, title, openEntry }: TabProps) {
+function GroupTab(props: TabProps) {
+  const { record, tab, title, openEntry } = props;
+  if (tab.screen) return <ScreenTab {...props} />;
   const entries = entriesOf(record, tab.each!);
   return (
     <Panel title={title}>

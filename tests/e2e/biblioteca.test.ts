@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parse } from 'yaml';
-import { launch, signIn } from './browser';
+import { launch, menuEntry, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -178,9 +178,9 @@ describe('/tlm/cfg/biblioteca', () => {
 
   it('both screens are menu entries', async () => {
     await page.goto(`${baseUrl}/home`);
-    await page.getByRole('menuitem', { name: 'Biblioteca de eventos' }).click();
+    await (await menuEntry(page, 'Biblioteca de eventos')).click();
     await page.waitForURL(EVENTOS);
-    await page.getByRole('menuitem', { name: 'Biblioteca', exact: true }).click();
+    await (await menuEntry(page, 'Biblioteca')).click();
     await page.waitForURL(`${TLM}/biblioteca_do_evento`);
   });
 });

@@ -1,5 +1,5 @@
 // Headless Chromium (Debian's binary) via playwright-core, plus small page helpers.
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -50,4 +50,10 @@ export async function apiCall(ctx: BrowserContext, baseUrl: string, path: string
   const j = await r.json();
   if (!r.ok) throw new Error(`${path}: ${r.status} ${j.msg}`);
   return j;
+}
+
+/** A menu entry found through the menu's search box (sections of the route tree may be folded). */
+export async function menuEntry(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('textbox', { name: 'Buscar no menu' }).fill(name);
+  return page.getByRole('menuitem', { name, exact: true });
 }

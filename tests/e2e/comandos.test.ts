@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiCall, launch, randomPlate, signIn } from './browser';
+import { apiCall, launch, menuEntry, randomPlate, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -128,7 +128,7 @@ describe('Bloquear motor names the vehicle and its state', () => {
 describe('Controle de comandos', () => {
   it('is in the menu and lists vehicle, user, sent and answered times and the state in pt-BR', async () => {
     await page.goto(`${baseUrl}/`);
-    await page.getByRole('menuitem', { name: 'Controle de comandos' }).click();
+    await (await menuEntry(page, 'Controle de comandos')).click();
     await page.waitForURL(`${baseUrl}/adm/con/controle**`);
     await page.goto(`${baseUrl}/adm/con/controle?filter=${encodeURIComponent(JSON.stringify({ q: veic.movendo.serial }))}`);
     await expect.poll(() => page.locator('tbody tr').count(), T).toBe(1);

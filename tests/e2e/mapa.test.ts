@@ -3,7 +3,7 @@
 // of the active company, and a marker's popup shows its plate and the Portuguese timestamp.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, signIn } from './browser';
+import { launch, menuEntry, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('rastreamento ao vivo (admin)', () => {
   it('is a menu entry and a permission key of the catalogue', async () => {
     expect(await api<string[]>('/api/usuario/permissoes')).toContain('tlm.ras.rastreamento_ao_vivo');
-    await page.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
+    await (await menuEntry(page, 'Rastreamento ao vivo')).click();
     await page.waitForURL(MAP);
     await page.locator('.leaflet-container').waitFor();
   });
@@ -108,10 +108,10 @@ describe('rastreamento ao vivo (cargo holder)', () => {
     try {
       const p2 = await c2.newPage();
       await signIn(p2, baseUrl, `monitor.${suffix}`, 'Monitor-2024!');
-      await p2.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).click();
+      await (await menuEntry(p2, 'Rastreamento ao vivo')).click();
       await p2.waitForURL(MAP);
       await expect.poll(() => p2.getByTestId('total-veiculos').textContent(), { timeout: 30_000 }).toMatch(/^[1-9]\d*$/);
-      expect(await p2.getByRole('menuitem', { name: 'Ativos' }).count()).toBe(0);
+      expect(await (await menuEntry(p2, 'Ativos')).count()).toBe(0);
     } finally {
       await c2.close();
     }

@@ -3,7 +3,7 @@
 // token removed, /login after 2 s).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
-import { launch, signIn } from './browser';
+import { launch, menuEntry, signIn } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -77,7 +77,7 @@ describe('server push dialogs', () => {
     await page.waitForURL(`${baseUrl}/home`);
     await expect.poll(() => page.getByRole('dialog', { name: 'Permissões Alteradas' }).count()).toBe(0);
     // the new key is in force after the reload
-    await expect.poll(() => page.getByRole('menuitem', { name: 'Rastreamento ao vivo' }).count()).toBe(1);
+    await expect.poll(async () => (await menuEntry(page, 'Rastreamento ao vivo')).count()).toBe(1);
   });
 
   it("shows 'Sessão terminada', removes the token and goes to /login after 2 s when an administrator ends the session", async () => {

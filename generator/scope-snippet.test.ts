@@ -34,5 +34,15 @@ describe('{scope:alias} in computed columns', () => {
       `metadata/tlm/ativo.yaml: /list/columns/${j}/sql: a tabela equipamento_ativo (ea) sem {scope:ea}`,
     ]);
   });
-});
 
+  it('refuses a table aliased t, the name of the row the engine reads (it would shadow {this} silently)', async () => {
+    const p = project();
+    let i = -1;
+    editYaml(p, 'tlm/ativo.yaml', (d) => {
+      const c = equipamentos(d);
+      i = d.list.columns.indexOf(c);
+      c.sql = '(SELECT string_agg(t.serial, \', \') FROM equipamento_ativo t WHERE t.ativo_id = {this}.id AND {scope:t})';
+    });
+    expect(await problems(p)).toEqual([`metadata/tlm/ativo.yaml: /list/columns/${i}/sql: o apelido t é o da linha ({this}): use outro apelido`]);
+  });
+});

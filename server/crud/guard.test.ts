@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
+import type { MenuNode } from '../../shared/model.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -103,8 +104,9 @@ describe('engine block of a moving vehicle (action guard)', () => {
       ['Carreta no pátio (PAR2B34)', 'reboot', adminId, 'pendente'],
     ]);
     expect(typeof rows[0].createdAt).toBe('string');
-    // Controle de comandos is a menu entry (Configuração), on the spec's route
-    const entry = ts.model.menu.flatMap((g) => g.children ?? []).find((n) => n.route === '/adm/con/controle');
+    // Controle de comandos is a menu entry, on the spec's route (the menu tree: area adm, section adm/con)
+    const flat = (ns: MenuNode[]): MenuNode[] => ns.flatMap((n) => [n, ...flat(n.children ?? [])]);
+    const entry = flat(ts.model.menu).find((n) => n.route === '/adm/con/controle');
     expect(entry).toEqual({ label: 'Controle de comandos', route: '/adm/con/controle', permission: 'adm.cfg.equipamentos.fila_processamento.lista', icon: 'SettingsRemote' });
   });
 });

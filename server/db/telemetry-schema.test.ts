@@ -44,7 +44,7 @@ async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Prom
 
 describe('telemetry metadata', () => {
   it('is what the writer and the generated column lists use', () => {
-    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['evento', 'mensagem_pendente', 'posicao', 'ultimo_estado']);
+    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['endereco', 'evento', 'mensagem_pendente', 'posicao', 'ultimo_estado']);
     const posicao = TELEMETRY_TABLES.find((t) => t.key === 'posicao')!;
     expect(posicao.partition).toEqual({ column: 'fix_time', interval: 'month', monthsBehind: 1, monthsAhead: 2 });
     expect(posicao.primaryKey).toEqual(['serial', 'fix_time', 'tipo']);
@@ -135,8 +135,9 @@ describe('transition from the gateway’s own migrator (001–003)', () => {
       expect(diffTelemetry(await readTelemetryState(c), TELEMETRY_TABLES.map(stateOf)).changes).toEqual([]);
       expect((await c.query(`SELECT serial, empresa_id FROM telemetria.posicao_2024_03`)).rows).toEqual([{ serial: 'A1', empresa_id: 7 }]);
       expect((await c.query(`SELECT to_regclass('telemetria.schema_migrations') AS t`)).rows[0].t).toBeNull();
-      const fns = (await c.query(`SELECT pg_get_function_identity_arguments(p.oid) AS args FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'telemetria'`)).rows;
-      expect(fns).toEqual([{ args: 'tabela text, ts timestamp with time zone' }]);
+      const fns = (await c.query(`SELECT p.proname AS name, pg_get_function_identity_arguments(p.oid) AS args FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'telemetria' ORDER BY 1`)).rows;
+      // the partition function of the migrations and the live-fleet trigger's (home page push); none of the old migrator's
+      expect(fns).toEqual([{ name: 'estado_frota_notify', args: '' }, { name: 'garante_particao', args: 'tabela text, ts timestamp with time zone' }]);
       // The writer's partition call works on the kept table (next month of the old data).
       expect((await c.query(`SELECT telemetria.garante_particao('posicao', '2024-04-02T00:00:00Z') AS p`)).rows[0].p).toBe('posicao_2024_04');
     });

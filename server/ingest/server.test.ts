@@ -44,6 +44,8 @@ beforeAll(async () => {
   empresas = (await pool.query('SELECT id FROM empresa ORDER BY id')).rows.map((r) => r.id);
   ativoA = (await pool.query('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [empresas[0]])).rows[0].id;
   ativoB = (await pool.query('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [empresas[1]])).rows[0].id;
+  // the demo links a Queclink tracker to every vehicle: free both assets for the test's own (one open link per technology)
+  await pool.query("UPDATE equipamento_ativo SET data_fim = now() - interval '2 hours' WHERE ativo_id = ANY($1) AND data_fim IS NULL", [[ativoA, ativoB]]);
   // Registered through the generated CRUD API, like a user would.
   for (const [serial, ativoId, empresa] of [[SERIAL_A, ativoA, empresas[0]], [SERIAL_B, ativoB, empresas[1]]] as const) {
     const u = ts.as(admin.token, empresa);

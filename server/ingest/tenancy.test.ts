@@ -57,6 +57,8 @@ beforeAll(async () => {
   [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
   ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
   ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
+  // the demo links a Queclink tracker to every vehicle: free B's asset for the test's own (one open link per technology)
+  await q('UPDATE equipamento_ativo SET data_fim = now() - interval \'2 hours\' WHERE ativo_id = $1 AND data_fim IS NULL', [ativoB]);
   const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
   await ts.createUser({ login: 'gestor_a', senha: 'senha-teste-123', ambienteId: ambiente, empresas: [A], permissoes: PERMS });
   await ts.createUser({ login: 'gestor_b', senha: 'senha-teste-123', ambienteId: ambiente, empresas: [B], permissoes: PERMS });

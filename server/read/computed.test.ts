@@ -21,8 +21,9 @@ beforeAll(async () => {
   outro = (await json(await admin.post('/api/ativo', { descricao: 'Caminhão sem vínculo', placa: 'CAL2B34' }))).id;
   const link = (serial: string, dataInicio: string, dataFim?: string) => admin.post('/api/equipamento_ativo', { serial, ativoId: ativo, dataInicio, ...(dataFim ? { dataFim } : {}) });
   // A link takes only a device of the company (equipamento).
-  for (const serial of ['865000000000001', '865000000000002', '865000000000009']) {
-    expect((await admin.post('/api/equipamento', { serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true })).status).toBe(201);
+  // two devices in force on one asset: of two technologies (one open link per technology)
+  for (const [serial, tecnologia, modelo] of [['865000000000001', 'queclink', 'gv50cg'], ['865000000000002', 'osmand', 'osmand'], ['865000000000009', 'queclink', 'gv50cg']]) {
+    expect((await admin.post('/api/equipamento', { serial, tecnologia, modelo, ativado: true })).status).toBe(201);
   }
   expect((await link('865000000000002', '2024-01-01T00:00:00Z')).status).toBe(201);
   expect((await link('865000000000001', '2024-02-01T00:00:00Z')).status).toBe(201);
@@ -52,6 +53,6 @@ describe('computed columns of ativo', () => {
   it('export fills them too', async () => {
     const res = await admin.get(`/api/ativo/export?${new URLSearchParams({ format: 'csv', filter: JSON.stringify({ id: [ativo] }), columns: '["placa","motorista","equipamentosList"]' })}`);
     expect(res.status).toBe(200);
-    expect((await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['Placa;Motorista;Equipamentos', 'CAL1A23;Joana Calculada;"865000000000001, 865000000000002"']);
+    expect((await res.text()).replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['Placa;Motorista;Equipamentos', 'CAL1A23;Joana Calculada;865000000000001, 865000000000002']);
   });
 });

@@ -9,7 +9,7 @@ import type { ProviderMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { ADMIN, json, type Api, type TestServer, startTestServer } from '../test/harness.ts';
 import { planDeclared, readDeclared, type ProviderSql } from './provider.ts';
-import { rastreamento, satelite as providers, teclado } from './testing/provider-oracles.ts';
+import { rastreamento, teclado } from './testing/provider-oracles.ts';
 import type { ProviderQuery } from '../crud/provider.ts';
 
 let ts: TestServer;
@@ -37,35 +37,8 @@ beforeAll(async () => {
 afterAll(async () => { await ts?.stop(); });
 
 describe('declared provider painel_satelite', () => {
-  it('the engine answers what the hand-written implementation answers', async () => {
-    const meta = ts.model.providers.find((p) => p.key === 'painel_satelite')! as ProviderMeta;
-    const session = { empresaAtiva: A, usuarioId: admin.user.id } as unknown as Session;
-    const ctx = { session, em: ts.em(), empresaId: A, meta };
-    const filters: Record<string, unknown>[] = [{}, { q: 'sat00' }, { q: 'T01' }, { pendencias: true }, { pendencias: false }, { q: 'SAT', pendencias: true }, { q: '%' }];
-    let compared = 0, withAtivo = 0;
-    for (const col of meta.columns.filter((c) => c.sortable)) {
-      for (const order of ['ASC', 'DESC'] as const) {
-        for (const filter of filters) {
-          for (const [offset, limit] of [[0, 50], [2, 3]]) {
-            const q: ProviderQuery = { params: {}, filter, sort: { field: col.name, order }, offset, limit };
-            const want = await providers.painel_satelite.list(q, ctx);
-            const got = await readDeclared(ts.em(), meta, decl, q, A);
-            expect(JSON.stringify(got), JSON.stringify(q)).toBe(JSON.stringify(want));
-            compared++;
-            withAtivo += got.rows.filter((r) => r.ativo).length;
-          }
-        }
-      }
-    }
-    expect(compared).toBe(meta.columns.filter((c) => c.sortable).length * 2 * filters.length * 2);
-    expect(withAtivo).toBeGreaterThan(0);
-    // The boolean filter narrows (some terminals are all delivered).
-    const q = (filter: Record<string, unknown>): ProviderQuery => ({ params: {}, filter, sort: { field: 'serial', order: 'ASC' }, offset: 0, limit: 50 });
-    const [all, pend] = [await readDeclared(ts.em(), meta, decl, q({}), A), await readDeclared(ts.em(), meta, decl, q({ pendencias: true }), A)];
-    expect(pend.total).toBeGreaterThan(0);
-    expect(pend.total).toBeLessThan(all.total);
-  });
-
+  // Its rows changed in issue 20 (terminals of the command queue, no longer the register alone): the old hand-written
+  // implementation is no oracle any more; modules/satelite/server/satelite.test.ts checks the panel's rows.
   it('names the company only through the scope module and binds every value', () => {
     const meta = ts.model.providers.find((p) => p.key === 'painel_satelite')! as ProviderMeta;
     const { sql, params } = planDeclared(meta, decl, { params: {}, filter: { q: "x' OR 1=1" }, sort: { field: 'serial', order: 'ASC' }, offset: 0, limit: 5 }, B);
@@ -131,7 +104,8 @@ describe('declared provider painel_satelite', () => {
             const want = await rastreamento.ultimo_estado.list(q, ctx);
             const got = await readDeclared(ts.em(), meta, d, q, A);
             for (const r of got.rows) expect(r.id).toBe(r.serial);
-            const withoutId = { rows: got.rows.map(({ id: _id, ...r }) => r), total: got.total };
+            // motoristaNome came after the hand-written implementation (issue 20: the driver in the map's popup)
+            const withoutId = { rows: got.rows.map(({ id: _id, motoristaNome: _m, ...r }) => r), total: got.total };
             expect(JSON.stringify(withoutId), JSON.stringify(q)).toBe(JSON.stringify(want));
             compared++;
             seen += got.rows.length;

@@ -49,7 +49,8 @@ export function readOnlyPermissions(model: Model): string[] {
   // only keys of the catalogue: a screen every user opens (self: perfil) has none, and a key the catalogue does not
   // list makes the role unsavable (its form sends back what it holds)
   const known = new Set(model.permissions.map((p) => p.key));
-  const opens = [...(model.screens ?? []), ...(model.hubs ?? [])].map((s) => s.permission).filter((k) => known.has(k));
+  // a screen that shares another's key (an action's screen: reiniciar_simcard) opens nothing of its own: a write key
+  const opens = [...(model.screens ?? []).filter((s) => !s.sharedKey), ...(model.hubs ?? [])].map((s) => s.permission).filter((k) => known.has(k));
   return [...new Set([...keys, ...opens])].filter((k) => !platform.has(k)).sort();
 }
 

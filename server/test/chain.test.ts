@@ -161,7 +161,8 @@ describe('a new YAML file', () => {
     ]));
     const flat = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
     const menu = JSON.parse(fs.readFileSync(path.join(outServer, 'menu.json'), 'utf8')) as MenuNode[];
-    const group = menu.find((n) => n.label === 'Frota')!;
+    // the menu tree follows the route (area tlm, section tlm/fro)
+    const group = flat(menu).find((n) => n.key === 'tlm/fro')!;
     expect(flat(group.children ?? []).find((n) => n.route === '/tlm/fro/teste_veiculo')).toMatchObject({ label: 'Veículos de teste', permission: 'tlm.fro.teste_veiculo.lista' });
   });
 });

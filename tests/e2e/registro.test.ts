@@ -74,7 +74,7 @@ describe('asset record page (admin)', () => {
     await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: placa }))}`);
     await page.locator('tbody tr', { hasText: placa }).locator('td.column-descricao').click({ ...T, position: { x: 20, y: 10 } });
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais']);
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
     await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor(T);
     expect(await page.locator('#root_placa').inputValue()).toBe(placa);
     expect(await page.getByText('Identificação', { exact: true }).count()).toBe(1);
@@ -134,11 +134,11 @@ describe('asset record page (admin)', () => {
     const all = ['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento'];
     await page.getByRole('tab', { name: 'Equipamento' }).click();
     await page.waitForURL(`${base()}/equipamento`);
-    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Especiais']);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Especiais', 'Mapa']);
     await shot('equipamento-serials');
     await page.getByRole('tab', { name: serial }).click();
     await page.waitForURL(`${base()}/equipamento/${serial}/configuracao`);
-    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Configuração', 'Fila de processamento', 'Especiais']);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Configuração', 'Fila de processamento', 'Especiais', 'Mapa']);
     await expect.poll(() => page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button').allInnerTexts(), T)
       .toEqual(['Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento', 'Sincronizar CAN', 'Redefinir']);
     await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
@@ -165,7 +165,7 @@ describe('asset record page (admin)', () => {
   it("the record's tabs stay at the serial's level: Informações goes back to the asset", async () => {
     await page.getByRole('tab', { name: 'Informações' }).click();
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais']);
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
   });
 
   it('carries technology and model in the query into navigation', async () => {
@@ -198,7 +198,7 @@ describe('asset record page (admin)', () => {
     await sep.waitFor(T);
     expect(await sep.getAttribute('aria-valuenow')).toBe('100');
     // narrow: initials on the tabs, full names kept for assistive technology
-    await expect.poll(() => tabs(), T).toEqual(['I', 'CA', 'MT', 'E', 'E']);
+    await expect.poll(() => tabs(), T).toEqual(['I', 'CA', 'MT', 'E', 'E', 'M']);
     expect(await page.getByRole('tab', { name: 'Controle de acesso' }).count()).toBe(1);
     await shot('splitter-100');
     await sep.focus();
@@ -217,7 +217,8 @@ describe('asset record page (admin)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Ação executada').waitFor(T);
     await page.goto(`${base()}/equipamento`);
-    await page.getByText('Nenhum item foi encontrado').waitFor(T);
+    // the tab's screen (modules/vinculo) lists the links in force
+    await page.getByText('Nenhum equipamento vinculado a este ativo.').waitFor(T);
     expect(errors).toEqual([]);
   });
 });

@@ -21,6 +21,8 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
       if (byName.has(c.source)) err(`/list/columns/${i}/source`, `coluna virtual com o nome de um campo: ${c.source}`);
       if (c.sql !== undefined && !c.sql.includes('{this}')) err(`/list/columns/${i}/sql`, 'a expressão deve usar {this} (a linha da entidade)');
       for (const m of c.sql ? snippetProblems(c.sql, raw.scope) : []) err(`/list/columns/${i}/sql`, m);
+      // the read engine names the row `t` ({this}): a table aliased t inside the snippet would shadow it silently
+      if (c.sql && /\b(?:FROM|JOIN)\s+[A-Za-z_][\w.]*\s+(?:AS\s+)?t\b/i.test(c.sql)) err(`/list/columns/${i}/sql`, 'o apelido t é o da linha ({this}): use outro apelido');
       if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
       columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
         ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...shown });

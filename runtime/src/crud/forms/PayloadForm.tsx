@@ -14,7 +14,12 @@ export default function PayloadForm({ entity, action, record, onRun, onClose }: 
   const schema = action.payload as JSONSchema7;
   // the form of the payload: the entity's fields of the same name (labels, widgets), the payload's own properties
   // described by its schema, no sections
-  const view = useMemo(() => ({ ...entity, fields: [...entity.fields, ...payloadFields(entity, schema)], form: { sections: [] } }) as unknown as EntityMeta, [entity, schema]);
+  // a state field (read-only in the record's form: only its actions change it) is what this form exists to set
+  const view = useMemo(() => {
+    const own = new Set(Object.keys(schema.properties ?? {}));
+    const fields = entity.fields.map((f) => (own.has(f.name) && f.readOnly ? { ...f, readOnly: false } : f));
+    return { ...entity, fields: [...fields, ...payloadFields(entity, schema)], form: { sections: [] } } as unknown as EntityMeta;
+  }, [entity, schema]);
   // taken once when the dialog opens: a list refresh hands in a new record object, and re-seeding the form from it
   // would throw away what the user has chosen in the meantime
   const [current] = useState(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])));

@@ -88,7 +88,8 @@ export function permissionOptions(keys: string[], labels: string[], model: Pick<
   const owners: Owner[] = [
     ...model.entities.map((e) => ({ permission: e.permission, label: e.label.plural, menu: e.menu })),
     // a screen's key is the full route name (e.g. x.lista); its extras are {permission}.{extra}
-    ...model.screens.map((s) => ({ permission: s.permission, label: s.label, menu: s.menu })),
+    // (a screen that shares another's key — an action's own page — owns no row: the key stays in its register's row)
+    ...model.screens.filter((s) => !s.sharedKey).map((s) => ({ permission: s.permission, label: s.label, menu: s.menu })),
   ].sort((a, b) => b.permission.length - a.permission.length);
   const ownerOf = (key: string) => owners.find((o) => key === o.permission || key.startsWith(`${o.permission}.`));
   const parentOf = (o: Owner) => (o.permission.includes('.') ? ownerOf(o.permission.slice(0, o.permission.lastIndexOf('.'))) : undefined);

@@ -99,7 +99,8 @@ describe('signed out', () => {
       await ctx.addCookies([{ name: 'rastro_token', value: 'sessao-que-nao-existe', url: baseUrl }]);
       const ms = await openSignedOut(page, '/tlm/fro/ativo');
       expect(ms).toBeLessThan(limit + 3000); // one session check first
-      await page.waitForLoadState('networkidle');
+      // settled: the form is up (networkidle never comes while a client retries its socket with the dead token)
+      await page.getByLabel('Usuário').waitFor(T);
       const h = await page.evaluate(() => ({ length: history.length, pushes: (window as unknown as { __pushes: number }).__pushes }));
       expect(h.length).toBeLessThanOrEqual(3);
       expect(h.pushes).toBe(0);

@@ -58,6 +58,9 @@ export interface FieldMeta {
   hidden: boolean;         // never sent to clients (e.g. senha hash)
   secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
+  /** reference / referenceList: the referenced row's fields (keys) must equal this row's fields (values); the picker
+   *  lists only such rows and the server refuses others (server/crud/write.ts checkReferences). */
+  narrow?: Record<string, string>;
   /** referenceList: the multi-select item's second label (a field of the referenced register) and its colour */
   pick?: { secondLabel?: string; colorSecond?: string | Record<string, string> };
   /** string: a code of a register (e.g. equipamento.modelo → modelo.codigo); choices and validation come from its

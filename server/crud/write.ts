@@ -162,7 +162,14 @@ async function checkReferences(em: EntityManager, e: EntityMeta, s: Session, dat
     const ids = [...new Set(f.type === 'reference' ? [Number(data[f.name])] : idsOf(data[f.name]))].filter((id) => !had.has(id));
     if (!ids.length) continue;
     const n = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s)] } as never);
-    if (n !== ids.length) errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} referencia um registro inexistente` });
+    if (n !== ids.length) { errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} referencia um registro inexistente` }); continue; }
+    const narrow = Object.entries(f.narrow ?? {}).map(([theirs, mine]) => [theirs, data[mine] !== undefined ? data[mine] : existing?.[mine]] as const);
+    if (!narrow.length) continue;
+    const fitting = await em.count(ormName(em, target), { $and: [{ id: { $in: ids } }, scopeWhere(target, s), Object.fromEntries(narrow)] } as never);
+    if (fitting !== ids.length) {
+      const wanted = narrow.map(([theirs, v]) => `${target.fields.find((x) => x.name === theirs)?.label ?? theirs} ${v ?? '(vazio)'}`).join(' e ');
+      errors.push({ field: f.name, label: f.label, message: `O campo ${f.label} deve referenciar um registro com ${wanted}` });
+    }
   }
   if (errors.length) failValidation(errors);
 }

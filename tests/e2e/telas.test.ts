@@ -81,7 +81,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
     if (f.name === companiesHead && f.reference === 'empresa') { body[f.name] = f.type === 'referenceList' ? [empresaAtiva] : empresaAtiva; continue; }
     if (e.parent && f.name === e.parent.field) continue;
     if (f.type === 'reference' || f.type === 'referenceList') {
-      if (f.required) { const id = (await rowOf(f.reference!)).id; body[f.name] = f.type === 'reference' ? id : [id]; }
+      if (f.required) { const id = (await referenced(e, f)).id; body[f.name] = f.type === 'reference' ? id : [id]; }
       continue;
     }
     if (!f.required && f.default === undefined) continue;
@@ -89,6 +89,20 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
   }
   satisfyCompare(e.compare, body);
   return body;
+}
+
+/** A row `f` may reference: the first one, or for a narrowed reference (metadata narrow) the first one carrying the
+ *  values the route parameters give (an equipment of the list's technology and model). */
+async function referenced(e: EntityMeta, f: FieldMeta): Promise<Record<string, any>> {
+  if (!f.narrow) return rowOf(f.reference!);
+  const bound = Object.fromEntries((e.params ?? []).map((p) => [p.field, p.values === 'tecnologias' ? tecnologia.id : tecnologia.modelos[0].id]));
+  const filter = Object.fromEntries(Object.entries(f.narrow).map(([theirs, mine]) => [theirs, bound[mine]]));
+  const target = entities.get(f.reference!)!;
+  const [row] = await apiCall(s.ctx, baseUrl, `${apiOf(target)}?range=${q([0, 0])}&filter=${q(filter)}`);
+  if (row) return row;
+  // none yet: created below the same route parameters (a register with params takes them from its path)
+  if (!target.params?.length) throw new Error(`nenhum registro de ${f.reference} com ${JSON.stringify(filter)} nos dados de demonstração`);
+  return apiCall(s.ctx, baseUrl, apiOf(target), await bodyFor(target));
 }
 
 /** An ativo with an equipment linked (record tab equipamento/:serial/...) and that equipment's serial. */

@@ -16,7 +16,7 @@ export function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'uniqueWhileEmpty', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick', 'lookup'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'upload', 'pick', 'lookup', 'narrow'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -74,6 +74,7 @@ export function entityFields(raw: RawEntity, err: Err): EntityFields {
     if (f.optionsFrom && f.items !== 'string') err(`/fields/${i}`, 'optionsFrom exige items: string');
     if (f.pick && f.type !== 'referenceList') err(`/fields/${i}/pick`, 'pick vale só para campos referenceList');
     if (f.pick?.colorSecond && !f.pick.secondLabel) err(`/fields/${i}/pick/colorSecond`, 'colorSecond exige secondLabel');
+    if (f.narrow && f.type !== 'reference' && f.type !== 'referenceList') err(`/fields/${i}/narrow`, 'narrow vale só para campos reference e referenceList');
     if (f.lookup && f.type !== 'string') err(`/fields/${i}/lookup`, 'lookup vale só para campos string');
     if (f.widget === 'code' ? f.type !== 'text' : f.widget && (f.type !== 'json' || f.items || f.options)) {
       err(`/fields/${i}/widget`, f.widget === 'code' ? 'widget code vale só para campos text' : 'widget vale só para campos json sem items/options');

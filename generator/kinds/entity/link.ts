@@ -32,6 +32,11 @@ export function linkReferences(entities: EntityMeta[], byKey: Map<string, Entity
       const i = declared.indexOf(f);
       const path = f.system ? '/scope' : `/fields/${i}/reference`;
       if (!byKey.has(f.reference)) problems.push(problem(e.file, path, `entidade referenciada desconhecida: ${f.reference}`));
+      for (const [theirs, mine] of Object.entries(f.narrow ?? {})) {
+        if (byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === theirs && !x.hidden))
+          problems.push(problem(e.file, `/fields/${i}/narrow`, `campo desconhecido em ${f.reference}: ${theirs}`));
+        if (!e.fields.some((x) => x.name === mine && !x.hidden)) problems.push(problem(e.file, `/fields/${i}/narrow`, `campo desconhecido em ${e.key}: ${mine}`));
+      }
       const second = f.pick?.secondLabel;
       if (second && byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === second && !x.hidden))
         problems.push(problem(e.file, `/fields/${i}/pick/secondLabel`, `campo desconhecido em ${f.reference}: ${second}`));

@@ -185,10 +185,10 @@ describe('atualizacao_firmware (/cfg/fir/atualizar/{tecnology}/{model})', () => 
   it('refuses firmware or equipment of another model, and changing them once queued', async () => {
     let res = await gestor.post(base, { equipamento: eqOutroModelo, firmware: fwId });
     expect(res.status).toBe(400);
-    expect((await json(res)).msg).toBe('O equipamento 865200000000002 não é da tecnologia e do modelo desta lista (queclink/gv50cg)');
+    expect((await json(res)).msg).toBe('O campo Equipamento deve referenciar um registro com Tecnologia queclink e Modelo gv50cg');
     res = await gestor.post(base, { equipamento: eqA, firmware: fwOutroModelo });
     expect(res.status).toBe(400);
-    expect((await json(res)).msg).toBe('O firmware G58-1 não é da tecnologia e do modelo desta lista (queclink/gv50cg)');
+    expect((await json(res)).msg).toBe('O campo Firmware deve referenciar um registro com Tecnologia queclink e Modelo gv50cg');
     res = await gestor.put(`${base}/${upd}`, { equipamento: eqA, firmware: fwOutroModelo });
     expect(res.status).toBe(409);
     expect((await json(res)).msg).toMatch(/^A atualização já foi enfileirada: o campo Firmware não pode ser alterado/);

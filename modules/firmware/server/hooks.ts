@@ -26,7 +26,7 @@ export const firmware: WriteHook = async ({ data, existing, storage }) => {
 /** Commands of a firmware update still under way (not concluded, failed nor cancelled). */
 const UNDER_WAY = ['pendente', 'enviado'];
 
-/** atualizacao_firmware: the equipment and the firmware must be of the list's technology and model; the versions,
+/** atualizacao_firmware: the versions,
  *  size and sequence are filled here and the command is queued (fila_processamento, firmwareUpdate) for the
  *  equipment's serial. An update already queued keeps its equipment and firmware. */
 export const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existing }) => {
@@ -38,16 +38,9 @@ export const atualizacaoFirmware: WriteHook = async ({ tx, session, data, existi
     }
     return;
   }
-  const fw = await byId(tx, session, 'firmware', data.firmware);
-  if (!fw) throw invalid('firmware', 'Firmware', 'O campo Firmware referencia um registro inexistente');
-  if (fw.tecnologia !== data.tecnologia || fw.modelo !== data.modelo) {
-    throw invalid('firmware', 'Firmware', `O firmware ${fw.versao} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
-  }
-  const eq = await byId(tx, session, 'equipamento', data.equipamento);
-  if (!eq) throw invalid('equipamento', 'Equipamento', 'O campo Equipamento referencia um registro inexistente');
-  if (eq.tecnologia !== data.tecnologia || eq.modelo !== data.modelo) {
-    throw invalid('equipamento', 'Equipamento', `O equipamento ${eq.serial} não é da tecnologia e do modelo desta lista (${data.tecnologia}/${data.modelo})`);
-  }
+  // both exist, are visible and of the list's technology and model (metadata narrow, checked before the hook)
+  const fw = (await byId(tx, session, 'firmware', data.firmware))!;
+  const eq = (await byId(tx, session, 'equipamento', data.equipamento))!;
   const fila = entityByKey('fila_processamento')!;
   const busy: Fields<'fila_processamento'> = { serial: eq.serial, event: 'firmwareUpdate', status: { $in: UNDER_WAY } };
   if (await tx.count(ormName(tx, fila), { ...busy, ...scopeWhere(fila, session) } as never)) {

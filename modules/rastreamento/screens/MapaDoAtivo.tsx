@@ -72,11 +72,13 @@ export default function MapaDoAtivo() {
   return (
     <Card sx={{ p: 2 }} data-testid="mapa-do-ativo">
       <Stack spacing={1} sx={{ mb: 1 }}>
+        <Typography variant="h6" component="h1" sx={{ fontWeight: 600 }}>
+          Mapa{estado ? `: ${titulo(estado)}${estado.placa ? ` (${estado.placa})` : ''}` : ''}
+        </Typography>
         {erro && <Alert severity="error">{erro}</Alert>}
         {estado === null && !ponto && <Alert severity="info">Este ativo ainda não enviou nenhuma posição.</Alert>}
         {estado && (
           <Box>
-            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>{titulo(estado)}{estado.placa ? ` (${estado.placa})` : ''}</Typography>
             <Typography variant="body2" data-testid="mapa-endereco">Endereço: {endereco ?? 'buscando…'}</Typography>
             <Typography variant="body2" color="text.secondary">
               Posição de {formatTimestamp(estado.fixTime)} · {velocidadeTexto(estado.velocidade)} · {estado.latitude!.toFixed(6)}, {estado.longitude!.toFixed(6)}

@@ -18,6 +18,7 @@ import { useCan } from '../../../runtime/src/crud/lib/useCan';
 import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTexto, type Estado, type UltimoEstado } from './estado';
 import { VehicleLayer, type PopupLinks } from './VehicleLayer';
 
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 /** Refresh period of the positions. */
 export const REFRESH_MS = 5000;
 /** Tile URL template: VITE_MAP_TILE_URL at build time ('off' = no tiles); default OpenStreetMap. */
@@ -175,6 +176,8 @@ export default function RastreamentoAoVivo() {
   return (
     <Box sx={{ display: 'flex', gap: 1.5, height: { xs: fullHeight('72px'), sm: fullHeight('88px') }, minHeight: 420 }}>
       <Title title="Rastreamento ao vivo" />
+      {/* the app bar shows the title; the page keeps its heading for screen readers and the page outline */}
+      <Typography component="h1" sx={VISUALLY_HIDDEN}>Rastreamento ao vivo</Typography>
       <Paper variant="outlined" sx={{ width: 320, flex: 'none', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
         <Box sx={{ p: 1.5, pb: 1, borderBottom: '1px solid', borderColor: 'divider', display: 'flex', flexDirection: 'column', gap: 1 }}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>

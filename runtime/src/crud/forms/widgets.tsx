@@ -34,14 +34,21 @@ function fieldOf(props: WidgetProps | FieldProps): FieldMeta | undefined {
 
 type Rec = { id: number | string; [k: string]: unknown };
 
-function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50, debounce = 300) {
+/** The filter a narrowed reference (metadata narrow) puts on its choices: the referenced rows carrying this row's
+ *  values, e.g. an equipment of the list's technology and model. */
+export function narrowFilter(f: FieldMeta | undefined, data: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(f?.narrow ?? {}).map(([theirs, mine]) => [theirs, data?.[mine] ?? null]));
+}
+const formData = (props: WidgetProps) => (props.registry.formContext as { data?: Record<string, unknown> } | undefined)?.data;
+
+function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50, debounce = 300, narrow: Record<string, unknown> = {}) {
   const target = key ? entityByKey(key) : undefined;
   const reference = useReferenceResource(key);
   const rep = target?.recordRepresentation ?? 'descricao';
   const q = useDebounced(input, debounce);
   const { data = [], total, isPending } = useGetList<Rec>(
     reference ?? 'none',
-    { pagination: { page: 1, perPage }, sort: { field: rep, order: 'ASC' }, filter: q ? { q } : {} },
+    { pagination: { page: 1, perPage }, sort: { field: rep, order: 'ASC' }, filter: q ? { ...narrow, q } : narrow },
     { enabled: !!reference },
   );
   const { data: selected = [] } = useGetMany<Rec>(reference ?? 'none', { ids }, { enabled: !!reference && ids.length > 0 });
@@ -59,7 +66,7 @@ export function ReferenceWidget(props: WidgetProps) {
   const f = fieldOf(props);
   const [input, setInput] = useState('');
   const ids = value != null && value !== '' ? [value] : [];
-  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, ids);
+  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, ids, 50, 300, narrowFilter(f, formData(props)));
   const current = options.find((o) => String(o.id) === String(value)) ?? null;
   return (
     <Autocomplete
@@ -117,7 +124,7 @@ function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | 
   const picker = target.picker!;
   const [query, setQuery] = useState('');
   const [grouped, setGrouped] = useState(true);
-  const { options, label: lbl, isPending, total } = useReferenceOptions(f.reference, query, value, PICKER_PAGE);
+  const { options, label: lbl, isPending, total } = useReferenceOptions(f.reference, query, value, PICKER_PAGE, 300, narrowFilter(f, formData(props)));
   const groupField = target.fields.find((x) => x.name === picker.groupBy)!;
   const groupIds = useMemo(() => [...new Set(options.map((o) => o[picker.groupBy]).filter((v) => v != null))] as (string | number)[], [options]); // eslint-disable-line react-hooks/exhaustive-deps
   const groupResource = useReferenceResource(groupField.reference);
@@ -161,7 +168,7 @@ export function ReferenceListWidget(props: WidgetProps) {
   const withPicker = !!(f?.reference && entityByKey(f.reference)?.picker);
   // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles); registers
   // with a picker search on the server instead
-  const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000);
+  const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000, 300, narrowFilter(f, ctx?.data));
   const pick = useMemo(() => options.map((o) => pickItem(o, lbl(o), f, obrig)), [options, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   if (withPicker) return <PickerListWidget {...props} f={f!} value={value} obrig={obrig} />;
   return <MultiSelect {...fieldProps(props, value)} options={pick} loading={isPending && !options.length} />;

@@ -53,8 +53,16 @@ function planOf(e: EntityMeta): Plan {
 function toJson(p: Plan, r: Row): Row {
   const o: Row = {};
   for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
-  for (const c of p.cols) o[c.source] = r[c.source] ?? null;
+  for (const c of p.cols) o[c.source] = computedValue(r[c.source]);
   return o;
+}
+
+/** PostgreSQL's text of a timestamp with time zone (the driver's parsers are off): a computed column answers ISO 8601
+ *  like the datetime fields do. */
+const PG_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/;
+function computedValue(v: unknown): unknown {
+  if (v == null) return null;
+  return typeof v === 'string' && PG_TIMESTAMPTZ.test(v) ? new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString() : v;
 }
 
 /** The computed columns as select items over the rows `t`. */

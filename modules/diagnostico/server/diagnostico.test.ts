@@ -82,6 +82,24 @@ describe('GET /api/diagnostico/comandos_vdo/{situacao}', () => {
     expect(await list(outraB, 'comandos')).toEqual([['VDO0009', 'Reiniciar/Reset', 'Pendente']]);
   });
 
+  it('names the vehicle the device was in when the command was queued and the user who asked', async () => {
+    const ativo = await ts.insert('ativo', { empresaId: A, descricao: 'Caminhão VDO', placa: 'VDO1A23' });
+    await new Promise((r) => setTimeout(r, 50));
+    const desde = new Date();
+    await ts.insert('equipamento_ativo', { empresaId: A, serial: 'VDO0001', ativoId: ativo.id, dataInicio: desde });
+    // another company's vehicle linked to a device of the same serial never names A's command
+    const deB = await ts.insert('ativo', { empresaId: B, descricao: 'Ônibus de B', placa: 'BBB0B00' });
+    await ts.insert('equipamento_ativo', { empresaId: B, serial: 'VDO0001', ativoId: deB.id, dataInicio: desde });
+    await new Promise((r) => setTimeout(r, 50));
+    const cmd = await ts.insert('fila_processamento', { empresaId: A, serial: 'VDO0001', event: 'reboot', status: 'pendente', processing: false, tentativas: 0, usuario: admin.user.id });
+    const res = await vdo.get(`/api/diagnostico/comandos_vdo/processando?sort=${encodeURIComponent('["id","DESC"]')}`);
+    const rows = await res.json();
+    const row = rows.find((r: any) => r.id === cmd.id);
+    expect([row.veiculo, row.usuario]).toEqual(['Caminhão VDO (VDO1A23)', admin.user.nome]);
+    // commands queued before the link name no vehicle
+    expect(rows.filter((r: any) => r.id !== cmd.id).map((r: any) => r.veiculo)).toEqual([null, null]);
+  });
+
   it('is 404 for another tab value, 403 without the key', async () => {
     expect((await vdo.get('/api/diagnostico/comandos_vdo/todos')).status).toBe(404);
     const res = await semChave.get('/api/diagnostico/comandos_vdo/comandos');

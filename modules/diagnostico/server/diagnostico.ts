@@ -5,7 +5,7 @@
 // - comando_vdo: the command queue (fila_processamento) of the company's video-telemetry devices.
 import { likeOf, memoryPage, sqlPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { entityByKey } from '../../../server/core/registry.ts';
-import { equipamento as eqp, fila_processamento as fila, healthcheck as hc } from '../../../server/generated/columns.ts';
+import { ativo as atv, equipamento as eqp, equipamento_ativo as ea, fila_processamento as fila, healthcheck as hc, usuario as usr } from '../../../server/generated/columns.ts';
 import { sameCompany } from '../../../server/tenancy/scope.ts';
 
 export const PROBE_TIMEOUT_MS = Number(process.env.HEALTHCHECK_TIMEOUT_MS ?? 3000);
@@ -15,6 +15,12 @@ export const MAX_PROBES = 50;
 /** The pt-BR label of an enum value of fila_processamento (metadata options), else the value. */
 const label = (field: string, v: unknown) =>
   entityByKey('fila_processamento')?.fields.find((f) => f.name === field)?.options?.find((o) => o.value === v)?.label ?? v ?? null;
+/** The vehicle the device was in when the command was queued (the link in force then), as in fila_processamento's list. */
+const VEICULO = `(SELECT a.${atv.descricao} || coalesce(' (' || a.${atv.placa} || ')', '') FROM ${ea.table} v
+  JOIN ${atv.table} a ON a.${atv.id} = v.${ea.ativoId} AND ${sameCompany('a', 'f')}
+  WHERE v.${ea.serial} = f.${fila.serial} AND ${sameCompany('v', 'f')} AND v.${ea.dataInicio} <= f.${fila.createdAt}
+    AND (v.${ea.dataFim} IS NULL OR v.${ea.dataFim} > f.${fila.createdAt})
+  ORDER BY v.${ea.dataInicio} DESC LIMIT 1)`;
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v ?? null);
 
 /** GET `url` within the timeout: ok when the status is the expected one. */
@@ -74,7 +80,8 @@ export const providers: Record<string, Provider> = {
       const page = await sqlPage(ctx, q, {
         select: `f.${fila.id} AS id, f.${fila.serial} AS serial, e.${eqp.modelo} AS modelo, f.${fila.event} AS event, f.${fila.value} AS value,
                  f.${fila.processing} AS processing, f.${fila.status} AS status, f.${fila.tentativas} AS tentativas, f.${fila.createdAt} AS created_at,
-                 f.${fila.enviadoEm} AS enviado_em, f.${fila.concluidoEm} AS concluido_em, f.${fila.resposta} AS resposta`,
+                 f.${fila.enviadoEm} AS enviado_em, f.${fila.concluidoEm} AS concluido_em, f.${fila.resposta} AS resposta,
+                 ${VEICULO} AS veiculo, (SELECT u.${usr.nome} FROM ${usr.table} u WHERE u.${usr.id} = f.${fila.usuario}) AS usuario`,
         from: `${fila.table} f JOIN ${eqp.table} e ON e.${eqp.serial} = f.${fila.serial} AND ${sameCompany('e', 'f')}`,
         scope: 'f', where, params,
         orderBy: { id: `f.${fila.id}`, serial: `f.${fila.serial}`, modelo: `e.${eqp.modelo}`, event: `f.${fila.event}`, status: `f.${fila.status}`, createdAt: `f.${fila.createdAt}`, enviadoEm: `f.${fila.enviadoEm}` },
@@ -84,6 +91,7 @@ export const providers: Record<string, Provider> = {
         total: page.total,
         rows: page.rows.map((r) => ({
           id: r.id, serial: r.serial, modelo: r.modelo, event: label('event', r.event), value: r.value ?? null, processing: r.processing, status: label('status', r.status),
+          veiculo: r.veiculo ?? null, usuario: r.usuario ?? null,
           tentativas: r.tentativas, createdAt: iso(r.created_at), enviadoEm: iso(r.enviado_em), concluidoEm: iso(r.concluido_em), resposta: r.resposta ?? null,
         })),
       };

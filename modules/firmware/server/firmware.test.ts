@@ -163,7 +163,12 @@ describe('atualizacao_firmware (/cfg/fir/atualizar/{tecnology}/{model})', () => 
 
   it('lists the update with the status of its command, which follows the queue', async () => {
     const list = async () => (await json(await gestor.get(`${base}?filter=${q({ id: [upd] })}`)))[0];
-    expect(await list()).toMatchObject({ id: upd, situacao: 'Pendente', tentativas: 0, resposta: null });
+    expect(await list()).toMatchObject({ id: upd, situacao: 'Pendente', tentativas: 0, resposta: null, enviadaEm: null, respondidaEm: null, veiculo: null });
+    // sent and answered: the command's times; the vehicle is the one the equipment was in when the update was asked
+    const ativo = await ts.insert('ativo', { empresaId: A, descricao: 'Caminhão do firmware', placa: 'FRM1A23' });
+    await ts.insert('equipamento_ativo', { empresaId: A, serial: '865200000000001', ativoId: ativo.id, dataInicio: new Date(Date.now() - 86_400_000) });
+    await pool.query(`UPDATE fila_processamento SET enviado_em = '2026-11-20T10:00:00Z', concluido_em = '2026-11-20T10:05:00Z' WHERE event = 'firmwareUpdate'`);
+    expect(await list()).toMatchObject({ veiculo: 'Caminhão do firmware (FRM1A23)', enviadaEm: '2026-11-20T10:00:00.000Z', respondidaEm: '2026-11-20T10:05:00.000Z' });
     await pool.query(`UPDATE fila_processamento SET status = 'erro', tentativas = 3, resposta = 'Sem resposta do equipamento' WHERE event = 'firmwareUpdate'`);
     expect(await list()).toMatchObject({ situacao: 'Erro', tentativas: 3, resposta: 'Sem resposta do equipamento' });
     await pool.query(`UPDATE fila_processamento SET status = 'enviado', tentativas = 1, resposta = null WHERE event = 'firmwareUpdate'`);
@@ -189,7 +194,9 @@ describe('atualizacao_firmware (/cfg/fir/atualizar/{tecnology}/{model})', () => 
     res = await gestor.post(base, { equipamento: eqA, firmware: fwOutroModelo });
     expect(res.status).toBe(400);
     expect((await json(res)).msg).toBe('O campo Firmware deve referenciar um registro com Tecnologia queclink e Modelo gv50cg');
-    res = await gestor.put(`${base}/${upd}`, { equipamento: eqA, firmware: fwOutroModelo });
+    const fab = Number((await ts.insert('fabricante', { nome: 'Fabricante da outra versão' })).id);
+    const outraVersao = Number((await ts.insert('firmware', { versao: 'R01A09', fabricante: fab, padrao: false, tecnologia: 'queclink', modelo: 'gv50cg' })).id);
+    res = await gestor.put(`${base}/${upd}`, { equipamento: eqA, firmware: outraVersao });
     expect(res.status).toBe(409);
     expect((await json(res)).msg).toMatch(/^A atualização já foi enfileirada: o campo Firmware não pode ser alterado/);
     res = await gestor.put(`${base}/${upd}`, { equipamento: eqA, firmware: fwId, observacao: 'Revisado' });

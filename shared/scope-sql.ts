@@ -48,7 +48,7 @@ export function snippetProblems(sql: string, scope: 'empresa' | 'ambiente' | 'gl
 
 const KEYWORDS = new Set(['where', 'on', 'join', 'left', 'right', 'inner', 'cross', 'full', 'order', 'group', 'limit', 'and', 'or', 'with', 'union', 'lateral', 'using', 'having', 'window', 'offset', 'natural', 'at']);
 /** The tables a snippet reads (`FROM t x` / `JOIN t AS x`; set-returning functions aside) with their aliases. */
-function tablesRead(sql: string): { table: string; alias?: string }[] {
+export function tablesRead(sql: string): { table: string; alias?: string }[] {
   const out: { table: string; alias?: string }[] = [];
   for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][\w.]*)\b(?!\s*\()(?:\s+(?:AS\s+)?([A-Za-z_]\w*))?/gi)) {
     const alias = m[2] && !KEYWORDS.has(m[2].toLowerCase()) ? m[2] : undefined;

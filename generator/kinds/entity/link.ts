@@ -3,6 +3,7 @@
 import { problem } from '../../errors.ts';
 import type { LoadedMetadata } from '../../load.ts';
 import type { EntityMeta } from '../../../shared/model.ts';
+import { AMBIENTE, COMPANY, tablesRead } from '../../../shared/scope-sql.ts';
 import { lookupProblems } from './fields.ts';
 import type { RawEntity } from './raw.ts';
 
@@ -25,6 +26,7 @@ export function uniqueEntities(entities: EntityMeta[], problems: string[]): void
 
 /** References and their pick labels, lookups and menu groups. */
 export function linkReferences(entities: EntityMeta[], byKey: Map<string, EntityMeta>, groups: Set<string>, menuFile: string, problems: string[]): void {
+  const byTable = new Map([...byKey.values()].map((t) => [t.table, t]));
   for (const e of entities) {
     const declared = e.fields.filter((f) => !f.system);
     for (const f of e.fields) {
@@ -41,6 +43,15 @@ export function linkReferences(entities: EntityMeta[], byKey: Map<string, Entity
       if (second && byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === second && !x.hidden))
         problems.push(problem(e.file, `/fields/${i}/pick/secondLabel`, `campo desconhecido em ${f.reference}: ${second}`));
     }
+    // {scope:x} compares x's tenant column with the row's: x's table must have it (usuario has no empresa_id)
+    e.columns.forEach((c, i) => {
+      for (const t of c.sql ? tablesRead(c.sql) : []) {
+        const target = byTable.get(t.table);
+        const column = e.scope === 'ambiente' ? AMBIENTE : COMPANY;
+        if (t.alias && target && target.scope !== e.scope && c.sql!.includes(`${t.alias}.${column}`))
+          problems.push(problem(e.file, `/list/columns/${i}/sql`, `{scope:${t.alias}}: a tabela ${t.table} não tem a coluna ${column} (cadastro por ${target.scope})`));
+      }
+    });
     e.fields.forEach((f) => { if (f.lookup) for (const msg of lookupProblems(e, f, byKey)) problems.push(problem(e.file, `/fields/${declared.indexOf(f)}/lookup`, msg)); });
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${menuFile})`));

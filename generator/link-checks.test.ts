@@ -1,5 +1,5 @@
-// Metadata field `narrow`: a reference whose rows must carry this row's values (atualizacao_firmware.equipamento:
-// the list's technology and model) — in the model as declared, refused when a side names no field.
+// Checks across entities: a narrowed reference (metadata `narrow`: the referenced rows carry this row's values,
+// atualizacao_firmware.equipamento → tecnologia and modelo) and the tenant column a computed column's {scope:x} compares.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from './generate.ts';
 import { editYaml, metadataProblems, tempProjects } from './test-helpers.ts';
@@ -29,5 +29,17 @@ describe('narrowed references', () => {
       expect.stringMatching(/atualizacao_firmware\.yaml: \/fields\/1\/narrow: campo desconhecido em atualizacao_firmware: fabricante$/),
       expect.stringMatching(/atualizacao_firmware\.yaml: \/fields\/2\/narrow: narrow vale só para campos reference e referenceList$/),
     ]));
+  });
+});
+
+describe('company conditions of computed columns', () => {
+  it('refuses {scope:x} on a table without the row\'s tenant column (usuario has no empresa_id)', async () => {
+    const p = project();
+    editYaml(p, '../modules/firmware/metadata/cfg/atualizacao_firmware.yaml', (d) => {
+      d.list.columns.push({ source: 'quemPediu', label: 'Usuário', virtual: true,
+        sql: '(SELECT u.nome FROM fila_processamento f JOIN usuario u ON u.id = f.usuario AND {scope:u} WHERE f.id = {this}.comando AND {scope:f})' });
+    });
+    const problems = await metadataProblems(() => buildModel(p.metadata));
+    expect(problems).toEqual([expect.stringMatching(/atualizacao_firmware\.yaml: \/list\/columns\/\d+\/sql: \{scope:u\}: a tabela usuario não tem a coluna empresa_id \(cadastro por ambiente\)$/)]);
   });
 });

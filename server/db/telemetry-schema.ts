@@ -197,8 +197,9 @@ export function diffTelemetry(from: TableState[], to: TableState[]): TelemetryDi
     d.drops.tables.push(q(o.key));
     d.sql.push(`DROP TABLE IF EXISTS ${q(o.key)}`);
   }
-  // Roles, schema and the partition function first (all idempotent), whenever a table is created or scoped.
-  if (d.sql.some((s) => s.startsWith('CREATE TABLE') || s.includes('ROW LEVEL SECURITY'))) d.sql.unshift(...PREAMBLE_SQL);
+  // Roles, schema and the partition function first (all idempotent), once: in the migration that creates the first
+  // telemetry table (a later one finds them in place).
+  if (!from.length && d.sql.some((s) => s.startsWith('CREATE TABLE') || s.includes('ROW LEVEL SECURITY'))) d.sql.unshift(...PREAMBLE_SQL);
   return d;
 }
 

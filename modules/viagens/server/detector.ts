@@ -9,6 +9,8 @@
 //   (or at the halt it was in); a stop goes on across a gap when the vehicle is still stopped at the same place.
 // Segment boundaries are fixes, and the state at a boundary depends only on that fix: a detector started afresh at
 // the end of any closed segment yields the same later segments (restartable from the last stored trip or stop).
+// A late fix at time t re-computes from restartPoint(): the start of the last segment that ended by t (its start was
+// settled by fixes up to its end; the end of the segment before it may still move, settled by later fixes).
 
 export interface Fix {
   /** Fix time, ms since the epoch; fixes come in strictly increasing time. */
@@ -259,4 +261,12 @@ const point = (f: Fix): Point => ({ t: f.t, lat: f.lat, lon: f.lon });
 export function detect(fixes: Fix[], params: Partial<TripParams> = {}): Segment[] {
   const d = new TripDetector(params);
   return fixes.flatMap((f) => d.push(f));
+}
+
+/** Where a detector restarts to take a late fix at time t: the start of the last closed segment that ended at or
+ *  before t (segments starting there or later are re-computed); null: from the beginning. */
+export function restartPoint(segments: Pick<Segment, 'start' | 'end'>[], t: number): number | null {
+  let best: number | null = null;
+  for (const s of segments) if (s.end.t <= t && (best === null || s.start.t > best)) best = s.start.t;
+  return best;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detect, haversine, stepDistance, TripDetector, type Fix, type Segment, type Stop, type Trip } from './detector.ts';
+import { detect, haversine, restartPoint, stepDistance, TripDetector, type Fix, type Segment, type Stop, type Trip } from './detector.ts';
 
 const T0 = Date.UTC(2025, 2, 10, 8, 0, 0);
 
@@ -235,5 +235,36 @@ describe('trip detector: properties', () => {
       for (let i = 0; i < fixes.length; i += chunk) for (const f of fixes.slice(i, i + chunk)) got.push(...d.push(f));
       expect(got).toEqual(detect(fixes));
     }), { numRuns: 100 });
+  });
+
+  it('late fixes: re-computing from restartPoint() gives what a run with every fix in order gives', () => {
+    fc.assert(fc.property(day, fc.nat(), fc.integer({ min: 1, max: 15 }), ({ phases, odometer, useIgnition }, at, len) => {
+      const fixes = track(phases, { odometer });
+      if (fixes.length < 3) return;
+      const from = 1 + (at % (fixes.length - 1));
+      const late = fixes.slice(from, from + len);
+      const stored = detect(fixes.filter((f) => !late.includes(f)), { useIgnition });
+      const p = restartPoint(stored, late[0]!.t);
+      const kept = stored.filter((s) => p !== null && s.start.t < p);
+      const again = detect(fixes.filter((f) => p === null || f.t >= p), { useIgnition });
+      expect([...kept, ...again]).toEqual(detect(fixes, { useIgnition }));
+    }), { numRuns: 1000 });
+  });
+
+  it('late fixes: restarting at the end of the last segment before them (not its start) is not enough', () => {
+    // a stop's end is settled by the trip after it: late halt fixes inside that trip move the stop's end
+    const fixes = track([
+      { kind: 'drive', steps: 10, every: 60, speed: 60, heading: 0 },
+      { kind: 'halt', steps: 10, every: 60, ignition: false },
+      { kind: 'drive', steps: 10, every: 60, speed: 60, heading: 0 },
+      { kind: 'halt', steps: 2, every: 60, ignition: false },
+    ]);
+    const late = fixes.slice(13, 21); // most of the halt, sent later: the stored stop ended at fix 12
+    const stored = detect(fixes.filter((f) => !late.includes(f)));
+    const lastEnd = Math.max(...stored.filter((s) => s.end.t <= late[0]!.t).map((s) => s.end.t));
+    const wrong = [...stored.filter((s) => s.start.t < lastEnd), ...detect(fixes.filter((f) => f.t >= lastEnd))];
+    expect(wrong).not.toEqual(detect(fixes));
+    const p = restartPoint(stored, late[0]!.t)!;
+    expect([...stored.filter((s) => s.start.t < p), ...detect(fixes.filter((f) => f.t >= p))]).toEqual(detect(fixes));
   });
 });

@@ -97,8 +97,9 @@ export function stepDistance(a: Fix, b: Fix): number {
   const gps = haversine(a.lat, a.lon, b.lat, b.lon);
   if (a.odometer != null && b.odometer != null && a.odometer > 0 && b.odometer > 0) {
     const odo = (b.odometer - a.odometer) * 1000;
-    // a reset, a swap of device or a jump is not distance travelled
-    if (odo >= 0 && odo <= 3 * gps + 2000) return odo;
+    // the road is never shorter than the straight line (200 m of GPS noise aside) nor far longer: a reset, a stuck
+    // odometer, a swap of device or a jump is not distance travelled
+    if (odo >= gps - 200 && odo <= 3 * gps + 2000) return odo;
   }
   return gps;
 }

@@ -77,11 +77,15 @@ describe('trip detector: concrete days', () => {
     expect(t!.odometerEnd).toBeCloseTo(o0 + 12, 6);
   });
 
-  it('an odometer reset or jump is not distance: the GPS step is taken', () => {
+  it('an odometer reset, jump or stuck value is not distance: the GPS step is taken', () => {
     const a: Fix = { t: 0, lat: -23.55, lon: -46.63, speed: 50, ignition: true, odometer: 5000, driverId: null };
     const b: Fix = { ...a, t: 60_000, lat: -23.54, odometer: 0.5 };
     expect(stepDistance(a, b)).toBeCloseTo(haversine(a.lat, a.lon, b.lat, b.lon), 6);
     expect(stepDistance(a, { ...b, odometer: 9000 })).toBeCloseTo(haversine(a.lat, a.lon, b.lat, b.lon), 6);
+    // stuck: the odometer did not move while the GPS went 1.1 km
+    expect(stepDistance(a, { ...b, odometer: 5000 })).toBeCloseTo(haversine(a.lat, a.lon, b.lat, b.lon), 6);
+    // parked: GPS noise of a few metres, the odometer still: no distance
+    expect(stepDistance(a, { ...a, t: 60_000, lat: a.lat + 0.0002 })).toBe(0);
   });
 
   it('a 2-minute halt at a light with the ignition on stays inside the trip as idle time', () => {

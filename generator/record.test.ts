@@ -21,6 +21,7 @@ describe('record pages (record.tabs)', () => {
       ['bloqueia_motor', 'Bloquear motor', 'tlm.fro.ativo.bloqueia_motor', 'action'],
       ['especial', 'Especiais', 'tlm.fro.ativo.especial', 'form'],
       ['mapa', 'Mapa', 'tlm.ras.mapa_do_ativo', 'screen'],
+      ['viagens', 'Viagens', 'tlm.fro.ativo.viagens', 'provider'],
     ]);
     expect(ativo.tabs[0].sections).toEqual(['Identificação', 'Veículo']);
     expect(ativo.tabs[3]).toMatchObject({ entity: 'equipamento', each: 'equipamentosList' });
@@ -47,7 +48,7 @@ describe('record pages (record.tabs)', () => {
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id', name: 'tlm.fro.ativo.visualizar', entity: 'ativo', view: 'record' });
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id/informacoes', name: 'tlm.fro.ativo.informacoes', entity: 'ativo', view: 'record', tab: 'informacoes' });
     expect(rec).toContainEqual({ path: '/tlm/fro/ativo/:id/equipamento/:serial/fila_processamento', name: 'adm.cfg.equipamentos.fila_processamento.lista', entity: 'ativo', view: 'record', tab: 'equipamento', sub: 'fila_processamento' });
-    expect(rec.filter((r) => r.entity === 'ativo').length).toBe(1 + 7 + 7);
+    expect(rec.filter((r) => r.entity === 'ativo').length).toBe(1 + 8 + 7);
     const at = (path: string) => m.routes.filter((r) => r.path === path);
     expect(at('/tlm/fro/garagem/:id/editar')).toEqual([{ path: '/tlm/fro/garagem/:id/editar', name: 'tlm.fro.garagem.editar', entity: 'garagem', view: 'record', tab: 'editar' }]);
     expect(at('/tlm/fro/garagem/:id/ativos')).toEqual([{ path: '/tlm/fro/garagem/:id/ativos', name: 'tlm.fro.ativo.lista', entity: 'garagem', view: 'record', tab: 'ativos' }]);

@@ -72,8 +72,9 @@ export interface FieldMeta {
 
 /** Display formats of list columns, for any entity or provider (runtime/src/crud/widgets/ColumnFormat.tsx):
  *  relativo 'há 2 min' (timestamp; full date as tooltip), online chip Online/Offline (timestamp within onlineMinutes,
- *  default 10), coordenada (6 decimals), link (an app path or URL; linkText the link's text). */
-export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link'] as const;
+ *  default 10), coordenada (6 decimals), link (an app path or URL; linkText the link's text), duracao (seconds as
+ *  HH:MM:SS), km (a number with one decimal, pt-BR: 12,3). */
+export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link', 'duracao', 'km'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
 export interface ColumnDisplay { format?: ColumnFormat; onlineMinutes?: number; linkText?: string }
 

@@ -13,6 +13,7 @@ import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
 import { startOsmandHttp } from './osmand.ts';
+import { loadIngestModules, type IngestConsumer, type IngestModule } from '../core/ingest.ts';
 import { BatchWriter, pendingLimitsFromEnv, writerOptionsFromEnv, type WriterOptions } from './writer.ts';
 
 export { migrateTelemetria } from './migrate.ts';
@@ -48,6 +49,8 @@ export interface GatewayOptions {
    * first: 1,000 devices connecting at once ended 395/605, and the busier worker then set the pace alone.
    */
   reusePort?: boolean;
+  /** The modules' ingest consumers (server/core/ingest.ts); default every modules/<name>/ingest.ts, [] for none. */
+  ingestModules?: IngestModule[];
 }
 
 export interface Gateway {
@@ -56,7 +59,7 @@ export interface Gateway {
   pool: pg.Pool;
   writer: BatchWriter;
   commands: CommandDispatcher;
-  /** Waits until everything received so far is committed. */
+  /** Waits until everything received so far is committed (and handed to the ingest consumers, and processed). */
   drain(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -118,10 +121,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const limits: ConnectionLimits = { ...limitsFromEnv(), ...opts.limits };
   pendingLimitsFromEnv();
   const inFlight = opts.writer?.maxInFlight ?? writerOptionsFromEnv().maxInFlight;
+  const ingestModules = opts.ingestModules ?? await loadIngestModules();
   // One connection per concurrent batch, plus room for the device lookups and the command dispatcher (a lookup
   // waiting for a connection would hold up the next batch).
   const pool = new pg.Pool({
-    connectionString: opts.databaseUrl, max: opts.poolSize ?? inFlight + 2,
+    connectionString: opts.databaseUrl, max: opts.poolSize ?? inFlight + 2 + ingestModules.length,
     connectionTimeoutMillis: 5000, query_timeout: 30_000, idleTimeoutMillis: 30_000,
   });
   hardenPool(pool);
@@ -130,8 +134,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const limiter = new AddressLimiter(limits.maxPerAddress, metrics);
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
+  const consumers: IngestConsumer[] = ingestModules.map((m) => m.start({ pool, log }));
   const writer = new BatchWriter(pool, metrics, {
     ...opts.writer,
+    ...(consumers.length ? { onPositionsCommitted: (fixes: import('../core/ingest.ts').IngestFix[]) => { for (const c of consumers) c.positions(fixes); } } : {}),
     onAcksCommitted: (acks) => {
       opts.writer?.onAcksCommitted?.(acks);
       void commands.handleAcks(acks);
@@ -176,6 +182,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     for (const s of tcp) s.close();
     for (const s of udp) s.close();
     for (const s of httpServers) s.close();
+    for (const c of consumers) await c.stop();
     await pool.end();
     throw err;
   }
@@ -198,7 +205,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   return {
     ports, metrics, pool, writer, commands,
-    drain: () => writer.drain(),
+    drain: async () => { await writer.drain(); for (const c of consumers) await c.drain(); },
     async stop() {
       clearInterval(partTimer);
       events.off('change', onChange);
@@ -212,6 +219,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       // Close remaining device sockets so server.close() can finish.
       for (const s of tcp) for (const sock of tcpSockets.get(s) ?? []) sock.destroy();
       await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
+      for (const c of consumers) await c.stop();
       await pool.end();
     },
   };

@@ -14,6 +14,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import { monthKey } from './migrate.ts';
 import { pipelined } from './pipelined.ts';
 import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
+import type { IngestFix } from '../core/ingest.ts';
 
 export interface WriterOptions {
   maxBatch?: number;      // messages per transaction
@@ -26,6 +27,8 @@ export interface WriterOptions {
   onAcksCommitted?: (acks: IngestMessage[]) => void;
   /** Bounds of the pending list; default pendingLimitsFromEnv(). */
   pending?: Partial<PendingLimits>;
+  /** After COMMIT, with the batch's stored positions (the modules' ingest consumers, server/core/ingest.ts). */
+  onPositionsCommitted?: (fixes: IngestFix[]) => void;
 }
 
 /** The device's columns, put in front of each row per batch (the rest of the row text is made when queued). */
@@ -313,7 +316,14 @@ export interface Prepared {
   attributes: string | null;
   /** Set per write: the device is registered with another tecnologia (e.g. OsmAnd HTTP for a Queclink serial). */
   refused: boolean;
+  /** The plausible positions, kept only while a writer hands positions on (keepFixes); else null. */
+  fixes: { t: number; lat: number; lon: number; speed: number | null; valid: boolean }[] | null;
+  odometer: number | null;
+  buffered: boolean;
 }
+
+/** Whether prepare() keeps each position for the ingest consumers (set by a writer that has onPositionsCommitted). */
+let keepFixes = false;
 
 /** Text of a prepared message's frame (ASCII as is, binary as hex), computed only when needed. */
 export function preparedRaw(p: Prepared): string {
@@ -364,6 +374,8 @@ export function prepare(m: IngestMessage): Prepared {
     battery: num(r.attributes.batteryLevel) ?? num(r.attributes.battery),
     power: num(r.attributes.externalPowerSupplyVoltage) ?? num(r.attributes.power),
     events: null, sentTime: r.sentTime ?? null, attributes, refused: false,
+    fixes: null, odometer: keepFixes ? num(r.attributes.odometer) ?? num(r.attributes.odo_can) ?? num(r.attributes.odo_gps) : null,
+    buffered: !!r.buffered,
   };
   if (r.positions.length) {
     // serial, fix_time, tipo, received_at | lat ... | ignition, buffered, attributes (device columns go in front per batch)
@@ -378,6 +390,7 @@ export function prepare(m: IngestMessage): Prepared {
         + copyNum(pos.course) + '\t' + copyNum(pos.altitude) + '\t' + (pos.valid ? 't' : 'f') + '\t' + copyNum(pos.satellites) + '\t'
         + copyNum(pos.hdop) + post;
       p.positions++;
+      if (keepFixes) (p.fixes ??= []).push({ t: ms, lat: pos.latitude, lon: pos.longitude, speed: num(pos.speedKmh), valid: pos.valid });
       const month = pos.fixTime.slice(0, 7);
       if (p.months === null) p.months = month;
       else if (typeof p.months === 'string') { if (p.months !== month) p.months = [p.months, month]; }
@@ -540,6 +553,21 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
 
 const EMPTY = Buffer.alloc(0);
 
+/** The stored positions of a committed batch (messages of registered devices, not refused). */
+function committedFixes(batch: Prepared[], devices: Map<string, DeviceInfo | null>): IngestFix[] {
+  const out: IngestFix[] = [];
+  for (const m of batch) {
+    if (!m.fixes || m.refused) continue;
+    const dev = devices.get(m.deviceId);
+    if (!dev) continue;
+    for (const f of m.fixes) {
+      out.push({ serial: m.deviceId, empresaId: dev.empresaId, ativoId: dev.ativoId, motoristaId: dev.motoristaId, t: f.t, lat: f.lat, lon: f.lon,
+        speed: f.speed, ignition: m.ignition, valid: f.valid, odometer: m.odometer, buffered: m.buffered });
+    }
+  }
+  return out;
+}
+
 /**
  * A string as a dollar-quoted SQL literal, without escaping: the text does not contain the tag without its final
  * "$" (so neither the tag nor, at its end, the start of one).
@@ -645,19 +673,23 @@ export class BatchWriter {
   private staged = new WeakSet<object>(); // pooled clients that have the staging table
   private idleWaiters: (() => void)[] = [];
   private pausables = new Set<{ pause?(): void; resume?(): void }>();
-  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted' | 'pending'>> & Pick<WriterOptions, 'onAcksCommitted'>;
+  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted' | 'pending' | 'onPositionsCommitted'>> & Pick<WriterOptions, 'onAcksCommitted'>;
   readonly pendingLimits: PendingLimits;
   private pendingAdded = 0;      // raw pending messages stored since the last maintenance
   private maintaining: Promise<void> | null = null;
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private lastFullLog = 0;
   readonly backpressure = new BackpressureLog();
+  private onPositions: ((fixes: IngestFix[]) => void) | undefined;
 
   constructor(private pool: pg.Pool, private metrics: GatewayMetrics, opts: WriterOptions = {}, directory?: DeviceDirectory) {
     this.opts = { ...writerOptionsFromEnv(), retryMinMs: 100, retryMaxMs: 5000, ...opts };
     delete (this.opts as WriterOptions).pending;
+    delete (this.opts as WriterOptions).onPositionsCommitted;
+    this.onPositions = opts.onPositionsCommitted;
     this.pendingLimits = { ...pendingLimitsFromEnv(), ...opts.pending };
     this.directory = directory ?? new DeviceDirectory(pool);
+    if (opts.onPositionsCommitted) keepFixes = true;
   }
 
   get queued(): number { return this.queue.length + this.inFlightMsgs; }
@@ -818,6 +850,10 @@ export class BatchWriter {
         await this.transaction(client, rows, true);
       }
       if (direct && rows.posicaoCount) this.metrics.directCopies++;
+      if (this.onPositions && rows.posicaoCount) {
+        // committed: a consumer's failure is its own (never a retry of the batch)
+        try { this.onPositions(committedFixes(batch, devices)); } catch (err) { log.error({ err: (err as Error).message }, 'falha ao repassar posições gravadas'); }
+      }
       this.metrics.positions += rows.posicaoCount;
       this.metrics.implausiblePositions += rows.implausible;
       this.metrics.events += rows.eventoCount;

@@ -63,7 +63,7 @@ afterAll(async () => {
 describe('record page tabs (issue 20, point 4)', () => {
   it('tabs are links to the spec routes; Voltar is not a tab; actions are toolbar buttons with a sentence', async () => {
     await page.goto(`${base()}/informacoes`);
-    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
+    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa', 'Viagens']);
     const links = await tablist().getByRole('tab').evaluateAll((els) => els.map((e) => `${e.tagName} ${(e as HTMLAnchorElement).href ?? ''}`));
     expect(links).toEqual(['informacoes', 'controle_de_acesso', 'motorista_temporario', 'equipamento', 'especial', 'mapa'].map((n) => `A ${base()}/${n}`));
     // the actions are buttons of the record's toolbar, each described by one sentence from the metadata
@@ -116,10 +116,10 @@ describe('record page tabs (issue 20, point 4)', () => {
   it('a sub-level keeps the tab list: the serial and its tabs open below Equipamento; the toolbar holds the serial actions', async () => {
     await page.goto(`${base()}/informacoes`);
     await tablist().getByRole('tab', { name: 'Equipamento' }).click(T);
-    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', serial, 'Especiais', 'Mapa']);
+    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', serial, 'Especiais', 'Mapa', 'Viagens']);
     await tablist().getByRole('tab', { name: serial }).click();
     await page.waitForURL(`${base()}/equipamento/${serial}/configuracao`, T);
-    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', serial, 'Configuração', 'Fila de processamento', 'Especiais', 'Mapa']);
+    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', serial, 'Configuração', 'Fila de processamento', 'Especiais', 'Mapa', 'Viagens']);
     expect(await tablist().getByRole('tab', { name: 'Configuração' }).getAttribute('href')).toBe(`/tlm/fro/ativo/${ativo}/equipamento/${serial}/configuracao`);
     await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
     await expect.poll(() => toolbar().getByRole('button').allInnerTexts(), T)
@@ -130,7 +130,7 @@ describe('record page tabs (issue 20, point 4)', () => {
     await page.locator('h1', { hasText: `Fila de processamento: ${serial}` }).waitFor(T);
     await tablist().getByRole('tab', { name: 'Informações' }).click();
     await page.waitForURL(`${base()}/informacoes`, T);
-    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
+    await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa', 'Viagens']);
     expect(s.errors).toEqual([]);
   });
 });

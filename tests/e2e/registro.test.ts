@@ -74,7 +74,7 @@ describe('asset record page (admin)', () => {
     await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: placa }))}`);
     await page.locator('tbody tr', { hasText: placa }).locator('td.column-descricao').click({ ...T, position: { x: 20, y: 10 } });
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa', 'Viagens']);
     await page.locator('h1', { hasText: `Informações: ${descricao}` }).waitFor(T);
     expect(await page.locator('#root_placa').inputValue()).toBe(placa);
     expect(await page.getByText('Identificação', { exact: true }).count()).toBe(1);
@@ -134,11 +134,11 @@ describe('asset record page (admin)', () => {
     const all = ['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento'];
     await page.getByRole('tab', { name: 'Equipamento' }).click();
     await page.waitForURL(`${base()}/equipamento`);
-    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Especiais', 'Mapa']);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Especiais', 'Mapa', 'Viagens']);
     await shot('equipamento-serials');
     await page.getByRole('tab', { name: serial }).click();
     await page.waitForURL(`${base()}/equipamento/${serial}/configuracao`);
-    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Configuração', 'Fila de processamento', 'Especiais', 'Mapa']);
+    await expect.poll(() => tabs(), T).toEqual([...all, serial, 'Configuração', 'Fila de processamento', 'Especiais', 'Mapa', 'Viagens']);
     await expect.poll(() => page.getByRole('toolbar', { name: 'Ações do registro' }).getByRole('button').allInnerTexts(), T)
       .toEqual(['Excluir equipamento', 'Reiniciar SIM card', 'Remover equipamento', 'Sincronizar CAN', 'Redefinir']);
     await page.locator('h1', { hasText: `Configuração: ${serial}` }).waitFor(T);
@@ -165,7 +165,7 @@ describe('asset record page (admin)', () => {
   it("the record's tabs stay at the serial's level: Informações goes back to the asset", async () => {
     await page.getByRole('tab', { name: 'Informações' }).click();
     await page.waitForURL(`${base()}/informacoes`);
-    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa']);
+    await expect.poll(() => tabs(), T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa', 'Viagens']);
   });
 
   it('carries technology and model in the query into navigation', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOnline, relativeTime, timeOf } from './ColumnFormat';
+import { formatDuration, formatKm, isOnline, relativeTime, timeOf } from './ColumnFormat';
 
 const NOW = Date.parse('2026-11-27T12:00:00Z');
 describe('column formats', () => {
@@ -21,5 +21,14 @@ describe('column formats', () => {
     expect(isOnline('2026-11-27 11:50:00+00', 10, NOW)).toBe(true);
     expect(isOnline('2026-11-27 11:49:59+00', 10, NOW)).toBe(false);
     expect(isOnline(null, 10, NOW)).toBe(false);
+  });
+  it('durations as HH:MM:SS and kilometres with one pt-BR decimal', () => {
+    expect(formatDuration(0)).toBe('00:00:00');
+    expect(formatDuration(630)).toBe('00:10:30');
+    expect(formatDuration(3 * 3600 + 5 * 60 + 9.4)).toBe('03:05:09');
+    expect(formatDuration(30 * 3600)).toBe('30:00:00');
+    expect(formatKm(12.345)).toBe('12,3');
+    expect(formatKm(1234.5)).toBe('1.234,5');
+    expect(formatKm(0)).toBe('0,0');
   });
 });

@@ -1,5 +1,6 @@
 // Display formats of list columns declared in metadata (`format:` on an entity's or a provider's column; shared/model.ts
-// COLUMN_FORMATS), for every register: relativo 'há 2 min', online chip, coordenada with 6 decimals, link.
+// COLUMN_FORMATS), for every register: relativo 'há 2 min', online chip, coordenada with 6 decimals, link, duracao
+// (HH:MM:SS), km (one decimal, pt-BR).
 import { useEffect, useState } from 'react';
 import { Chip, Tooltip } from '@mui/material';
 import { Link } from 'react-router-dom';
@@ -57,6 +58,16 @@ function Online({ value, minutes }: { value: unknown; minutes: number }) {
   );
 }
 
+/** Seconds as HH:MM:SS (hours past 99 as they are). */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(Math.floor(s / 3600))}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+}
+
+/** A distance in km with one decimal, pt-BR (12,3). */
+export const formatKm = (km: number): string => km.toLocaleString('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 /** The cell of a column with a format (null: the column has none; the caller renders the value as usual). */
 export function formattedValue(c: ColumnDisplay, value: unknown) {
   if (!c.format) return null;
@@ -65,6 +76,8 @@ export function formattedValue(c: ColumnDisplay, value: unknown) {
   switch (c.format) {
     case 'relativo': return <Relative value={String(value)} />;
     case 'coordenada': return <span data-format="coordenada">{typeof value === 'number' ? value.toFixed(6) : String(value)}</span>;
+    case 'duracao': return <span data-format="duracao">{typeof value === 'number' ? formatDuration(value) : String(value)}</span>;
+    case 'km': return <span data-format="km">{typeof value === 'number' ? formatKm(value) : String(value)}</span>;
     case 'link': {
       const href = String(value), text = c.linkText ?? 'Abrir';
       const stop = (e: React.MouseEvent) => e.stopPropagation();

@@ -1,0 +1,209 @@
+// Trips and stops at ingest: the gateway hands each committed batch's positions here (server/core/ingest.ts); one
+// detector per device lives in memory and closed segments are upserted in telemetria.viagem / telemetria.parada.
+// The stored positions stay the truth: a device without a detector here (restart, another gateway worker), a fix
+// older than what its detector saw (buffered, or batches committed out of order), positions stored meanwhile by
+// another process, or a failed write: its segments are re-computed from the start of the last stored trip or stop
+// that ended before the batch's oldest fix (detector.ts restartPoint).
+import type pg from 'pg';
+import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
+import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type TripParams } from './detector.ts';
+
+/** Without a stored segment before the batch, the re-computation starts this long before its oldest fix. */
+const LOOKBACK_MS = 24 * 3600_000;
+
+const ODOMETER_SQL = ['odometer', 'odo_can', 'odo_gps']
+  .map((k) => `CASE WHEN jsonb_typeof(p.attributes->'${k}') = 'number' THEN (p.attributes->>'${k}')::float8 END`).join(', ');
+
+const SQL_POSITIONS = `
+SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.ignition, p.empresa_id, p.ativo_id, p.motorista_id,
+       coalesce(${ODOMETER_SQL}) AS odometer
+  FROM telemetria.posicao p
+ WHERE p.serial = $1 AND p.fix_time >= $2 AND p.valid AND p.empresa_id IS NOT NULL
+ ORDER BY p.fix_time, p.tipo`;
+
+// The restart point (detector.ts restartPoint): the start of the last segment that ended at or before $2; else the
+// start of the oldest stored one.
+const SQL_ANCHOR = `
+SELECT (SELECT max(i) FROM (SELECT max(inicio) i FROM telemetria.viagem WHERE serial = $1 AND fim <= $2
+                            UNION ALL SELECT max(inicio) FROM telemetria.parada WHERE serial = $1 AND fim <= $2) a) AS anchor,
+       (SELECT min(i) FROM (SELECT min(inicio) i FROM telemetria.viagem WHERE serial = $1
+                            UNION ALL SELECT min(inicio) FROM telemetria.parada WHERE serial = $1) b) AS oldest`;
+
+const SQL_STALE = `
+SELECT x.serial FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS x(serial, a, b)
+ WHERE EXISTS (SELECT 1 FROM telemetria.posicao p WHERE p.serial = x.serial AND p.fix_time > x.a AND p.fix_time < x.b AND p.valid)`;
+
+const VIAGEM_COLS = ['serial', 'inicio', 'fim', 'empresa_id', 'ativo_id', 'motorista_id', 'lat_inicio', 'lon_inicio', 'lat_fim', 'lon_fim',
+  'distancia', 'duracao', 'velocidade_maxima', 'velocidade_media', 'tempo_ocioso', 'hodometro_inicio', 'hodometro_fim'] as const;
+const VIAGEM_TYPES = 'serial text, inicio timestamptz, fim timestamptz, empresa_id int, ativo_id int, motorista_id int, lat_inicio float8, lon_inicio float8, lat_fim float8, lon_fim float8, distancia float8, duracao int, velocidade_maxima real, velocidade_media real, tempo_ocioso int, hodometro_inicio float8, hodometro_fim float8';
+const PARADA_COLS = ['serial', 'inicio', 'fim', 'empresa_id', 'ativo_id', 'motorista_id', 'lat', 'lon', 'duracao', 'ignicao', 'tempo_ligado'] as const;
+const PARADA_TYPES = 'serial text, inicio timestamptz, fim timestamptz, empresa_id int, ativo_id int, motorista_id int, lat float8, lon float8, duracao int, ignicao boolean, tempo_ligado int';
+
+const upsert = (table: string, cols: readonly string[], types: string) => `
+INSERT INTO telemetria.${table} (${cols.join(', ')}, calculado_em)
+SELECT ${cols.join(', ')}, now() FROM json_to_recordset($1::json) AS x(${types})
+ON CONFLICT (serial, inicio) DO UPDATE SET ${cols.filter((c) => c !== 'serial' && c !== 'inicio').map((c) => `${c} = excluded.${c}`).join(', ')}, calculado_em = now()`;
+const SQL_VIAGEM = upsert('viagem', VIAGEM_COLS, VIAGEM_TYPES);
+const SQL_PARADA = upsert('parada', PARADA_COLS, PARADA_TYPES);
+
+const owner = (empresa: number, ativo: number | null) => `${empresa}:${ativo ?? ''}`;
+const ownerOf = (o: string | undefined): [number, number | null] => {
+  const [e, a] = (o ?? ':').split(':');
+  return [Number(e), a ? Number(a) : null];
+};
+const iso = (t: number) => new Date(t).toISOString();
+
+/** A segment as its table's row. */
+export function rowOf(serial: string, s: Segment): { table: 'viagem' | 'parada'; row: Record<string, unknown> } {
+  const [empresa, ativo] = ownerOf(s.owner);
+  const base = { serial, inicio: iso(s.start.t), fim: iso(s.end.t), empresa_id: empresa, ativo_id: ativo, motorista_id: s.driverId };
+  if (s.kind === 'viagem') {
+    return { table: 'viagem', row: { ...base, lat_inicio: s.start.lat, lon_inicio: s.start.lon, lat_fim: s.end.lat, lon_fim: s.end.lon,
+      distancia: Math.round(s.distance * 10) / 10, duracao: Math.round(s.duration), velocidade_maxima: Math.round(s.maxSpeed * 10) / 10,
+      velocidade_media: Math.round(s.avgSpeed * 10) / 10, tempo_ocioso: Math.round(s.idle), hodometro_inicio: s.odometerStart, hodometro_fim: s.odometerEnd } };
+  }
+  return { table: 'parada', row: { ...base, lat: s.start.lat, lon: s.start.lon, duracao: Math.round(s.duration), ignicao: s.ignition, tempo_ligado: Math.round(s.idle) } };
+}
+
+async function writeSegments(db: pg.ClientBase | pg.Pool, items: { serial: string; seg: Segment }[]): Promise<void> {
+  const v: Record<string, unknown>[] = [], p: Record<string, unknown>[] = [];
+  for (const { serial, seg } of items) { const r = rowOf(serial, seg); (r.table === 'viagem' ? v : p).push(r.row); }
+  if (v.length) await db.query(SQL_VIAGEM, [JSON.stringify(v)]);
+  if (p.length) await db.query(SQL_PARADA, [JSON.stringify(p)]);
+}
+
+export class TripProcessor {
+  private readonly detectors = new Map<string, TripDetector>();
+  private pending = new Map<string, IngestFix[]>();
+  private running: Promise<void> | null = null;
+  private waiters: (() => void)[] = [];
+  private stopped = false;
+  /** Re-computations done (tests, metrics). */
+  rebuilds = 0;
+
+  constructor(private pool: pg.Pool, private log: IngestLog, readonly params: TripParams = DEFAULT_PARAMS, private maxDevices = 100_000) {}
+
+  positions(fixes: IngestFix[]): void {
+    if (this.stopped) return;
+    for (const f of fixes) {
+      if (!f.valid) continue;
+      const l = this.pending.get(f.serial);
+      if (l) l.push(f); else this.pending.set(f.serial, [f]);
+    }
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.running || !this.pending.size) { if (!this.running) this.wake(); return; }
+    this.running = (async () => {
+      while (this.pending.size && !this.stopped) {
+        const work = this.pending;
+        this.pending = new Map();
+        await this.process(work);
+      }
+    })().finally(() => { this.running = null; this.kick(); });
+  }
+
+  private wake(): void {
+    const w = this.waiters; this.waiters = [];
+    for (const f of w) f();
+  }
+
+  drain(): Promise<void> {
+    if (!this.running && !this.pending.size) return Promise.resolve();
+    return new Promise((r) => this.waiters.push(r));
+  }
+
+  async stop(): Promise<void> {
+    await this.drain();
+    this.stopped = true;
+  }
+
+  /** One round: the devices whose detector can go on take their fixes; the others are re-computed. */
+  private async process(work: Map<string, IngestFix[]>): Promise<void> {
+    const incremental: { serial: string; fixes: IngestFix[]; det: TripDetector }[] = [];
+    const rebuild = new Map<string, number>(); // serial → oldest fix
+    for (const [serial, list] of work) {
+      list.sort((a, b) => a.t - b.t);
+      const det = this.detectors.get(serial);
+      const last = det?.lastTime ?? null;
+      if (det && last !== null && list[0]!.t >= last) incremental.push({ serial, fixes: list, det });
+      else rebuild.set(serial, list[0]!.t);
+    }
+    try {
+      // positions of these devices stored meanwhile by another process: their detector missed them
+      const probe = incremental.filter((x) => x.fixes[0]!.t > x.det.lastTime!);
+      if (probe.length) {
+        const { rows } = await this.pool.query<{ serial: string }>(SQL_STALE, [probe.map((x) => x.serial), probe.map((x) => iso(x.det.lastTime!)), probe.map((x) => iso(x.fixes[0]!.t))]);
+        for (const r of rows) {
+          const i = incremental.findIndex((x) => x.serial === r.serial);
+          rebuild.set(r.serial, incremental[i]!.fixes[0]!.t);
+          incremental.splice(i, 1);
+        }
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'viagens: falha ao conferir posições; recalculando');
+      for (const x of incremental.splice(0)) rebuild.set(x.serial, x.fixes[0]!.t);
+    }
+    const closed: { serial: string; seg: Segment }[] = [];
+    for (const { serial, fixes, det } of incremental) {
+      for (const f of fixes) for (const seg of det.push(toFix(f))) closed.push({ serial, seg });
+    }
+    if (closed.length) {
+      try {
+        await writeSegments(this.pool, closed);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'viagens: falha ao gravar viagens; recalculando');
+        // the detectors went on without their segments stored: re-computed from the positions next time
+        for (const { serial } of closed) this.detectors.delete(serial);
+      }
+    }
+    for (const [serial, oldest] of rebuild) {
+      try {
+        await this.rebuild(serial, oldest);
+      } catch (err) {
+        this.detectors.delete(serial);
+        this.log.warn({ err: (err as Error).message, serial }, 'viagens: falha ao recalcular viagens');
+      }
+    }
+  }
+
+  /** Re-computes a device's segments from the restart point before `oldest` (ms). */
+  async rebuild(serial: string, oldest: number): Promise<void> {
+    this.rebuilds++;
+    this.detectors.delete(serial);
+    const c = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await c.query('BEGIN');
+      await c.query(`SELECT pg_advisory_xact_lock(hashtext('telemetria.viagem'), hashtext($1))`, [serial]);
+      const { rows: [a] } = await c.query<{ anchor: Date | null; oldest: Date | null }>(SQL_ANCHOR, [serial, iso(oldest)]);
+      let from = a?.anchor?.getTime() ?? Math.min(oldest - LOOKBACK_MS, a?.oldest?.getTime() ?? Infinity);
+      if (!Number.isFinite(from)) from = oldest - LOOKBACK_MS;
+      await c.query('DELETE FROM telemetria.viagem WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
+      await c.query('DELETE FROM telemetria.parada WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
+      const { rows } = await c.query<{ t: number; lat: number; lon: number; speed: number | null; ignition: boolean | null; empresa_id: number; ativo_id: number | null; motorista_id: number | null; odometer: number | null }>(SQL_POSITIONS, [serial, iso(from)]);
+      const det = new TripDetector(this.params);
+      const closed: { serial: string; seg: Segment }[] = [];
+      for (const r of rows) {
+        for (const seg of det.push({ t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, odometer: r.odometer, driverId: r.motorista_id, owner: owner(r.empresa_id, r.ativo_id) })) {
+          closed.push({ serial, seg });
+        }
+      }
+      await writeSegments(c, closed);
+      await c.query('COMMIT');
+      if (this.detectors.size >= this.maxDevices) this.detectors.clear();
+      this.detectors.set(serial, det);
+    } catch (err) {
+      broken = err as Error;
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release(broken);
+    }
+  }
+}
+
+export const toFix = (f: IngestFix): Fix => ({
+  t: f.t, lat: f.lat, lon: f.lon, speed: f.speed, ignition: f.ignition, odometer: f.odometer, driverId: f.motoristaId, owner: owner(f.empresaId, f.ativoId),
+});

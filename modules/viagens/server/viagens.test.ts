@@ -1,0 +1,160 @@
+// Trips and stops at ingest, over the real gateway (OsmAnd HTTP) and the real API: positions stored → trips and stops
+// in telemetria.viagem/parada; late fixes re-compute the affected trips; the lists are company-scoped and need their key.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
+import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
+import { registerDevice } from '../../../server/ingest/testing/db.ts';
+
+let ts: TestServer;
+let gw: Gateway;
+let pool: pg.Pool;
+let A: number, B: number, ativoA: number, ativoB: number;
+let userA: Api, userB: Api, semChave: Api;
+const KNOT = 1.852;
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 6 * 3600_000;
+
+const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+const trips = (serial: string) => q(`SELECT inicio, fim, distancia, duracao, velocidade_maxima, tempo_ocioso, empresa_id, ativo_id
+  FROM telemetria.viagem WHERE serial = $1 ORDER BY inicio`, [serial]);
+const stops = (serial: string) => q('SELECT inicio, fim, duracao, ignicao FROM telemetria.parada WHERE serial = $1 ORDER BY inicio', [serial]);
+
+interface P { i: number; lat: number; lon: number; kmh: number; ign: boolean }
+/** Fix i at T0 + i minutes. */
+const at = (i: number) => new Date(T0 + i * 60_000);
+/** A straight road north: 1 km per minute (60 km/h) from fix `from` to `to`, stopped before and after. */
+function road(from: number, to: number, lat0 = -23.6): P[] {
+  const out: P[] = [];
+  for (let i = from; i <= to; i++) out.push({ i, lat: lat0 + (i - from) * (1000 / 111_320), lon: -46.65, kmh: i === from ? 0 : 60, ign: true });
+  return out;
+}
+
+async function send(serial: string, ps: P[]): Promise<void> {
+  for (const p of ps) {
+    const r = await fetch(`http://127.0.0.1:${gw.ports.osmandHttp}/?id=${serial}&lat=${p.lat}&lon=${p.lon}&speed=${p.kmh / KNOT}&ignition=${p.ign}&timestamp=${Math.floor(at(p.i).getTime() / 1000)}`, { method: 'POST' });
+    expect(r.status).toBe(200);
+  }
+  await gw.drain();
+}
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  pool = new pg.Pool({ connectionString: ts.databaseUrl, max: 3 });
+  gw = await startGateway({ databaseUrl: ts.databaseUrl, host: '127.0.0.1', ports: { osmandHttp: 0 }, writer: { lingerMs: 5 }, migrate: false });
+  [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
+  ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
+  ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
+  await registerDevice(pool, 'viagemA', A, ativoA, 'osmand', 'osmand');
+  await registerDevice(pool, 'atrasoA', A, ativoA, 'osmand', 'osmand');
+  await registerDevice(pool, 'viagemB', B, ativoB, 'osmand', 'osmand');
+  const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
+  const keys = ['tlm.fro.ativo.lista', 'tlm.fro.ativo.visualizar', 'tlm.fro.ativo.viagens', 'cfg.map.analise_viagens'];
+  await ts.createUser({ login: 'viagens_a', senha: 'senha-teste-123', ambienteId: ambiente, empresas: [A], permissoes: keys });
+  await ts.createUser({ login: 'viagens_b', senha: 'senha-teste-123', ambienteId: ambiente, empresas: [B], permissoes: keys });
+  await ts.createUser({ login: 'viagens_sem', senha: 'senha-teste-123', ambienteId: ambiente, empresas: [A], permissoes: ['tlm.fro.ativo.lista', 'tlm.fro.ativo.visualizar'] });
+  userA = await ts.login('viagens_a', 'senha-teste-123');
+  userB = await ts.login('viagens_b', 'senha-teste-123');
+  semChave = await ts.login('viagens_sem', 'senha-teste-123');
+});
+
+afterAll(async () => {
+  await gw?.stop();
+  await pool?.end();
+  await ts?.stop();
+});
+
+describe('trips and stops at ingest', () => {
+  it('a 10 km drive then 20 minutes parked and another 5 km: two trips and the stop between, as positions arrive', async () => {
+    const park = (from: number, to: number, lat: number): P[] => Array.from({ length: to - from + 1 }, (_, k) => ({ i: from + k, lat, lon: -46.65, kmh: 0, ign: false }));
+    const first = road(0, 10);
+    await send('viagemA', first);
+    // the trip is still open: nothing stored yet
+    expect(await trips('viagemA')).toEqual([]);
+    const end = first[first.length - 1]!.lat;
+    await send('viagemA', park(11, 29, end));
+    const [t1] = await trips('viagemA');
+    expect(t1).toMatchObject({ inicio: at(0), fim: at(11), duracao: 660, empresa_id: A, ativo_id: ativoA });
+    expect(t1.distancia).toBeGreaterThan(9_950);
+    expect(t1.distancia).toBeLessThan(10_050);
+    expect(t1.velocidade_maxima).toBeCloseTo(60, 0);
+    await send('viagemA', [...road(30, 35, end), ...park(36, 37, end + 5000 / 111_320)]);
+    const all = await trips('viagemA');
+    expect(all).toHaveLength(2);
+    expect(all[1]).toMatchObject({ inicio: at(30), fim: at(36), duracao: 360 });
+    expect(all[1].distancia).toBeGreaterThan(4_950);
+    expect(all[1].distancia).toBeLessThan(5_050);
+    expect(await stops('viagemA')).toEqual([{ inicio: at(11), fim: at(30), duracao: 19 * 60, ignicao: false }]);
+    await send('viagemB', [...road(0, 8, -22.9), ...park(9, 10, -22.9 + 8000 / 111_320)]);
+    expect((await trips('viagemB')).map((t) => [t.empresa_id, t.ativo_id])).toEqual([[B, ativoB]]);
+  });
+
+  it('late fixes re-open the trip they fall in and correct it (a 10-minute stop the device sent from its memory)', async () => {
+    // fixes 10..19 missing: one 30 km trip with a 10-minute straight jump
+    const all = road(0, 30);
+    const hole = (p: P) => p.i >= 10 && p.i <= 19;
+    await send('atrasoA', [...all.filter((p) => !hole(p)), { i: 31, lat: all[30]!.lat, lon: -46.65, kmh: 0, ign: false }]);
+    let t = await trips('atrasoA');
+    expect(t.map((x) => [x.inicio, x.fim])).toEqual([[at(0), at(31)]]);
+    expect(await stops('atrasoA')).toEqual([]);
+    // the memory: it had stopped with the ignition off at fix 9's place from 10 to 19, then drove on fast
+    const parked = all[9]!;
+    await send('atrasoA', all.filter(hole).map((p) => ({ ...p, lat: parked.lat, kmh: 0, ign: false })));
+    t = await trips('atrasoA');
+    expect(t.map((x) => [x.inicio, x.fim])).toEqual([[at(0), at(10)], [at(19), at(31)]]);
+    expect(t[0].distancia).toBeGreaterThan(8_950);
+    expect(t[0].distancia).toBeLessThan(9_050);
+    expect(await stops('atrasoA')).toEqual([{ inicio: at(10), fim: at(19), duracao: 9 * 60, ignicao: false }]);
+    // the same late fixes again (a resend): nothing changes, nothing is duplicated
+    await send('atrasoA', all.filter(hole).slice(0, 3).map((p) => ({ ...p, lat: parked.lat, kmh: 0, ign: false })));
+    expect((await trips('atrasoA')).map((x) => [x.inicio, x.fim])).toEqual([[at(0), at(10)], [at(19), at(31)]]);
+    expect(await stops('atrasoA')).toHaveLength(1);
+  });
+});
+
+describe('trip lists over HTTP', () => {
+  it('the asset tab lists its trips newest first, distances in km; another company’s asset lists none of them', async () => {
+    const r = await userA.get(`/api/viagens/ativo/${ativoA}?sort=${encodeURIComponent('["inicio","DESC"]')}&range=[0,49]`);
+    expect(r.status).toBe(200);
+    const rows = await json(r);
+    // both devices of the asset: viagemA's two trips and atrasoA's two
+    expect(rows.map((x: any) => x.serial)).toEqual(['viagemA', 'atrasoA', 'atrasoA', 'viagemA']); // same start: serial order
+    expect(rows.map((x: any) => Date.parse(x.inicio))).toEqual([at(30), at(19), at(0), at(0)].map((d) => d.getTime()));
+    const first = rows.find((x: any) => x.serial === 'viagemA' && Date.parse(x.inicio) === at(0).getTime());
+    expect(first).toMatchObject({ duracao: 660, velocidadeMaxima: 60 });
+    expect(first.distancia).toBeCloseTo(10, 1);
+    // B's asset through A's session: no row (the company scope), and B's own list has only its trip
+    expect(await json(await userA.get(`/api/viagens/ativo/${ativoB}`))).toEqual([]);
+    expect((await json(await userB.get(`/api/viagens/ativo/${ativoB}`))).map((x: any) => x.serial)).toEqual(['viagemB']);
+    expect((await json(await userB.get(`/api/viagens/ativo/${ativoA}`)))).toEqual([]);
+  });
+
+  it('filters by period', async () => {
+    const filter = encodeURIComponent(JSON.stringify({ inicio_gte: at(15).toISOString(), inicio_lte: at(40).toISOString() }));
+    const rows = await json(await userA.get(`/api/viagens/ativo/${ativoA}?filter=${filter}`));
+    expect(rows.map((x: any) => [x.serial, Date.parse(x.inicio)])).toEqual([['viagemA', at(30).getTime()], ['atrasoA', at(19).getTime()]]);
+  });
+
+  it('the analysis lists (trips, stops) are the company’s; one trip by id is 404 for another company', async () => {
+    const filter = encodeURIComponent(JSON.stringify({ ativoId: ativoA }));
+    const tripsA = await json(await userA.get(`/api/viagens?filter=${filter}&range=[0,49]`));
+    expect(tripsA).toHaveLength(4);
+    expect(new Set((await json(await userA.get('/api/viagens?range=[0,49]'))).map((x: any) => x.serial))).toEqual(new Set(['viagemA', 'atrasoA']));
+    expect((await json(await userA.get(`/api/paradas?filter=${filter}`))).map((x: any) => x.duracao).sort((a: number, b: number) => a - b)).toEqual([540, 1140]);
+    expect(await json(await userB.get('/api/paradas'))).toEqual([]);
+    const idB = (await json(await userB.get('/api/viagens')))[0].id as string;
+    expect(idB).toMatch(/^viagemB-\d+$/);
+    const mine = await userB.get(`/api/viagens/viagem?id=${idB}`);
+    expect(mine.status).toBe(200);
+    expect((await json(mine)).payload).toMatchObject({ serial: 'viagemB', ativoId: ativoB });
+    const other = await userA.get(`/api/viagens/viagem?id=${idB}`);
+    expect(other.status).toBe(404);
+    expect((await json(other)).msg).toBe('Viagem não encontrada');
+  });
+
+  it('the keys are required: a user without them is refused (403)', async () => {
+    for (const path of [`/api/viagens/ativo/${ativoA}`, '/api/viagens', '/api/paradas']) {
+      const r = await semChave.get(path);
+      expect(r.status, path).toBe(403);
+    }
+  });
+});

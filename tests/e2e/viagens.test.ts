@@ -1,0 +1,82 @@
+// Trips at ingest in the browser (issue 21): a tracker reports a 10 km drive and a halt through the gateway; the asset's
+// Viagens tab lists the trip with its distance (pt-BR decimals) and duration, and Análise de viagens shows it with the
+// day totals. In the demo's second company (other browser tests count the first company's vehicles).
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiCall, launch, randomPlate, signIn } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const gatewayPort = inject('gatewayPort');
+const T = { timeout: 30_000 };
+const SHOTS = '/tmp/shots/viagens';
+
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+const stamp = String(Date.now()).slice(-9);
+const veic = { descricao: `Viagem${stamp} Furgão`, placa: randomPlate(), serial: `868${stamp}01`, id: 0 };
+// fix i at T0 + i minutes: 0..10 driving north at 60 km/h (1 km a minute), 11..17 stopped
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 40 * 60_000;
+
+function frame(i: number): string {
+  const moving = i <= 10;
+  const km = Math.min(i, 10);
+  const lat = -23.6 + km * (1000 / 111_320);
+  const t = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
+  return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,${moving ? '60.0' : '0.0'},0,760.0,-46.650000,${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${(12000 + km).toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
+}
+
+function send(frames: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
+    sock.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launch();
+  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
+  page = await ctx.newPage();
+  await signIn(page, baseUrl, 'admin', adminPassword);
+  const user = (await apiCall(ctx, baseUrl, '/api/auth/get_session')).payload.user;
+  const empresaB = user.empresas.map((e: { id: number }) => e.id).find((id: number) => id !== user.empresaAtiva);
+  await apiCall(ctx, baseUrl, `/api/auth/empresa/${empresaB}`, {});
+  veic.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: veic.descricao, placa: veic.placa })).id;
+  await apiCall(ctx, baseUrl, '/api/equipamento', { serial: veic.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
+  await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: veic.serial, ativoId: veic.id, dataInicio: '2024-01-01T00:00:00Z' });
+  await send(Array.from({ length: 18 }, (_, i) => frame(i)));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('Viagens', () => {
+  it('the asset record’s Viagens tab lists the trip: start, end, duration, distance in km with a decimal comma', async () => {
+    // the trip closes after five stopped minutes: wait (a condition) until it is stored
+    await expect.poll(async () => (await apiCall(ctx, baseUrl, `/api/viagens/ativo/${veic.id}`)).length, { ...T, interval: 300 }).toBe(1);
+    await page.goto(`${baseUrl}/tlm/fro/ativo/${veic.id}/informacoes`);
+    await page.getByRole('tab', { name: 'Viagens' }).click(T);
+    await page.waitForURL(/\/viagens$/, T);
+    const row = page.getByRole('row').filter({ hasText: '10,0' });
+    await row.first().waitFor(T);
+    const text = await row.first().innerText();
+    expect(text).toContain('00:11:00'); // from the fix before leaving (0) to the first stopped one (11)
+    expect(text).toContain('60');
+    await page.screenshot({ path: `${SHOTS}/aba-viagens.png` });
+  });
+
+  it('Análise de viagens shows the trip, the day totals and the map', async () => {
+    await page.goto(`${baseUrl}/cfg/map/analise_viagens?ativo=${veic.id}`);
+    const totals = page.getByTestId('totais-dia');
+    await totals.getByRole('row').nth(1).waitFor(T);
+    expect(await totals.getByRole('row').nth(1).innerText()).toMatch(/\t1\t10,0\t00:11:00\t/);
+    await expect.poll(() => page.getByTestId('viagens-paradas').getByText('Viagem', { exact: true }).count(), T).toBe(1);
+    await page.getByTestId('mapa-viagem').waitFor(T);
+    await page.screenshot({ path: `${SHOTS}/analise.png` });
+  });
+});

@@ -75,7 +75,12 @@ export interface FieldMeta {
  *  default 10), coordenada (6 decimals), link (an app path or URL; linkText the link's text). */
 export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
-export interface ColumnDisplay { format?: ColumnFormat; onlineMinutes?: number; linkText?: string }
+export interface ColumnDisplay {
+  format?: ColumnFormat; onlineMinutes?: number; linkText?: string;
+  /** px: the column keeps this width (the table's fixed layout; the other columns share the rest), e.g. a plate
+   *  that must read whole; longer values are still cut with a tooltip */
+  width?: number;
+}
 
 export interface ColumnMeta extends ColumnDisplay {
   source: string;          // field name or a virtual column key from the catalogue

@@ -76,7 +76,12 @@ export interface FieldMeta {
  *  HH:MM:SS), km (a number with one decimal, pt-BR: 12,3). */
 export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link', 'duracao', 'km'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
-export interface ColumnDisplay { format?: ColumnFormat; onlineMinutes?: number; linkText?: string }
+export interface ColumnDisplay {
+  format?: ColumnFormat; onlineMinutes?: number; linkText?: string;
+  /** px: the column keeps this width (the table's fixed layout; the other columns share the rest), e.g. a plate
+   *  that must read whole; longer values are still cut with a tooltip */
+  width?: number;
+}
 
 export interface ColumnMeta extends ColumnDisplay {
   source: string;          // field name or a virtual column key from the catalogue

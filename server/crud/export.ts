@@ -14,6 +14,7 @@ import type { Session } from '../app/env.ts';
 import { idOf, idsOf } from '../../shared/ids.ts';
 import { HttpError } from '../http/envelope.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
+import { LABELS } from '../read/index.ts';
 import { exportHeaders } from './protocol.ts';
 
 /** Rows encoded between two turns of the event loop. */
@@ -76,19 +77,6 @@ function csvCell(v: unknown): string {
 type Row = Record<string, any>;
 
 async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<unknown[][]> {
-  const labels = new Map<string, Map<number, string>>();
-  for (const { field } of o.columns) {
-    if (!field.reference || (field.type !== 'reference' && field.type !== 'referenceList')) continue;
-    const target = entityByKey(field.reference);
-    if (!target) continue;
-    const ids = [...new Set(rows.flatMap((r) => (field.type === 'reference' ? [idOf(r[field.name])] : idsOf(r[field.name]))).filter((x): x is number => x != null))];
-    const m = new Map<number, string>();
-    if (ids.length) {
-      const refs = (await o.em.find(ormName(o.em, target), { id: { $in: ids } } as never)) as Record<string, any>[];
-      for (const r of refs) m.set(Number(r.id), String(r[target.recordRepresentation] ?? r.id));
-    }
-    labels.set(field.name, m);
-  }
   // Codes of a register (metadata lookup) as their labels.
   const codes = new Map<string, Map<string, string>>();
   for (const { field } of o.columns) {
@@ -98,13 +86,14 @@ async function cellValues(o: ExportOpts, rows: Record<string, any>[]): Promise<u
     const refs = values.length ? (await o.em.find(ormName(o.em, target), { [field.lookup!.value]: { $in: values } } as never)) as Record<string, any>[] : [];
     codes.set(field.name, new Map(refs.map((r) => [String(r[field.lookup!.value]), String(r[target.recordRepresentation] ?? r[field.lookup!.value])])));
   }
-  o.em.clear(); // the looked-up references must not pile up in the identity map
+  o.em.clear(); // the looked-up codes must not pile up in the identity map
   return rows.map((r) => o.columns.map(({ field }) => {
     const v = r[field.name];
     if (v == null) return null;
-    const m = labels.get(field.name);
-    if (m && field.type === 'reference') return m.get(idOf(v)!) ?? idOf(v);
-    if (m) return idsOf(v).map((i) => m.get(i) ?? i).join(', ');
+    // References: their labels, read with the rows by the engine (server/read/engine.ts LABELS, company-scoped).
+    const label = r[LABELS]?.[field.name];
+    if (field.type === 'reference') return label ?? idOf(v);
+    if (field.type === 'referenceList') { const ls = Array.isArray(label) ? label : []; return idsOf(v).map((i, k) => ls[k] ?? i).join(', '); }
     if (field.type === 'enum') return field.options?.find((x) => x.value === v)?.label ?? v;
     if (field.lookup) return codes.get(field.name)?.get(String(v)) ?? v;
     if (field.type === 'boolean') return v ? 'Sim' : 'Não';

@@ -15,6 +15,7 @@ import { checkQuestions } from '../../shared/questionnaire.ts';
 import { checkLookups } from './lookup.ts';
 import { SYSTEM, escapeLike, fieldOf, fmt, type Row, type Where } from './query.ts';
 import { scopeWhere, tenantOnly } from '../tenancy/scope.ts';
+import { LABELS } from '../read/index.ts';
 
 /** Hash for password fields (argon2id is @node-rs/argon2's default algorithm). */
 
@@ -24,11 +25,11 @@ function failValidation(errors: FieldError[]): never {
 
 const owned = new WeakMap<EntityMeta, Set<string>>();
 /** Names the model knows on `e` that a client may send back but never writes: system fields, read-only, hidden
- *  and other non-writable fields, and the computed (virtual) list columns. */
+ *  and other non-writable fields, the computed (virtual) list columns and the references' labels (_labels). */
 export function serverOwned(e: EntityMeta): Set<string> {
   let s = owned.get(e);
   if (!s) {
-    s = new Set([...SYSTEM, ...e.fields.map((f) => f.name), ...e.columns.filter((c) => c.virtual).map((c) => c.source)]);
+    s = new Set([...SYSTEM, LABELS, ...e.fields.map((f) => f.name), ...e.columns.filter((c) => c.virtual).map((c) => c.source)]);
     owned.set(e, s);
   }
   return s;

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
-import { getModel, ormName } from '../core/registry.ts';
-import { readOne, readPage } from './engine.ts';
+import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { LABELS, readOne, readPage, visibleFields } from './engine.ts';
 import { computedColumns } from './computed.ts';
 import { withCompany } from '../db/rls.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
@@ -40,6 +40,21 @@ describe('read engine', () => {
       if (cols.length && expected.length) {
         const vals = await em.getConnection().execute(`SELECT t.id, ${cols.map((c) => `${c.sql.replaceAll('{this}', 't')} AS "${c.source}"`).join(', ')} FROM "${e.table}" t WHERE t.id = ANY(?::bigint[])`, [`{${expected.map((r) => r.id).join(',')}}`]) as Row[];
         for (const r of expected) { const v = vals.find((x) => Number(x.id) === r.id)!; for (const c of cols) r[c.source] = v[c.source] ?? null; }
+      }
+      // Reference labels: the referenced rows the session sees, by the ORM.
+      const refs = visibleFields(e).filter((f) => !f.system && (f.type === 'reference' || f.type === 'referenceList') && f.reference);
+      if (refs.length) {
+        for (const r of expected) r[LABELS] = {};
+        for (const f of refs) {
+          const t = entityByKey(f.reference!)!;
+          const ids = [...new Set(expected.flatMap((r) => (f.type === 'reference' ? [r[f.name]] : r[f.name] ?? [])).filter((x) => x != null))];
+          const found = ids.length ? await em.find(ormName(em, t), { $and: [{ id: { $in: ids } }, scopeWhere(t, s)] } as never) as Row[] : [];
+          const label = (id: unknown) => { const x = found.find((y) => Number(y.id) === Number(id)); return x ? String(x[t.recordRepresentation]) : null; };
+          for (const r of expected) {
+            const v = r[f.name];
+            r[LABELS][f.name] = f.type === 'reference' ? (v == null ? null : label(v)) : (Array.isArray(v) && v.length ? v.map(label) : null);
+          }
+        }
       }
       expect(JSON.stringify(got.rows), e.key).toBe(JSON.stringify(expected));
       expect(got.total, e.key).toBe(total);

@@ -15,6 +15,7 @@ import { staleSession } from '../auth/middleware.ts';
 import { computedColumns, type Computed } from './computed.ts';
 import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Order, type Params, type Where } from './where.ts';
 import { snippetSql } from '../tenancy/scope.ts';
+import { entityByKey } from '../core/registry.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
@@ -36,7 +37,7 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
 /** Fields a client sees: hidden, write-only and password fields never leave the server. */
 export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
 
-interface Plan { out: FieldMeta[]; select: string; cols: Computed[] }
+interface Plan { out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[] }
 const plans = new WeakMap<EntityMeta, Plan>();
 function planOf(e: EntityMeta): Plan {
   let p = plans.get(e);
@@ -44,7 +45,8 @@ function planOf(e: EntityMeta): Plan {
     const out = visibleFields(e);
     // date as text: the driver would make a local-time Date of it.
     const expr = (f: FieldMeta) => `t.${ident(f.column)}${f.type === 'date' ? '::text' : ''}`;
-    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e) };
+    const refs = out.filter((f) => !f.system && (f.type === 'reference' || f.type === 'referenceList') && !!f.reference && !!entityByKey(f.reference));
+    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs };
     plans.set(e, p);
   }
   return p;
@@ -54,6 +56,7 @@ function toJson(p: Plan, r: Row): Row {
   const o: Row = {};
   for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
   for (const c of p.cols) o[c.source] = computedValue(r[c.source]);
+  if (p.refs.length) o[LABELS] = r[LABELS] ?? {};
   return o;
 }
 
@@ -63,6 +66,37 @@ const PG_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$
 function computedValue(v: unknown): unknown {
   if (v == null) return null;
   return typeof v === 'string' && PG_TIMESTAMPTZ.test(v) ? new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString() : v;
+}
+
+// ---------- labels of references ----------
+
+/** Key of the row's reference labels in the API's JSON (declared fields; not the system empresaId): `_labels: { field: label | null }` for a reference,
+ *  `_labels: { field: (label | null)[] }` (in the order of the ids) for a referenceList. A label is the referenced
+ *  row's recordRepresentation, read in the same statement and only from rows the caller's company scope admits
+ *  (null when the row is not visible): the client shows it without reading the referenced register (whose keys the
+ *  caller may not hold). */
+export const LABELS = '_labels';
+
+/** The label of the referenced row (alias `a`) as text. */
+function labelExpr(target: EntityMeta, a: string): string {
+  const rep = visibleFields(target).find((f) => f.name === target.recordRepresentation);
+  return rep ? `${a}.${ident(rep.column)}::text` : `${a}.id::text`;
+}
+
+/** The `_labels` select item over the rows `t` ('' when the entity shows no reference); values added to `p`. */
+function labelsSelect(plan: Plan, s: Session, p: Params): string {
+  if (!plan.refs.length) return '';
+  const items = plan.refs.map((f) => {
+    const target = entityByKey(f.reference!)!;
+    const table = ident(target.table);
+    const col = `t.${ident(f.column)}`;
+    const scope = scopeSql(target, s, 'lbl', p);
+    const sub = f.type === 'reference'
+      ? `(SELECT ${labelExpr(target, 'lbl')} FROM ${table} lbl WHERE lbl.id = ${col} AND ${scope})`
+      : `(SELECT array_agg(${labelExpr(target, 'lbl')} ORDER BY u.n) FROM unnest(${col}) WITH ORDINALITY u(id, n) LEFT JOIN ${table} lbl ON lbl.id = u.id AND ${scope})`;
+    return `'${f.name.replace(/'/g, "''")}', ${sub}`;
+  });
+  return `, json_build_object(${items.join(', ')}) AS ${ident(LABELS)}`;
 }
 
 /** The computed columns as select items over the rows `t`. */
@@ -145,12 +179,15 @@ export function planPage(e: EntityMeta, s: Session, q: ReadQuery & { offset: num
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
   const computed = computedSelect(e);
+  const labels = labelsSelect(plan, s, p);
   const table = ident(e.table);
   const lim = p.add(q.limit), off = p.add(q.offset);
-  // Computed expressions run on the page's rows only (the inner query pages).
+  // Computed expressions run on the page's rows only (the inner query pages; t.* as snippets may read any column).
+  // Labels alone stay in the plain form (PostgreSQL evaluates such subselects after the sort and limit), which
+  // reads only the visible columns (some registers grant the app role only some of their columns).
   const page = computed
-    ? `SELECT ${plan.select}${computed} FROM (SELECT t.* FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
-    : `SELECT ${plan.select} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
+    ? `SELECT ${plan.select}${computed}${labels} FROM (SELECT t.* FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
+    : `SELECT ${plan.select}${labels} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
   // The parent's visibility (nested lists) as one more column of the total's row.
   const parent = q.parent
     ? `, EXISTS (SELECT 1 FROM ${ident(q.parent.entity.table)} pp WHERE ${[scopeSql(q.parent.entity, s, 'pp', p), whereSql(q.parent.entity, q.parent.where, 'pp', p)].join(' AND ')}) AS "__parent"`
@@ -179,10 +216,11 @@ export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: 
   const p = pgParams();
   const w = conditions(e, s, { narrow: narrow ? { $and: [{ id }, narrow] } : { id } }, p);
   const computed = computedSelect(e);
+  const labels = labelsSelect(plan, s, p);
   const table = ident(e.table);
   const sql = computed
-    ? `SELECT ${plan.select}${computed}${versionColumn(check)} FROM (SELECT t.* FROM ${table} t WHERE ${w} LIMIT 1) t`
-    : `SELECT ${plan.select}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
+    ? `SELECT ${plan.select}${computed}${labels}${versionColumn(check)} FROM (SELECT t.* FROM ${table} t WHERE ${w} LIMIT 1) t`
+    : `SELECT ${plan.select}${labels}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
   const rows = await run(em, sql, p.values);
   settle(check, rows);
   return rows.length ? toJson(plan, rows[0]) : null;
@@ -244,7 +282,7 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   const p = pgParams();
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
-  const computed = computedSelect(e);
+  const computed = computedSelect(e) + labelsSelect(plan, s, p);
   const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
   const client = await cursorPool(em).connect();
   let broken = false;
@@ -262,6 +300,7 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
           const o: Row = {};
           for (const f of plan.out) o[f.name] = cellValue(f, r[f.name]);
           for (const c of plan.cols) o[c.source] = r[c.source] ?? null;
+          if (plan.refs.length) o[LABELS] = r[LABELS] ?? {};
           return o;
         });
       }

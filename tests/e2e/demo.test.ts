@@ -1,5 +1,7 @@
-// The demo fleet as an operator first sees it: the vehicle list shows, for each demo vehicle, its model, its driver
-// and its tracker (the demo seed registers them, server/seed/demo-data.ts; the simulator only reports for them).
+// The demo fleet as an operator first sees it: the vehicle list shows, for each demo vehicle, its driver by default,
+// and its model and tracker once the column chooser adds them (the default columns leave the plate room to read
+// whole at 1440 px, tests/e2e/rotulos.test.ts); the demo seed registers them (server/seed/demo-data.ts; the simulator
+// only reports for them).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSession, type AdminSession } from './browser';
 
@@ -20,9 +22,20 @@ describe('demo fleet in the vehicle list', () => {
     await page.goto(`${baseUrl}/tlm/fro/ativo?filter=${encodeURIComponent(JSON.stringify({ q: 'Veículo 0' }))}&perPage=50`);
     await page.locator('h1', { hasText: 'Ativos' }).waitFor(T);
     await page.getByRole('columnheader', { name: 'Motorista' }).waitFor(T);
-    const headers = (await page.locator('thead th').allInnerTexts()).map((h) => h.trim());
+    const headerTexts = async () => (await page.locator('thead th').allInnerTexts()).map((h) => h.trim());
+    // Modelo and Equipamentos are not default columns: the column chooser adds them (and takes them out at the end)
+    const before = await headerTexts();
+    for (const name of ['Descrição', 'Placa', 'Motorista']) expect([name, before.includes(name)]).toEqual([name, true]);
+    const extra = ['Modelo', 'Equipamentos'].filter((n) => !before.includes(n));
+    const toggle = async () => {
+      await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
+      for (const name of extra) await page.getByRole('menuitem', { name, exact: true }).click();
+      await page.keyboard.press('Escape');
+    };
+    await toggle();
+    await expect.poll(headerTexts, T).toEqual(expect.arrayContaining(['Modelo', 'Equipamentos']));
+    const headers = await headerTexts();
     const col = (name: string) => headers.indexOf(name);
-    for (const name of ['Descrição', 'Placa', 'Modelo', 'Motorista', 'Equipamentos']) expect([name, col(name) >= 0]).toEqual([name, true]);
     const rows = page.locator('tbody tr');
     await expect.poll(() => rows.count(), T).toBe(40);
     const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
@@ -34,6 +47,11 @@ describe('demo fleet in the vehicle list', () => {
       expect([descricao, motorista]).toEqual([descricao, expect.stringMatching(/^\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+$/u)]);
       expect([descricao, serial]).toEqual([descricao, expect.stringMatching(/^86400150\d{7}$/)]);
     }
+    // the restored choice is saved (1 s after the last change) before the session closes
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/usuario') && r.request().method() === 'PUT', T);
+    await toggle();
+    await expect.poll(headerTexts, T).toEqual(before);
+    expect((await saved).status()).toBe(200);
     expect(s.errors).toEqual([]);
   });
 });

@@ -65,5 +65,6 @@ export function displayOf(c: ColumnDisplay, path: string, err: Err): ColumnDispl
     ...(c.format ? { format: c.format } : {}),
     ...(c.format === 'online' ? { onlineMinutes: c.onlineMinutes ?? 10 } : {}),
     ...(c.linkText !== undefined ? { linkText: c.linkText } : {}),
+    ...(c.width !== undefined ? { width: c.width } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { matches } from '../lib/actions';
 import { ActionConfirm } from './ActionConfirm';
 import { useCan } from '../lib/useCan';
 
-const hidden = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const hidden = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 /** The actions the user may run on this record (key, visibleWhen), optionally only `names`. */
 function useActions(entity: EntityMeta, record: Record<string, unknown> | undefined, names?: string[]) {

@@ -15,6 +15,8 @@ import { ImageUploader } from '../widgets/ImageUploader';
 import { FileUploader } from '../widgets/FileUploader';
 import { QuestionnaireField } from '../widgets/questionnaire';
 import { LookupWidget } from '../widgets/lookup';
+import { canList, labelMap } from '../lib/labels';
+import { useCan } from '../lib/useCan';
 
 import { NO_OPTIONS, ValueSelect, type ValueOption } from '../widgets/ValueSelect';
 
@@ -41,32 +43,46 @@ export function narrowFilter(f: FieldMeta | undefined, data: Record<string, unkn
 }
 const formData = (props: WidgetProps) => (props.registry.formContext as { data?: Record<string, unknown> } | undefined)?.data;
 
-function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50, debounce = 300, narrow: Record<string, unknown> = {}) {
+const NO_LABELS = new Map<string, string>();
+
+function useReferenceOptions(key: string | undefined, input: string, ids: (string | number)[], perPage = 50, debounce = 300, narrow: Record<string, unknown> = {}, known: Map<string, string> = NO_LABELS) {
   const target = key ? entityByKey(key) : undefined;
   const reference = useReferenceResource(key);
+  const { can } = useCan();
+  // The register's rows are read only by a user who may list them (else 403): the others see the current values by
+  // the labels their row brought (server/read LABELS) and cannot choose another.
+  const readable = !!reference && canList(target, can);
   const rep = target?.recordRepresentation ?? 'descricao';
   const q = useDebounced(input, debounce);
   const { data = [], total, isPending } = useGetList<Rec>(
     reference ?? 'none',
     { pagination: { page: 1, perPage }, sort: { field: rep, order: 'ASC' }, filter: q ? { ...narrow, q } : narrow },
-    { enabled: !!reference },
+    { enabled: readable },
   );
-  const { data: selected = [] } = useGetMany<Rec>(reference ?? 'none', { ids }, { enabled: !!reference && ids.length > 0 });
+  // The chosen rows the row's labels do not name (chosen now) are read by id.
+  const unknown = ids.filter((id) => !known.has(String(id)));
+  const { data: fetched = [] } = useGetMany<Rec>(reference ?? 'none', { ids: unknown }, { enabled: readable && unknown.length > 0 });
   const label = (r: Rec | undefined) => (r ? String(r[rep] ?? r.id) : '');
   const options = useMemo(() => {
     const m = new Map<string, Rec>();
-    for (const r of [...selected, ...data]) if (r) m.set(String(r.id), r);
+    for (const id of ids) { const l = known.get(String(id)); if (l !== undefined) m.set(String(id), { id, [rep]: l }); }
+    for (const r of [...fetched, ...data]) if (r) m.set(String(r.id), r);
     return [...m.values()];
-  }, [data, selected]);
-  return { options, label, isPending, total };
+  }, [data, fetched, ids.join(','), known]); // eslint-disable-line react-hooks/exhaustive-deps
+  return { options, label, isPending: readable && isPending, total, readable };
 }
+
+/** id → label of the references the edited row names in `f` (the labels it brought). */
+const knownLabels = (props: WidgetProps | FieldProps, f: FieldMeta | undefined) =>
+  labelMap((props.registry.formContext as { record?: Record<string, unknown> } | undefined)?.record, f);
 
 export function ReferenceWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, rawErrors = [], hideLabel } = props;
   const f = fieldOf(props);
   const [input, setInput] = useState('');
   const ids = value != null && value !== '' ? [value] : [];
-  const { options, label: lbl, isPending } = useReferenceOptions(f?.reference, input, ids, 50, 300, narrowFilter(f, formData(props)));
+  const known = useMemo(() => knownLabels(props, f), [(props.registry.formContext as { record?: unknown } | undefined)?.record, f]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { options, label: lbl, isPending, readable } = useReferenceOptions(f?.reference, input, ids, 50, 300, narrowFilter(f, formData(props)), known);
   const current = options.find((o) => String(o.id) === String(value)) ?? null;
   return (
     <Autocomplete
@@ -85,7 +101,8 @@ export function ReferenceWidget(props: WidgetProps) {
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
       renderInput={(params) => (
-        <TextField {...params} label={hideLabel ? undefined : label} required={required} error={rawErrors.length > 0} />
+        <TextField {...params} label={hideLabel ? undefined : label} required={required} error={rawErrors.length > 0}
+          helperText={!readable && !isPending ? `Sem acesso ao cadastro de ${entityByKey(f?.reference ?? '')?.label.plural.toLowerCase() ?? 'referências'}: somente o valor atual` : undefined} />
       )}
     />
   );
@@ -124,11 +141,13 @@ function PickerListWidget(props: WidgetProps & { f: FieldMeta; value: (string | 
   const picker = target.picker!;
   const [query, setQuery] = useState('');
   const [grouped, setGrouped] = useState(true);
-  const { options, label: lbl, isPending, total } = useReferenceOptions(f.reference, query, value, PICKER_PAGE, 300, narrowFilter(f, formData(props)));
+  const known = useMemo(() => knownLabels(props, f), [(props.registry.formContext as { record?: unknown } | undefined)?.record, f]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { options, label: lbl, isPending, total } = useReferenceOptions(f.reference, query, value, PICKER_PAGE, 300, narrowFilter(f, formData(props)), known);
   const groupField = target.fields.find((x) => x.name === picker.groupBy)!;
   const groupIds = useMemo(() => [...new Set(options.map((o) => o[picker.groupBy]).filter((v) => v != null))] as (string | number)[], [options]); // eslint-disable-line react-hooks/exhaustive-deps
   const groupResource = useReferenceResource(groupField.reference);
-  const { data: groupRows = [] } = useGetMany<Rec>(groupResource ?? 'none', { ids: groupIds }, { enabled: !!groupResource && groupIds.length > 0 });
+  const { can } = useCan();
+  const { data: groupRows = [] } = useGetMany<Rec>(groupResource ?? 'none', { ids: groupIds }, { enabled: !!groupResource && groupIds.length > 0 && canList(entityByKey(groupField.reference!), can) });
   const groupRep = entityByKey(groupField.reference!)?.recordRepresentation ?? 'descricao';
   const pick = useMemo(() => {
     const names = new Map(groupRows.map((g) => [String(g.id), String(g[groupRep] ?? g.id)]));
@@ -168,7 +187,8 @@ export function ReferenceListWidget(props: WidgetProps) {
   const withPicker = !!(f?.reference && entityByKey(f.reference)?.picker);
   // up to 1000 rows, filtered in the dialog (registers picked this way are small: companies, roles); registers
   // with a picker search on the server instead
-  const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000, 300, narrowFilter(f, ctx?.data));
+  const known = useMemo(() => knownLabels(props, f), [(props.registry.formContext as { record?: unknown } | undefined)?.record, f]); // eslint-disable-line react-hooks/exhaustive-deps
+  const { options, label: lbl, isPending } = useReferenceOptions(withPicker ? undefined : f?.reference, '', value, 1000, 300, narrowFilter(f, ctx?.data), known);
   const pick = useMemo(() => options.map((o) => pickItem(o, lbl(o), f, obrig)), [options, obrig.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   if (withPicker) return <PickerListWidget {...props} f={f!} value={value} obrig={obrig} />;
   return <MultiSelect {...fieldProps(props, value)} options={pick} loading={isPending && !options.length} />;

@@ -70,6 +70,8 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
 
   return {
     data,
+    /** the saved row as read (with the labels of its references, LABELS), for the widgets */
+    record,
     schema: formSchema,
     uiSchema,
     transformErrors,

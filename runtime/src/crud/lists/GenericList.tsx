@@ -149,7 +149,7 @@ function CopyCell({ children }: { children: ReactNode }) {
 }
 
 // One column of the table; Datagrid reads source/label/sortable from its props.
-function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMeta; entity?: EntityMeta; source?: string; label?: string; sortable?: boolean }) {
+function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMeta; entity?: EntityMeta; source?: string; label?: string; sortable?: boolean; width?: number }) {
   const record = useRecordContext();
   const f: FieldMeta = field ?? ({ name: column.source, type: 'string', label: column.label } as FieldMeta);
   return <CopyCell>{record ? formattedValue(column, record[column.source]) ?? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
@@ -260,7 +260,7 @@ export function GenericList({ entity, nested, alias }: Pick<GenericProps, 'entit
             {l.bulk.length > 0 && <SelectColumn selectAll entity={entity} />}
             {l.columns.selected.map((key) => {
               const c = colMeta.get(key)!;
-              return <Column key={key} source={key} label={c.label} sortable={c.sortable} field={fields.get(key)} column={c} entity={entity} />;
+              return <Column key={key} source={key} label={c.label} sortable={c.sortable} width={c.width} field={fields.get(key)} column={c} entity={entity} />;
             })}
             {hasActions && <RowActions source="acoes_linha" label="" sortable={false} fixed entity={entity} open={(r) => l.rowPath(r.id as string | number, r)} />}
           </Datagrid>

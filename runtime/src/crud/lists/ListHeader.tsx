@@ -33,6 +33,8 @@ export function ListHeader({ children, sort, setSort, onMove, className }: Props
           if (!isValidElement(field)) return null;
           if ((field.props as { selectAll?: boolean }).selectAll) return <SelectAllCell key="selecionar" />;
           const source = (field.props as { source?: string }).source;
+          // metadata column width (px): the fixed table layout keeps it, the other columns share the rest
+          const width = (field.props as { width?: number }).width;
           const movable = !!source && !!onMove && !(field.props as { fixed?: boolean }).fixed;
           const drag = movable ? {
             draggable: true,
@@ -58,6 +60,7 @@ export function ListHeader({ children, sort, setSort, onMove, className }: Props
               updateSort={updateSort as never}
               data-column={source}
               sx={{
+                ...(width ? { width } : {}),
                 cursor: movable ? 'grab' : undefined,
                 opacity: dragging === source ? 0.5 : 1,
                 boxShadow: over === source ? (t) => `inset 3px 0 0 ${t.palette.primary.main}` : undefined,

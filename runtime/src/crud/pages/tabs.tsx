@@ -150,7 +150,7 @@ function DeleteTab({ entity, record, title, deleted }: TabProps) {
   );
 }
 
-const hidden = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const hidden = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 function DeleteTool({ entity, record, tab, deleted }: ToolbarProps) {
   const id = useId();

@@ -6,6 +6,8 @@ import type { EntityMeta, FieldMeta } from '../../../../shared/model';
 import { useLookupOptions } from './lookup';
 import { entityByKey } from '../../model';
 import { useReferenceResource } from '../lib/params';
+import { canList } from '../lib/labels';
+import { useCan } from '../lib/useCan';
 
 const ALL = '';
 
@@ -14,7 +16,11 @@ export function ListSelect({ field, entity, value, onChange }: { field: FieldMet
   const target = field.type === 'reference' ? entityByKey(field.reference!) : undefined;
   const resource = useReferenceResource(field.reference);
   const rep = target?.recordRepresentation ?? 'descricao';
-  const { data = [] } = useGetList(resource ?? 'none', { pagination: { page: 1, perPage: 500 }, sort: { field: rep, order: 'ASC' } }, { enabled: !!target });
+  // The register's rows are read only by a user who may list them (else 403); the others get no select.
+  const { can, isPending } = useCan();
+  const readable = canList(target, can);
+  const { data = [] } = useGetList(resource ?? 'none', { pagination: { page: 1, perPage: 500 }, sort: { field: rep, order: 'ASC' } }, { enabled: readable });
+  if (target && (isPending || !readable)) return null;
   const options = field.lookup ? codes : field.type === 'enum'
     ? (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label }))
     : data.map((r) => ({ value: String(r.id), label: String(r[rep] ?? r.id) }));

@@ -8,6 +8,7 @@ import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
 import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
 import { events, type RowChange } from '../realtime/events.ts';
+import { namespaceOf, redisEstadoPublisher } from '../realtime/bus.ts';
 import { envNumber, envPort } from './env.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
@@ -48,6 +49,8 @@ export interface GatewayOptions {
    * first: 1,000 devices connecting at once ended 395/605, and the busier worker then set the pace alone.
    */
   reusePort?: boolean;
+  /** Redis of the latest-state bus; default REDIS_URL (null: none, the database trigger notifies). */
+  redisUrl?: string | null;
 }
 
 export interface Gateway {
@@ -130,7 +133,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const limiter = new AddressLimiter(limits.maxPerAddress, metrics);
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
+  // The latest-state bus (server/realtime/bus.ts): with REDIS_URL the writer publishes there; else the trigger NOTIFYs.
+  const redisUrl = opts.redisUrl === undefined ? process.env.REDIS_URL : opts.redisUrl ?? undefined;
+  const estadoBus = redisUrl ? redisEstadoPublisher(redisUrl, namespaceOf(opts.databaseUrl), log) : undefined;
   const writer = new BatchWriter(pool, metrics, {
+    estadoBus,
     ...opts.writer,
     onAcksCommitted: (acks) => {
       opts.writer?.onAcksCommitted?.(acks);
@@ -213,6 +220,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       for (const s of tcp) for (const sock of tcpSockets.get(s) ?? []) sock.destroy();
       await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
       await pool.end();
+      await estadoBus?.close();
     },
   };
 }

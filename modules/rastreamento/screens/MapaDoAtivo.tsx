@@ -55,7 +55,7 @@ export default function MapaDoAtivo() {
   }, [search]);
   const empresa = useSession()?.empresaAtiva ?? null;
   const aceita = useCallback((r: UltimoEstado) => String(r.ativoId) === String(ativo), [ativo]);
-  const { rows, erro, atualizado } = useUltimoEstadoAoVivo(ativo ? `/api/rastreamento/ultimo_estado?ativoId=${encodeURIComponent(ativo)}` : null, empresa, aceita);
+  const { rows, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo(ativo ? `/api/rastreamento/ultimo_estado?ativoId=${encodeURIComponent(ativo)}` : null, empresa, aceita);
   // the newest of the asset's devices with a position
   const estado = useMemo<UltimoEstado | null | undefined>(() => {
     if (!ativo) return null;
@@ -76,7 +76,7 @@ export default function MapaDoAtivo() {
           Mapa{estado ? `: ${titulo(estado)}${estado.placa ? ` (${estado.placa})` : ''}` : ''}
         </Typography>
         {erro && <Alert severity="error">{erro}</Alert>}
-        {atualizado && <Typography variant="caption" color="text.secondary" data-testid="atualizado">{`Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}`}</Typography>}
+        {atualizado && <Typography variant="caption" color="text.secondary" data-testid="atualizado" data-ao-vivo={aoVivo ? 'sim' : 'nao'}>{`Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}`}</Typography>}
         {estado === null && !ponto && <Alert severity="info">Este ativo ainda não enviou nenhuma posição.</Alert>}
         {estado && (
           <Box>

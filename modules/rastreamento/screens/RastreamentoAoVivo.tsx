@@ -111,7 +111,7 @@ function VehicleList({ rows, onPick, selected }: { rows: UltimoEstado[]; onPick:
 export default function RastreamentoAoVivo() {
   const user = useSession();
   const empresa = user?.empresaAtiva ?? null;
-  const { rows: all, erro, atualizado } = useUltimoEstadoAoVivo('/api/rastreamento/ultimo_estado', empresa);
+  const { rows: all, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo('/api/rastreamento/ultimo_estado', empresa);
   const [q, setQ] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
   const layerRef = useRef<VehicleLayer | null>(null);
@@ -158,7 +158,8 @@ export default function RastreamentoAoVivo() {
               <span data-testid="total-veiculos">{lista.length}</span> {lista.length === 1 ? 'veículo' : 'veículos'}
               {lista.length !== rows.length && <Typography component="span" variant="caption" color="text.secondary" data-testid="total-frota">{` de ${rows.length}`}</Typography>}
             </Typography>
-            <Typography variant="caption" color="text.secondary" data-testid="atualizado">
+            <Typography variant="caption" color="text.secondary" data-testid="atualizado" data-ao-vivo={aoVivo ? 'sim' : 'nao'}
+              title={aoVivo ? 'Posições recebidas ao vivo' : undefined}>
               {atualizado ? `Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}` : 'Carregando...'}
             </Typography>
           </Box>

@@ -12,6 +12,8 @@ export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null
   const [rows, setRows] = useState<UltimoEstado[] | null>(null);
   const [erro, setErro] = useState<string | null>(null);
   const [atualizado, setAtualizado] = useState<Date | null>(null);
+  // the rows shown were loaded after the socket joined the company room: every change since comes pushed
+  const [aoVivo, setAoVivo] = useState(false);
   const loadedAt = useRef(-1);
   const gen = useRef(0);
   const aceitaRef = useRef(aceita);
@@ -25,6 +27,7 @@ export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null
       const p = await call<UltimoEstado[]>(url);
       if (g !== gen.current) return;
       setRows(Array.isArray(p) ? p : []);
+      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
       setAtualizado(new Date());
       setErro(null);
     } catch (e) {
@@ -34,6 +37,7 @@ export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null
 
   useEffect(() => {
     setRows(null);
+    setAoVivo(false);
     void load();
     const offPush = onPush(PUSH_EVENT, (m) => {
       const push = m as EstadoPush;
@@ -47,5 +51,5 @@ export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null
     return () => { gen.current++; offPush(); offJoin(); };
   }, [load, empresa]);
 
-  return { rows, erro, atualizado };
+  return { rows, erro, atualizado, aoVivo };
 }

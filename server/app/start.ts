@@ -83,10 +83,10 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   answerClientErrors(server as import('node:http').Server);
   const actual = (server.address() as AddressInfo).port;
   // socket.io at /socket_server on the same HTTP server.
-  const realtime = attachRealtime(server as import('node:http').Server, { orm, log });
+  const realtime = attachRealtime(server as import('node:http').Server, { orm, log, live: modules.flatMap((m) => m.live ?? []) });
   // The modules' background work (contract server/core/module.ts `start`), outside requests.
   const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
-  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log })] : []));
+  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado })] : []));
   return {
     url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo,
     close: async () => {

@@ -12,7 +12,14 @@ import type { ActionHandler } from '../crud/actions.ts';
 export interface ModuleStart {
   exec: (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
   log: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+  /** Calls fn on each write of telemetria.ultimo_estado heard on the latest-state bus (server/realtime/bus.ts): the
+   *  company and the serials written (null: any). Answers the unsubscribe. */
+  onEstado: (fn: (m: { empresaId: number; serials: string[] | null }) => void) => () => void;
 }
+
+/** Rows of a provider (declared sql, scope empresa) pushed to the sockets of a company holding one of its keys when
+ *  the latest-state bus names their `key` column's values (server/realtime/live.ts); the client listens to `event`. */
+export interface LivePushDecl { event: string; provider: string; key: string }
 
 export interface BodyLimit {
   /** Requests this limit applies to (instead of the JSON limit). */
@@ -33,6 +40,8 @@ export interface ServerModule {
   hooks?: Record<string, WriteHook>;
   /** Action handlers by name (metadata actions with `handler:` of its registers; server/crud/actions.ts). */
   actions?: Record<string, ActionHandler>;
+  /** Live rows (socket.io pushes) fed by the latest-state bus. */
+  live?: LivePushDecl[];
   /** Background work started with the server (after migrations and seed), stopped before it closes. */
   start?: (ctx: ModuleStart) => { stop: () => Promise<void> };
 }

@@ -8,6 +8,7 @@ import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
 import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
 import { events, type RowChange } from '../realtime/events.ts';
+import { namespaceOf, redisEstadoPublisher } from '../realtime/bus.ts';
 import { envNumber, envPort } from './env.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
@@ -51,6 +52,8 @@ export interface GatewayOptions {
   reusePort?: boolean;
   /** The modules' ingest consumers (server/core/ingest.ts); default every modules/<name>/ingest.ts, [] for none. */
   ingestModules?: IngestModule[];
+  /** Redis of the latest-state bus; default REDIS_URL (null: none, the database trigger notifies). */
+  redisUrl?: string | null;
 }
 
 export interface Gateway {
@@ -135,7 +138,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
   const consumers: IngestConsumer[] = ingestModules.map((m) => m.start({ pool, log }));
+  // The latest-state bus (server/realtime/bus.ts): with REDIS_URL the writer publishes there; else the trigger NOTIFYs.
+  const redisUrl = opts.redisUrl === undefined ? process.env.REDIS_URL : opts.redisUrl ?? undefined;
+  const estadoBus = redisUrl ? redisEstadoPublisher(redisUrl, namespaceOf(opts.databaseUrl), log) : undefined;
   const writer = new BatchWriter(pool, metrics, {
+    estadoBus,
     ...opts.writer,
     ...(consumers.length ? { onPositionsCommitted: (fixes: import('../core/ingest.ts').IngestFix[]) => { for (const c of consumers) c.positions(fixes); } } : {}),
     onAcksCommitted: (acks) => {
@@ -221,6 +228,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       await Promise.race([Promise.all(closing), new Promise((r) => setTimeout(r, 1000))]);
       for (const c of consumers) await c.stop();
       await pool.end();
+      await estadoBus?.close();
     },
   };
 }

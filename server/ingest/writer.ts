@@ -15,6 +15,7 @@ import { monthKey } from './migrate.ts';
 import { pipelined } from './pipelined.ts';
 import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
 import type { IngestFix } from '../core/ingest.ts';
+import type { EstadoPublisher } from '../realtime/bus.ts';
 
 export interface WriterOptions {
   maxBatch?: number;      // messages per transaction
@@ -29,6 +30,8 @@ export interface WriterOptions {
   pending?: Partial<PendingLimits>;
   /** After COMMIT, with the batch's stored positions (the modules' ingest consumers, server/core/ingest.ts). */
   onPositionsCommitted?: (fixes: IngestFix[]) => void;
+  /** With REDIS_URL: the latest-state bus's publisher (server/realtime/bus.ts); else the table's trigger notifies. */
+  estadoBus?: EstadoPublisher;
 }
 
 /** The device's columns, put in front of each row per batch (the rest of the row text is made when queued). */
@@ -603,6 +606,14 @@ export function inlineParams(sql: string, params: unknown[]): string {
   });
 }
 
+const SERIAL_AT = ULTIMO_COLS.findIndex(([c]) => c === 'serial');
+const EMPRESA_AT = ULTIMO_COLS.findIndex(([c]) => c === 'empresa_id');
+/** Company and serial of each latest-state row of a batch (the bus's message). */
+export function ultimoKeys(rows: BatchRows): { empresaId: number | null; serial: string }[] {
+  const serials = rows.ultimos[SERIAL_AT] as string[], empresas = rows.ultimos[EMPRESA_AT] as (number | null)[];
+  return serials.map((serial, i) => ({ serial, empresaId: empresas[i] ?? null }));
+}
+
 /** SQL_ULTIMO's parameters: one array per column, rows sorted by serial; attributes as JSON text (or null). */
 export function ultimoParams(rows: (Ultimo & { attributes: string | null })[]): unknown[][] {
   rows.sort((a, b) => (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0));
@@ -673,7 +684,7 @@ export class BatchWriter {
   private staged = new WeakSet<object>(); // pooled clients that have the staging table
   private idleWaiters: (() => void)[] = [];
   private pausables = new Set<{ pause?(): void; resume?(): void }>();
-  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted' | 'pending' | 'onPositionsCommitted'>> & Pick<WriterOptions, 'onAcksCommitted'>;
+  readonly opts: Required<Omit<WriterOptions, 'onAcksCommitted' | 'pending' | 'onPositionsCommitted' | 'estadoBus'>> & Pick<WriterOptions, 'onAcksCommitted' | 'estadoBus'>;
   readonly pendingLimits: PendingLimits;
   private pendingAdded = 0;      // raw pending messages stored since the last maintenance
   private maintaining: Promise<void> | null = null;
@@ -849,6 +860,7 @@ export class BatchWriter {
         await client.query('ROLLBACK');
         await this.transaction(client, rows, true);
       }
+      if (rows.ultimoCount && this.opts.estadoBus) this.opts.estadoBus.publish(ultimoKeys(rows));
       if (direct && rows.posicaoCount) this.metrics.directCopies++;
       if (this.onPositions && rows.posicaoCount) {
         // committed: a consumer's failure is its own (never a retry of the batch)
@@ -879,6 +891,8 @@ export class BatchWriter {
    */
   private async transaction(client: pg.PoolClient, rows: BatchRows, staging: boolean): Promise<void> {
     const sql = ['BEGIN'];
+    // Published on Redis after COMMIT instead of the trigger's NOTIFY (server/realtime/bus.ts).
+    if (rows.ultimoCount && this.opts.estadoBus) sql.push(`SET LOCAL rastro.estado_bus = 'redis'`);
     if (rows.posicaoCount) {
       if (staging && !this.staged.has(client)) { sql.push(SQL_STAGING); this.staged.add(client); }
       sql.push(staging ? SQL_COPY_POSICAO : SQL_COPY_DIRECT);

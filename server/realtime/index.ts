@@ -1,6 +1,7 @@
 // Realtime push (spec §4, §7): socket.io at /socket_server on the API's HTTP server, opened with the
 // session token (handshake `auth.token` or `Authorization: Bearer`). Client → server: set_user (user id),
-// join_room (company id). Server → client: permissoes_alteradas, sessao_finalizada (names in .notes/CONTRACT.md).
+// join_room (company id). Server → client: permissoes_alteradas, sessao_finalizada, estado_frota and the modules' live
+// rows (./live.ts, e.g. ultimo_estado) — names in .notes/CONTRACT.md.
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,12 +12,15 @@ import { listenSessions } from '../auth/session-cache.ts';
 import { idsOf, strings } from '../../shared/ids.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { events, MSG, type RowChange, type SessionEnded } from './events.ts';
-import { ESTADO_FROTA, listenFrota } from './frota.ts';
+import { ESTADO_FROTA, frotaThrottle } from './frota.ts';
+import { namespaceOf, subscribeEstado, type EstadoMessage } from './bus.ts';
+import { liveHub, type LivePush } from './live.ts';
 
 export { MSG };
 
 export const SOCKET_PATH = '/socket_server';
 export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada', estadoFrota: ESTADO_FROTA } as const;
+export { liveRoom, WINDOW_MS as LIVE_WINDOW_MS, type LiveMessage, type LivePush } from './live.ts';
 type Ack = (r: { status: number; msg: string }) => void;
 const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
 
@@ -28,9 +32,14 @@ function tokenOf(socket: Socket): string | undefined {
   return undefined;
 }
 
-export interface Realtime { io: Server; close: () => Promise<void> }
+export interface Realtime {
+  io: Server;
+  /** Calls fn on each message of the latest-state bus heard by this process (the modules' background work). */
+  onEstado: (fn: (m: EstadoMessage) => void) => () => void;
+  close: () => Promise<void>;
+}
 
-export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger }): Realtime {
+export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger; live?: LivePush[]; redisUrl?: string }): Realtime {
   const io = new Server(http, {
     path: SOCKET_PATH,
     serveClient: false,
@@ -41,9 +50,28 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
   // Cross-process session cache invalidation (LISTEN rastro_sessao) lives as long as the server.
   const sessions = listenSessions(o.orm.config, o.log);
   // A company's fleet state changed (telemetria.ultimo_estado written): its sockets read the numbers again.
-  const frota = listenFrota(o.orm.config.get('clientUrl') as string | undefined, (empresaId) => {
-    io.to(room.empresa(empresaId)).emit(PUSH.estadoFrota, { empresaId });
-  }, o.log);
+  // Each process hears the bus and tells its own sockets (io.local: no double delivery through an adapter).
+  const frota = frotaThrottle((empresaId) => { io.local.to(room.empresa(empresaId)).emit(PUSH.estadoFrota, { empresaId }); });
+  const live = liveHub(io, { orm: o.orm, log: o.log, pushes: o.live ?? [] });
+  const estadoListeners = new Set<(m: EstadoMessage) => void>();
+  const clientUrl = o.orm.config.get('clientUrl') as string | undefined;
+  const bus = subscribeEstado({
+    databaseUrl: clientUrl, redisUrl: o.redisUrl ?? process.env.REDIS_URL, log: o.log,
+    namespace: clientUrl ? namespaceOf(clientUrl) : String(o.orm.config.get('dbName')),
+  }, (m) => {
+    frota.notify(m.empresaId);
+    live.notify(m);
+    for (const fn of estadoListeners) {
+      try { fn(m); } catch (err) { o.log.error({ err }, 'estado ao vivo: falha de um ouvinte'); }
+    }
+  });
+  /** The socket's live rooms: those its session's keys open in its company room (none without one). */
+  const liveRooms = async (socket: Socket, s: Session) => {
+    const empresa = [...socket.rooms].find((r) => r.startsWith('empresa:'));
+    const want = new Set(empresa ? live.roomsFor(s, Number(empresa.slice(8))) : []);
+    for (const r of socket.rooms) if (r.startsWith('live:') && !want.has(r)) await socket.leave(r);
+    if (want.size) await socket.join([...want]);
+  };
 
   io.use(async (socket, next) => {
     const token = tokenOf(socket);
@@ -83,12 +111,22 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       // One active company at a time: leave the previous company room.
       for (const r of socket.rooms) if (r.startsWith('empresa:') && r !== room.empresa(empresa)) await socket.leave(r);
       await socket.join(room.empresa(empresa));
+      await liveRooms(socket, s);
       ack?.({ status: 200, msg: 'ok' });
     });
   });
 
   const permissionsChanged = (usuarioIds: number[]) => {
-    for (const id of new Set(usuarioIds)) io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
+    for (const id of new Set(usuarioIds)) {
+      io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
+      // Live rows follow the keys at once (not only after the client reloads).
+      for (const sid of io.of('/').adapter.rooms.get(room.usuario(id)) ?? []) {
+        const socket = io.of('/').sockets.get(sid);
+        if (!socket) continue;
+        void session(socket.data.token).then(async (s) => { if (s) await liveRooms(socket, s); else socket.disconnect(true); })
+          .catch((err) => o.log.error({ err }, 'socket: falha ao rever as salas ao vivo'));
+      }
+    }
   };
   const ended = (target: string, payload: Record<string, unknown>) => {
     io.to(target).emit(PUSH.sessaoFinalizada, { ...payload, msg: payload.motivo === 'senha' ? MSG.senhaAlterada : MSG.sessaoFinalizada });
@@ -133,11 +171,14 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
 
   return {
     io,
+    onEstado: (fn) => { estadoListeners.add(fn); return () => { estadoListeners.delete(fn); }; },
     close: async () => {
       events.off('change', onChange);
       events.off('sessionEnded', onSessionEnded);
       await sessions.close();
-      await frota.close();
+      frota.close();
+      live.close();
+      await bus.close();
       await io.close();
     },
   };

@@ -53,7 +53,7 @@ describe('rastreamento ao vivo (admin)', () => {
     const ativos = ((await list.json()) as { equipamentosList: string | null }[]).filter((a) => /\b86400150\d{7}\b/.test(a.equipamentosList ?? '')).length;
     expect(ativos).toBeGreaterThan(0);
     await expect.poll(async () => located(await api<Estado[]>('/api/rastreamento/ultimo_estado')).length, { timeout: 60_000, interval: 1000 }).toBe(ativos);
-    // the page refreshes every 5 s: its count reaches the devices reporting
+    // the page applies the pushed states (no polling): its count reaches the devices reporting
     await expect.poll(() => page.getByTestId('total-veiculos').textContent(), { timeout: 30_000 }).toBe(String(ativos));
     await expect.poll(() => page.getByRole('list', { name: 'Veículos' }).getByRole('listitem').count()).toBeGreaterThan(0);
     // every vehicle is on the map: as its own marker or inside a cluster's count

@@ -33,14 +33,27 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 function memoryCache() {
   const rows = new Map<string, { empresa: number; endereco: string; fonte: string }>();
   const key = (lat: unknown, lon: unknown) => `${Math.round(Number(lat) * 1000)}|${Math.round(Number(lon) * 1000)}`;
+  const calls: string[] = [];
   const exec: Exec = async (sql, p) => {
+    calls.push(sql);
+    // the resolver's claims: a new point's row (DO NOTHING), a municipality's retry (taken as older than RETRY_MS)
+    if (sql.includes('DO NOTHING RETURNING')) {
+      const k = `${p[0]}|${key(p[1], p[2])}`;
+      if (rows.has(k)) return [];
+      rows.set(k, { empresa: Number(p[0]), endereco: String(p[3]), fonte: 'municipio' });
+      return [{ ok: 1 }];
+    }
+    if (sql.startsWith('UPDATE telemetria.endereco')) {
+      const r = rows.get(`${p[2]}|${key(p[0], p[1])}`);
+      return r?.fonte === 'municipio' ? [{ ok: 1 }] : [];
+    }
     if (sql.startsWith('INSERT')) { rows.set(`${p[0]}|${key(p[1], p[2])}`, { empresa: Number(p[0]), endereco: String(p[3]), fonte: String(p[4]) }); return []; }
     if (sql.includes("g.fonte = 'provedor' LIMIT 1")) return [...rows.entries()].filter(([k, v]) => k.endsWith(`|${key(p[0], p[1])}`) && v.fonte === 'provedor').map(([, v]) => v);
     if (sql.includes('FROM telemetria.ultimo_estado')) return [];
     const r = rows.get(`${p[2]}|${key(p[0], p[1])}`);
     return r ? [r] : [];
   };
-  return { rows, exec };
+  return { rows, exec, calls };
 }
 
 describe('reverse-geocoding adapter', () => {
@@ -112,5 +125,28 @@ describe('reverse-geocoding adapter', () => {
     await online.tick();
     expect([...cache.rows.values()]).toEqual([{ empresa: 3, endereco: 'Praça da Sé, 10 - Sé, São Paulo/SP', fonte: 'provedor' }]);
     expect(hits).toHaveLength(1);
+  });
+
+  it('runs no timer: a pass at start, then only when the bus names serials or a point is enqueued', async () => {
+    const cache = memoryCache();
+    const r = new Resolver(cache.exec, createGeocoder({}));
+    let bus: ((m: { serials: string[] | null }) => void) | undefined;
+    const job = r.start((fn) => { bus = fn; return () => { bus = undefined; }; }, 20);
+    const passes = () => cache.calls.filter((c) => c.includes('FROM telemetria.ultimo_estado')).length;
+    await new Promise((res) => setTimeout(res, 50));
+    expect(passes()).toBe(1);
+    expect(cache.calls.filter((c) => c.includes('FROM telemetria.ultimo_estado'))[0]).not.toContain('u.serial IN');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(passes()).toBe(1);
+    bus!({ serials: ['861', '862'] });
+    bus!({ serials: ['863'] });
+    await new Promise((res) => setTimeout(res, 150));
+    expect(passes()).toBe(2);
+    const last = cache.calls.filter((c) => c.includes('FROM telemetria.ultimo_estado')).at(-1)!;
+    expect(last).toContain('u.serial IN (SELECT jsonb_array_elements_text(');
+    r.enqueue({ empresa: 3, lat: -22.9056, lon: -47.0608 });
+    await expect.poll(() => [...cache.rows.values()]).toEqual([{ empresa: 3, endereco: 'Campinas/SP', fonte: 'municipio' }]);
+    await job.stop();
+    expect(bus).toBeUndefined();
   });
 });

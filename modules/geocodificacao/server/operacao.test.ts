@@ -6,6 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTelemetria } from '../../../server/ingest/migrate.ts';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
+import { createGeocoder } from './adapter.ts';
+import { Resolver } from './resolver.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -78,5 +80,21 @@ describe('operational columns per company', () => {
       endereco: 'Avenida Paulista, 1000 - Bela Vista, São Paulo/SP',
     });
     expect(rows[0].mapa).toMatch(new RegExp(`^/tlm/ras/mapa_do_ativo\\?ativo=${ativo}&lat=-23\\.5614&lon=-46\\.6559&quando=`));
+  });
+
+  it('two API processes share the work: a written position is resolved by one of them only', async () => {
+    const exec = (sql: string, params: unknown[]) => ts.em().getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
+    const asked: string[] = [];
+    const geocoder = (name: string) => {
+      const g = createGeocoder({});
+      return { ...g, online: true, reverse: async (lat: number, lon: number) => { asked.push(name); return { endereco: `Rua de ${name}, ${lat}, ${lon}`, fonte: 'provedor' as const }; } };
+    };
+    const p1 = new Resolver(exec, geocoder('p1')), p2 = new Resolver(exec, geocoder('p2'));
+    await pool.query(`INSERT INTO telemetria.ultimo_estado (serial, empresa_id, lat, lon, fix_time, ultima_comunicacao) VALUES ('867000000000099', $1, -22.9056, -47.0608, now(), now())`, [empresas[0]]);
+    // both hear the same bus message
+    await Promise.all([p1.tick(['867000000000099']), p2.tick(['867000000000099'])]);
+    expect(asked).toHaveLength(1);
+    const rows = (await pool.query(`SELECT endereco, fonte FROM telemetria.endereco WHERE empresa_id = $1 AND lat_key = -22906 AND lon_key = -47061`, [empresas[0]])).rows;
+    expect(rows).toEqual([{ endereco: `Rua de ${asked[0]}, -22.9056, -47.0608`, fonte: 'provedor' }]);
   });
 });

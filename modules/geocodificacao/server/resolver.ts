@@ -1,7 +1,9 @@
 // The address cache (telemetria.endereco: per company and point rounded to 3 decimals, ~110 m) and its resolver,
-// run outside requests (system role): every few seconds it finds the latest positions (telemetria.ultimo_estado)
-// and the points asked for (enqueue) without an address, writes the nearest municipality at once and, with a
-// provider, asks it (rate-limited) and replaces the municipality with its answer. Lists read the cache in SQL.
+// run outside requests (system role). No timer: it is woken by the latest-state bus (server/realtime/bus.ts, heard by
+// every API process) for the serials written, and by the points asked for (enqueue); a full pass runs at start. It
+// writes the nearest municipality at once and, with a provider, asks it (rate-limited) and replaces the municipality
+// with its answer. Several API processes share the work through the cache rows: a point is asked of the provider by
+// the process whose INSERT created its row, or that claimed its retry (atualizado_em older than RETRY_MS) — never twice.
 import { companySql, qParams, sameCompany } from '../../../server/tenancy/scope.ts';
 import { addressKeySql } from '../../../server/core/addresses.ts';
 import type { Endereco, Geocoder } from './adapter.ts';
@@ -22,6 +24,9 @@ export class Resolver {
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Serials the bus named since the last pass (null: a full pass is due). */
+  private serials: Set<string> | null = new Set();
+  private wake: () => void = () => undefined;
 
   constructor(private exec: Exec, readonly geocoder: Geocoder, private log?: { error: (o: object, m: string) => void }) {}
 
@@ -31,6 +36,17 @@ export class Resolver {
     const k = `${p.empresa}|${Math.round(p.lat * 1000)}|${Math.round(p.lon * 1000)}`;
     if (this.pending.size >= 1000) this.pending.delete(this.pending.keys().next().value!);
     this.pending.set(k, p);
+    this.wake();
+  }
+
+  /** The bus named these serials (null: anything of a company). */
+  written(serials: string[] | null): void {
+    if (!serials) this.serials = null;
+    else if (this.serials) {
+      for (const s of serials) this.serials.add(s);
+      if (this.serials.size > 5000) this.serials = null;
+    }
+    this.wake();
   }
 
   /** The company's cached address of a point, if any. */
@@ -71,32 +87,67 @@ export class Resolver {
     return e;
   }
 
-  /** One pass: the latest positions without an address (or with the municipality only, when a provider is set) and
-   *  the points enqueued. The municipality first for all (cheap), then the provider one by one. */
-  async tick(): Promise<void> {
+  /** Whether this process is the one to ask the provider for a point: it created the point's row now (the
+   *  municipality), or claimed a retry of a municipality older than RETRY_MS. */
+  private async claim(p: Point): Promise<boolean> {
     const q = qParams();
-    const rows = await this.exec(
+    const made = await this.exec(
+      `INSERT INTO telemetria.endereco (empresa_id, lat_key, lon_key, endereco, fonte)
+       VALUES (${q.add(p.empresa)}, ${keySql(q.add(p.lat), q.add(p.lon))}, ${q.add(offlineAddress(p.lat, p.lon).endereco)}, 'municipio')
+       ON CONFLICT (empresa_id, lat_key, lon_key) DO NOTHING RETURNING 1 AS ok`, q.values);
+    if (made.length || !this.geocoder.online) return made.length > 0;
+    const r = qParams();
+    const retry = await this.exec(
+      `UPDATE telemetria.endereco g SET atualizado_em = now()
+        WHERE (g.lat_key, g.lon_key) = (${keySql(r.add(p.lat), r.add(p.lon))}) AND ${companySql('g', p.empresa, r)}
+          AND g.fonte = 'municipio' AND g.atualizado_em < now() - make_interval(secs => ${r.add(RETRY_MS / 1000)})
+        RETURNING 1 AS ok`, r.values);
+    return retry.length > 0;
+  }
+
+  /** One pass over the latest positions without an address (or with the municipality only, when a provider is set) —
+   *  of the serials given, or all (null) — and the points enqueued: the municipality first for all (cheap), then the
+   *  provider one by one for the points this process claimed. */
+  async tick(serials: string[] | null = null): Promise<void> {
+    const q = qParams();
+    const only = serials ? `AND u.serial IN (SELECT jsonb_array_elements_text(${q.add(JSON.stringify(serials))}::jsonb))` : '';
+    const rows = serials?.length === 0 ? [] : await this.exec(
       `SELECT DISTINCT u.empresa_id AS empresa, u.lat, u.lon, g.fonte FROM telemetria.ultimo_estado u
          LEFT JOIN telemetria.endereco g ON ${sameCompany('g', 'u')} AND (g.lat_key, g.lon_key) = (${keySql('u.lat', 'u.lon')})
-        WHERE u.empresa_id IS NOT NULL AND u.lat IS NOT NULL AND u.lon IS NOT NULL
+        WHERE u.empresa_id IS NOT NULL AND u.lat IS NOT NULL AND u.lon IS NOT NULL ${only}
           AND (g.fonte IS NULL OR (${q.add(this.geocoder.online)} AND g.fonte = 'municipio'))
         LIMIT 500`, q.values);
     const points: Point[] = rows.map((r) => ({ empresa: Number(r.empresa), lat: Number(r.lat), lon: Number(r.lon) }));
     points.push(...this.pending.values());
     this.pending.clear();
-    for (const p of points) if (!(await this.cached(p))) await this.store(p, offlineAddress(p.lat, p.lon));
-    if (this.geocoder.online) for (const p of points) { if (this.stopped) return; await this.resolve(p); }
+    const mine: Point[] = [];
+    for (const p of points) if (await this.claim(p)) mine.push(p);
+    if (this.geocoder.online) for (const p of mine) { if (this.stopped) return; await this.resolve(p); }
   }
 
-  /** Runs tick() every `ms` (one at a time) until stop(). */
-  start(ms: number): { stop: () => Promise<void> } {
+  /** A full pass now, then a pass whenever the bus names serials or a point is enqueued (at most one per `ms`, one at
+   *  a time) until stop(). */
+  start(onEstado: (fn: (m: { serials: string[] | null }) => void) => () => void, ms: number): { stop: () => Promise<void> } {
+    let last = 0;
     const run = () => {
-      if (this.running) return;
-      this.running = this.tick().catch((err) => this.log?.error({ err }, 'geocodificação: falha ao resolver endereços')).finally(() => { this.running = undefined; });
+      this.timer = undefined;
+      if (this.stopped) return;
+      if (this.running) { this.wake(); return; }
+      const serials = this.serials;
+      this.serials = new Set();
+      if (serials?.size === 0 && !this.pending.size) return;
+      last = Date.now();
+      this.running = this.tick(serials && [...serials]).catch((err) => this.log?.error({ err }, 'geocodificação: falha ao resolver endereços'))
+        .finally(() => { this.running = undefined; });
     };
+    this.wake = () => {
+      if (this.timer || this.stopped) return;
+      this.timer = setTimeout(run, Math.max(50, last + ms - Date.now()));
+      this.timer.unref();
+    };
+    const off = onEstado((m) => this.written(m.serials));
+    this.serials = null;
     run();
-    this.timer = setInterval(run, ms);
-    this.timer.unref();
-    return { stop: async () => { this.stopped = true; clearInterval(this.timer); await this.running; } };
+    return { stop: async () => { this.stopped = true; off(); clearTimeout(this.timer); await this.running; } };
   }
 }

@@ -1,7 +1,7 @@
 // The operator's overview over real HTTP: GET /api/home/frota answers the numbers an independent SQL count gives for
 // the active company (two companies with known states; the other company's vehicles never count), the monitoring
 // list's tabs hold the same vehicles, a missing key is 403, commands pending / devices pending count, the register
-// counters go to administrators only, and a write to telemetria.ultimo_estado notifies rastro_estado.
+// counters go to administrators only, and a write to telemetria.ultimo_estado notifies rastro_estado (company:serials).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTelemetria } from '../../../server/ingest/migrate.ts';
@@ -142,7 +142,7 @@ describe('home: fleet numbers', () => {
     expect(seen.length).toBe(new Set(seen).size);
   });
 
-  it('a write to telemetria.ultimo_estado notifies rastro_estado with the company', async () => {
+  it('a write to telemetria.ultimo_estado notifies rastro_estado with the company and its serials', async () => {
     const c = new pg.Client({ connectionString: ts.databaseUrl });
     await c.connect();
     try {
@@ -150,7 +150,7 @@ describe('home: fleet numbers', () => {
       c.on('notification', (m) => got.push(String(m.payload)));
       await c.query('LISTEN rastro_estado');
       await pool.query(`UPDATE telemetria.ultimo_estado SET speed = 0 WHERE serial IN ('A-MOV-1', 'B-MOV-0')`);
-      await expect.poll(() => got.sort(), { timeout: 5000 }).toEqual([String(A), String(B)].sort());
+      await expect.poll(() => got.sort(), { timeout: 5000 }).toEqual([`${A}:A-MOV-1`, `${B}:B-MOV-0`].sort());
     } finally { await c.end(); }
   });
 });

@@ -1,15 +1,18 @@
-// Mapa do ativo: the asset's latest position (GET /api/rastreamento/ultimo_estado?ativoId=) and its address
+// Mapa do ativo: the asset's latest position (GET /api/rastreamento/ultimo_estado?ativoId= once, then the socket's
+// `ultimo_estado` pushes of its devices: ./aoVivo.ts) and its address
 // (GET /api/geocodificacao/endereco) on a map. Shown by the asset record's Mapa tab (the record's :id) and at
 // /tlm/ras/mapa_do_ativo?ativo=&lat=&lon=&quando= (Registros' link: that point is marked too).
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Card, Stack, Typography } from '@mui/material';
 import L from 'leaflet';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { call } from '../../../runtime/src/api/http';
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
+import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { titulo, velocidadeTexto, type UltimoEstado } from './estado';
+import { useUltimoEstadoAoVivo } from './aoVivo';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -50,20 +53,17 @@ export default function MapaDoAtivo() {
     const lat = Number(search.get('lat')), lon = Number(search.get('lon'));
     return search.get('lat') && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon, quando: search.get('quando') } : null;
   }, [search]);
-  const [estado, setEstado] = useState<UltimoEstado | null>();
-  const [erro, setErro] = useState<string>();
-  useEffect(() => {
-    if (!ativo) { setEstado(null); return; }
-    let off = false;
-    call<UltimoEstado[]>(`/api/rastreamento/ultimo_estado?ativoId=${encodeURIComponent(ativo)}`)
-      .then((rows) => {
-        if (off) return;
-        const withPos = (Array.isArray(rows) ? rows : []).filter((r) => r.latitude != null && r.longitude != null)
-          .sort((a, b) => String(b.ultimaComunicacao).localeCompare(String(a.ultimaComunicacao)));
-        setEstado(withPos[0] ?? null);
-      }, (e: Error) => { if (!off) setErro(e.message); });
-    return () => { off = true; };
-  }, [ativo]);
+  const empresa = useSession()?.empresaAtiva ?? null;
+  const aceita = useCallback((r: UltimoEstado) => String(r.ativoId) === String(ativo), [ativo]);
+  const { rows, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo(ativo ? `/api/rastreamento/ultimo_estado?ativoId=${encodeURIComponent(ativo)}` : null, empresa, aceita);
+  // the newest of the asset's devices with a position
+  const estado = useMemo<UltimoEstado | null | undefined>(() => {
+    if (!ativo) return null;
+    if (!rows) return undefined;
+    const withPos = rows.filter((r) => r.latitude != null && r.longitude != null)
+      .sort((a, b) => String(b.ultimaComunicacao).localeCompare(String(a.ultimaComunicacao)));
+    return withPos[0] ?? null;
+  }, [rows, ativo]);
   const atual = estado ? ([estado.latitude!, estado.longitude!] as [number, number]) : null;
   const endereco = useAddress(estado?.latitude, estado?.longitude);
   const enderecoPonto = useAddress(ponto?.lat, ponto?.lon);
@@ -76,11 +76,12 @@ export default function MapaDoAtivo() {
           Mapa{estado ? `: ${titulo(estado)}${estado.placa ? ` (${estado.placa})` : ''}` : ''}
         </Typography>
         {erro && <Alert severity="error">{erro}</Alert>}
+        {atualizado && <Typography variant="caption" color="text.secondary" data-testid="atualizado" data-ao-vivo={aoVivo ? 'sim' : 'nao'}>{`Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}`}</Typography>}
         {estado === null && !ponto && <Alert severity="info">Este ativo ainda não enviou nenhuma posição.</Alert>}
         {estado && (
           <Box>
             <Typography variant="body2" data-testid="mapa-endereco">Endereço: {endereco ?? 'buscando…'}</Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="text.secondary" data-testid="mapa-posicao">
               Posição de {formatTimestamp(estado.fixTime)} · {velocidadeTexto(estado.velocidade)} · {estado.latitude!.toFixed(6)}, {estado.longitude!.toFixed(6)}
             </Typography>
           </Box>

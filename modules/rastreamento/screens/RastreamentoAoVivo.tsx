@@ -1,9 +1,9 @@
-// /tlm/ras/rastreamento_ao_vivo: live map of the active company's vehicles (GET /api/rastreamento/ultimo_estado,
-// refreshed every few seconds), clustered markers coloured by state and rotated by course, popup per vehicle (driver,
+// /tlm/ras/rastreamento_ao_vivo: live map of the active company's vehicles (GET /api/rastreamento/ultimo_estado once,
+// then the socket's `ultimo_estado` pushes: ./aoVivo.ts — no polling), clustered markers coloured by state and rotated by course, popup per vehicle (driver,
 // links to the record, the replay and the engine block), and a search that narrows markers, counter, legend and the
 // side list alike; a list row centres the map on its vehicle. Works without tiles (offline).
 import 'leaflet/dist/leaflet.css';
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject, type UIEvent } from 'react';
 import { Alert, Box, IconButton, InputAdornment, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import CenterFocusStrongIcon from '@mui/icons-material/CenterFocusStrong';
@@ -11,16 +11,14 @@ import { Title } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type L from 'leaflet';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
-import { call } from '../../../runtime/src/api/http';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { fullHeight } from '../../../runtime/src/layout/zoom';
 import { useCan } from '../../../runtime/src/crud/lib/useCan';
 import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTexto, type Estado, type UltimoEstado } from './estado';
 import { VehicleLayer, type PopupLinks } from './VehicleLayer';
+import { useUltimoEstadoAoVivo } from './aoVivo';
 
 const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
-/** Refresh period of the positions. */
-export const REFRESH_MS = 5000;
 /** Tile URL template: VITE_MAP_TILE_URL at build time ('off' = no tiles); default OpenStreetMap. */
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -113,36 +111,11 @@ function VehicleList({ rows, onPick, selected }: { rows: UltimoEstado[]; onPick:
 export default function RastreamentoAoVivo() {
   const user = useSession();
   const empresa = user?.empresaAtiva ?? null;
-  const [all, setAll] = useState<UltimoEstado[] | null>(null);
-  const [erro, setErro] = useState<string | null>(null);
-  const [atualizado, setAtualizado] = useState<Date | null>(null);
+  const { rows: all, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo('/api/rastreamento/ultimo_estado', empresa);
   const [q, setQ] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
   const layerRef = useRef<VehicleLayer | null>(null);
   const mapRef = useRef<L.Map | null>(null);
-
-  const load = useCallback(async (signal?: { cancelled: boolean }) => {
-    try {
-      const p = await call<UltimoEstado[]>('/api/rastreamento/ultimo_estado');
-      if (signal?.cancelled) return;
-      setAll(Array.isArray(p) ? p : []);
-      setAtualizado(new Date());
-      setErro(null);
-    } catch (e) {
-      if (!signal?.cancelled) setErro((e as Error).message || 'Erro ao carregar as posições');
-    }
-  }, []);
-
-  // Poll every REFRESH_MS while the tab is visible; again at once when it becomes visible or the company changes.
-  useEffect(() => {
-    const signal = { cancelled: false };
-    setAll(null);
-    void load(signal);
-    const t = setInterval(() => { if (document.visibilityState === 'visible') void load(signal); }, REFRESH_MS);
-    const onVis = () => { if (document.visibilityState === 'visible') void load(signal); };
-    document.addEventListener('visibilitychange', onVis);
-    return () => { signal.cancelled = true; clearInterval(t); document.removeEventListener('visibilitychange', onVis); };
-  }, [load, empresa]);
 
   const rows = useMemo(() => comPosicao(all ?? []), [all]);
   const semPosicao = (all?.length ?? 0) - rows.length;
@@ -185,7 +158,8 @@ export default function RastreamentoAoVivo() {
               <span data-testid="total-veiculos">{lista.length}</span> {lista.length === 1 ? 'veículo' : 'veículos'}
               {lista.length !== rows.length && <Typography component="span" variant="caption" color="text.secondary" data-testid="total-frota">{` de ${rows.length}`}</Typography>}
             </Typography>
-            <Typography variant="caption" color="text.secondary" data-testid="atualizado">
+            <Typography variant="caption" color="text.secondary" data-testid="atualizado" data-ao-vivo={aoVivo ? 'sim' : 'nao'}
+              title={aoVivo ? 'Posições recebidas ao vivo' : undefined}>
               {atualizado ? `Atualizado às ${atualizado.toLocaleTimeString('pt-BR')}` : 'Carregando...'}
             </Typography>
           </Box>

@@ -60,3 +60,15 @@ describe('live tracking state', () => {
     expect(linksPopup(row({ ativoId: null }), all)).toEqual([]);
   });
 });
+
+describe('pushed rows', () => {
+  it('replace the rows of their serials, add new serials at the end, or replace all when complete', async () => {
+    const { aplicar } = await import('./estado');
+    const a = row({ serial: 'A' }), b = row({ serial: 'B' });
+    const b2 = row({ serial: 'B', latitude: -22, velocidade: 80 }), c = row({ serial: 'C' });
+    expect(aplicar([a, b], { rows: [b2, c], completo: false })).toEqual([a, b2, c]);
+    const same = [a, b];
+    expect(aplicar(same, { rows: [], completo: false })).toBe(same);
+    expect(aplicar([a, b], { rows: [c], completo: true })).toEqual([c]);
+  });
+});

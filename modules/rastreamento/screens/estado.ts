@@ -98,3 +98,22 @@ export function linksPopup(r: UltimoEstado, can: { cadastro: boolean; historico:
   if (can.bloqueio) out.push(['Bloquear motor', `/tlm/fro/ativo/${r.ativoId}/bloqueia_motor`]);
   return out;
 }
+
+/** A push of the live rows (server/realtime/live.ts): the company, its changed rows, `completo` when they are all. */
+export interface EstadoPush { empresaId: number; rows: UltimoEstado[]; completo: boolean }
+
+/** The rows after a push: each pushed row replaces the row of its serial (new serials are added at the end); a
+ *  complete push replaces them all. The same array when nothing changes. */
+export function aplicar(rows: UltimoEstado[], push: Pick<EstadoPush, 'rows' | 'completo'>): UltimoEstado[] {
+  if (push.completo) return push.rows;
+  if (!push.rows.length) return rows;
+  const by = new Map(push.rows.map((r) => [r.serial, r]));
+  const out = rows.map((r) => {
+    const n = by.get(r.serial);
+    if (!n) return r;
+    by.delete(r.serial);
+    return n;
+  });
+  for (const r of by.values()) out.push(r);
+  return out;
+}

@@ -37,14 +37,29 @@ export const pushActions = {
 
 const muiTheme = createTheme(theme as never);
 
-// Other pushes for whichever screen listens (e.g. the home page's `estado_frota`).
+// Other pushes for whichever screen listens (the home page's `estado_frota`, the live map's `ultimo_estado`).
 const listeners = new Map<string, Set<(p: unknown) => void>>();
-const PASSED_ON = ['estado_frota'];
+const PASSED_ON = ['estado_frota', 'ultimo_estado'];
+/** Pseudo push: the socket (re)joined its company room (payload: the join count). Screens that apply pushes to a
+ *  first load read it again then (they may have missed pushes while disconnected, or before the first join). */
+export const JOINED = '$joined';
+let joins = 0;
+/** How many times the socket has joined a company room so far (0: not yet, or no socket). */
+export const joinCount = () => joins;
+const pass = (name: string, p: unknown) => listeners.get(name)?.forEach((fn) => fn(p));
 /** Calls `fn` on each push `name` from the server; answers the unsubscribe. */
 export function onPush(name: string, fn: (p: unknown) => void): () => void {
   if (!listeners.has(name)) listeners.set(name, new Set());
   listeners.get(name)!.add(fn);
   return () => { listeners.get(name)?.delete(fn); };
+}
+
+const SESSAO_INVALIDA = 'Sessão inválida ou expirada. Entre novamente.';
+
+function join(s: Socket, empresa: number) {
+  s.emit('join_room', empresa, (r?: { status: number }) => {
+    if (r?.status === 200 && s.connected) pass(JOINED, ++joins);
+  });
 }
 
 export function RealtimePush() {
@@ -71,16 +86,22 @@ export function RealtimePush() {
     let socket: Socket | undefined;
     void import('socket.io-client').then(({ io }) => {
       if (cancelled) return;
-      socket = io(window.location.origin, { path: SOCKET_PATH, auth: { token }, reconnectionDelayMax: 30_000 });
-      socketRef.current = socket;
-      socket.on('connect', () => {
-        socket!.emit('set_user', userId);
+      const s = io(window.location.origin, { path: SOCKET_PATH, auth: { token }, reconnectionDelayMax: 30_000 });
+      socket = s;
+      socketRef.current = s;
+      // A refused session (or a token cleared meanwhile) ends the socket: no retries with a dead token.
+      const dead = () => !getToken() || getToken() !== token;
+      s.on('connect_error', (e: Error) => { if (e.message === SESSAO_INVALIDA || dead()) s.disconnect(); });
+      s.io.on('reconnect_attempt', () => { if (dead()) s.disconnect(); });
+      s.on('connect', () => {
+        if (dead()) { s.disconnect(); return; }
+        s.emit('set_user', userId);
         const empresa = session.get()?.empresaAtiva;
-        if (empresa != null) socket!.emit('join_room', empresa);
+        if (empresa != null) join(s, empresa);
       });
-      socket.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
-      socket.on('sessao_finalizada', (p?: { motivo?: string }) => ended(p?.motivo));
-      for (const name of PASSED_ON) socket.on(name, (p: unknown) => listeners.get(name)?.forEach((fn) => fn(p)));
+      s.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
+      s.on('sessao_finalizada', (p?: { motivo?: string }) => ended(p?.motivo));
+      for (const name of PASSED_ON) s.on(name, (p: unknown) => pass(name, p));
     }).catch(() => undefined);
     return () => {
       cancelled = true;
@@ -93,7 +114,7 @@ export function RealtimePush() {
   const empresa = user?.empresaAtiva;
   useEffect(() => {
     const s = socketRef.current;
-    if (s?.connected && empresa != null) s.emit('join_room', empresa);
+    if (s?.connected && empresa != null) join(s, empresa);
   }, [empresa]);
 
   useEffect(() => {

@@ -18,7 +18,7 @@ import { comPosicao, contagem, ESTADOS, estadoDe, filtrar, titulo, velocidadeTex
 import { VehicleLayer, type PopupLinks } from './VehicleLayer';
 import { useUltimoEstadoAoVivo } from './aoVivo';
 
-const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const VISUALLY_HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 /** Tile URL template: VITE_MAP_TILE_URL at build time ('off' = no tiles); default OpenStreetMap. */
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)

@@ -9,6 +9,7 @@ import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { idOf, idsOf } from '../../shared/ids.ts';
 import { ident } from '../db/sql.ts';
+import { isoTimestamp } from './values.ts';
 import { scopeTransaction } from '../db/rls.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
@@ -55,17 +56,9 @@ function planOf(e: EntityMeta): Plan {
 function toJson(p: Plan, r: Row): Row {
   const o: Row = {};
   for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
-  for (const c of p.cols) o[c.source] = computedValue(r[c.source]);
+  for (const c of p.cols) o[c.source] = isoTimestamp(r[c.source]);
   if (p.refs.length) o[LABELS] = r[LABELS] ?? {};
   return o;
-}
-
-/** PostgreSQL's text of a timestamp with time zone (the driver's parsers are off): a computed column answers ISO 8601
- *  like the datetime fields do. */
-const PG_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/;
-function computedValue(v: unknown): unknown {
-  if (v == null) return null;
-  return typeof v === 'string' && PG_TIMESTAMPTZ.test(v) ? new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString() : v;
 }
 
 // ---------- labels of references ----------

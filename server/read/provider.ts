@@ -9,6 +9,7 @@ export type { ProviderSql };
 import { badRequest } from '../http/envelope.ts';
 import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
 import { likeOf } from './where.ts';
+import { isoTimestamp } from './values.ts';
 
 export interface DeclaredQuery {
   params: Record<string, string | number>;
@@ -75,5 +76,6 @@ export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: 
   const { rows } = await client.executeQuery({ sql, parameters: params, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
   const total = Number(rows[0]?.__total ?? 0);
   if (rows[0]?.__row == null) return { rows: [], total };
-  return { rows: rows.map(({ __total, __row, ...r }) => r), total };
+  const times = meta.columns.filter((c) => c.type === 'datetime').map((c) => c.name);
+  return { rows: rows.map(({ __total, __row, ...r }) => { for (const n of times) r[n] = isoTimestamp(r[n]); return r; }), total };
 }

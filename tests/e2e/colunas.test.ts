@@ -47,8 +47,10 @@ describe('column chooser', () => {
   });
 
   it('a provider screen\'s choice is accepted by the server', async () => {
+    // the library test hides and shows Subtítulo on this screen too (same user): start from whatever is shown
     await page.goto(`${baseUrl}/adm/bib/biblioteca_de_eventos/queclink/gv58cg/eventos`);
-    await page.getByRole('columnheader', { name: 'Subtítulo' }).waitFor(T);
+    await page.getByRole('columnheader', { name: 'Evento' }).waitFor(T);
+    const before = await headers();
     for (const _ of [1, 2]) {
       const saved = nextSave();
       await page.getByRole('button', { name: 'Selecionar Colunas' }).click();
@@ -56,7 +58,7 @@ describe('column chooser', () => {
       await page.keyboard.press('Escape');
       expect(await saved).toBe(200);
     }
-    await expect.poll(headers, T).toContain('Subtítulo');
+    await expect.poll(headers, T).toEqual(before);
     expect(puts.map((r) => r.status()).filter((x) => x !== 200)).toEqual([]);
     expect(s.errors).toEqual([]);
   });

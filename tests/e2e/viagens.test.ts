@@ -77,6 +77,8 @@ describe('Viagens', () => {
     expect(await totals.getByRole('row').nth(1).innerText()).toMatch(/\t1\t10,0\t00:11:00\t/);
     await expect.poll(() => page.getByTestId('viagens-paradas').getByText('Viagem', { exact: true }).count(), T).toBe(1);
     await page.getByTestId('mapa-viagem').waitFor(T);
+    // the trip's stored track is drawn (a solid line of weight 4; the dashed start–end line is only the fallback)
+    await expect.poll(() => page.locator('[data-testid="mapa-viagem"] path[stroke-width="4"]:not([stroke-dasharray])').count(), T).toBe(1);
     await page.screenshot({ path: `${SHOTS}/analise.png` });
   });
 });

@@ -31,10 +31,27 @@ function Fit({ points }: { points: [number, number][] }) {
   return null;
 }
 
+interface Ponto { latitude: number; longitude: number }
+
+/** The trip's track (its stored positions, provider trajeto_viagem); empty while loading or when refused. */
+function useTrajeto(viagem: Viagem | undefined): [number, number][] {
+  const [pts, setPts] = useState<[number, number][]>([]);
+  useEffect(() => {
+    setPts([]);
+    if (!viagem) return;
+    let off = false;
+    call<Ponto[]>(`/api/viagens/trajeto/${encodeURIComponent(viagem.id)}?range=${q([0, 9999])}`)
+      .then((r) => { if (!off) setPts(r.map((p) => [p.latitude, p.longitude])); }, () => undefined);
+    return () => { off = true; };
+  }, [viagem?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  return pts;
+}
+
 function MapaViagem({ viagem, paradas }: { viagem: Viagem | undefined; paradas: Parada[] }) {
-  const pts: [number, number][] = viagem
-    ? [[viagem.latitudeInicio, viagem.longitudeInicio], [viagem.latitudeFim, viagem.longitudeFim]]
-    : paradas.map((p) => [p.latitude, p.longitude]);
+  const trajeto = useTrajeto(viagem);
+  const ends: [number, number][] = viagem ? [[viagem.latitudeInicio, viagem.longitudeInicio], [viagem.latitudeFim, viagem.longitudeFim]] : [];
+  // the stored track when it is in; until then (or without positions) the start and end joined by a dashed line
+  const pts: [number, number][] = viagem ? (trajeto.length > 1 ? trajeto : ends) : paradas.map((p) => [p.latitude, p.longitude]);
   return (
     <Box sx={{ height: 320, borderRadius: 1, overflow: 'hidden' }} data-testid="mapa-viagem">
       <MapContainer center={pts[0] ?? [-15.78, -47.93]} zoom={pts.length ? 13 : 4} style={{ height: '100%', width: '100%' }}>
@@ -42,9 +59,11 @@ function MapaViagem({ viagem, paradas }: { viagem: Viagem | undefined; paradas: 
         <Fit points={pts} />
         {viagem && (
           <>
-            <Polyline positions={pts} pathOptions={{ color: '#1976d2', dashArray: '6 6' }} />
-            <CircleMarker center={pts[0]!} radius={8} pathOptions={{ color: '#fff', fillColor: '#2e7d32', fillOpacity: 1 }}><Tooltip>Início: {formatDateTime(viagem.inicio)}</Tooltip></CircleMarker>
-            <CircleMarker center={pts[1]!} radius={8} pathOptions={{ color: '#fff', fillColor: '#c62828', fillOpacity: 1 }}><Tooltip>Fim: {formatDateTime(viagem.fim)}</Tooltip></CircleMarker>
+            <Polyline positions={pts} pathOptions={trajeto.length > 1 ? { color: '#1976d2', weight: 4 } : { color: '#1976d2', dashArray: '6 6' }}>
+              <Tooltip sticky>{trajeto.length > 1 ? `Trajeto: ${trajeto.length} posições` : 'Início e fim da viagem'}</Tooltip>
+            </Polyline>
+            <CircleMarker center={ends[0]!} radius={8} pathOptions={{ color: '#fff', fillColor: '#2e7d32', fillOpacity: 1 }}><Tooltip>Início: {formatDateTime(viagem.inicio)}</Tooltip></CircleMarker>
+            <CircleMarker center={ends[1]!} radius={8} pathOptions={{ color: '#fff', fillColor: '#c62828', fillOpacity: 1 }}><Tooltip>Fim: {formatDateTime(viagem.fim)}</Tooltip></CircleMarker>
           </>
         )}
         {paradas.map((p) => (

@@ -151,6 +151,18 @@ describe('trip lists over HTTP', () => {
     expect((await json(other)).msg).toBe('Viagem não encontrada');
   });
 
+  it('a trip’s track is its positions from start to end, in time order; another company’s trip has none', async () => {
+    const idB = (await json(await userB.get(`/api/viagens?sort=${encodeURIComponent('["inicio","ASC"]')}`)))[0].id as string;
+    const track = await json(await userB.get(`/api/viagens/trajeto/${encodeURIComponent(idB)}?range=[0,999]`));
+    // viagemB: fixes 0..8 driving and 9 stopped; the trip runs from fix 0 to the first stopped fix
+    expect(track.map((p: any) => p.fixTime)).toEqual(Array.from({ length: 10 }, (_, i) => at(i).toISOString()));
+    expect(track.map((p: any) => p.latitude)).toEqual([...track.map((p: any) => p.latitude)].sort((a, b) => a - b));
+    expect(track.map((p: any) => [p.longitude, p.velocidade])).toEqual([[-46.65, 0], ...Array(8).fill([-46.65, 60]), [-46.65, 0]]);
+    expect(await json(await userA.get(`/api/viagens/trajeto/${encodeURIComponent(idB)}`))).toEqual([]);
+    expect(await json(await userB.get('/api/viagens/trajeto/nao-existe-1'))).toEqual([]);
+    expect((await semChave.get(`/api/viagens/trajeto/${encodeURIComponent(idB)}`)).status).toBe(403);
+  });
+
   it('the keys are required: a user without them is refused (403)', async () => {
     for (const path of [`/api/viagens/ativo/${ativoA}`, '/api/viagens', '/api/paradas']) {
       const r = await semChave.get(path);

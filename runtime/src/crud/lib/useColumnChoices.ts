@@ -46,9 +46,10 @@ export function useColumnChoices(entity: EntityMeta) {
   const persist = (list: ColumnChoice[]) => {
     const u = session.get();
     if (!u) return;
-    const ui = { ...u.ui, [route]: list };
-    session.patch({ ui });
-    void call('/api/usuario', { method: 'PUT', body: JSON.stringify({ _id: u.id, ui }) }).catch(() => undefined); // silent
+    session.patch({ ui: { ...u.ui, [route]: list } });
+    // only this list's choice: the server merges it into the stored ones, so another tab or session of the same user
+    // (its own lists, its own stale copy) never overwrites what was chosen elsewhere
+    void call('/api/usuario', { method: 'PUT', body: JSON.stringify({ _id: u.id, ui: { [route]: list } }) }).catch(() => undefined); // silent
   };
   const update = (list: ColumnChoice[]) => {
     setChoices(list);

@@ -65,7 +65,7 @@ describe('record page tabs (issue 20, point 4)', () => {
     await page.goto(`${base()}/informacoes`);
     await expect.poll(tabs, T).toEqual(['Informações', 'Controle de acesso', 'Motorista temporário', 'Equipamento', 'Especiais', 'Mapa', 'Viagens']);
     const links = await tablist().getByRole('tab').evaluateAll((els) => els.map((e) => `${e.tagName} ${(e as HTMLAnchorElement).href ?? ''}`));
-    expect(links).toEqual(['informacoes', 'controle_de_acesso', 'motorista_temporario', 'equipamento', 'especial', 'mapa'].map((n) => `A ${base()}/${n}`));
+    expect(links).toEqual(['informacoes', 'controle_de_acesso', 'motorista_temporario', 'equipamento', 'especial', 'mapa', 'viagens'].map((n) => `A ${base()}/${n}`));
     // the actions are buttons of the record's toolbar, each described by one sentence from the metadata
     const block = toolbar().getByRole('button', { name: 'Bloquear motor', exact: true });
     await block.waitFor(T);

@@ -168,13 +168,15 @@ function landsOn(r: RouteMeta, path: string): string {
   const e = r.entity ? entities.get(r.entity) : undefined;
   const first = r.view === 'record' && !r.tab && e ? firstTab(e) : undefined;
   if (first) return `${path.split('?')[0]}/${first.name}`;
-  // a provider screen with tabs opened at its own route replaces itself by its first tab's (ProviderScreen)
+  // a provider screen with tabs, every parameter given and no tab yet, replaces itself by its first tab (ProviderScreen)
   const screen = r.screen ? (model as unknown as { screens: ScreenRoute[] }).screens.find((x) => x.key === r.screen) : undefined;
   const tabs = screen?.list?.tabs;
-  if (tabs && r.path === screen!.route) return `${path.split('?')[0]}/${tabs.options[0]!.path ?? tabs.options[0]!.value}`;
+  const given = (r.path.match(/:[A-Za-z]+/g) ?? []).length;
+  const onTab = tabs?.options.some((o) => r.path.endsWith(`/${o.path ?? o.value}`));
+  if (tabs && !onTab && given === Object.keys(screen!.list!.params ?? {}).length) return `${path.split('?')[0]}/${tabs.options[0]!.path ?? tabs.options[0]!.value}`;
   return path.split('?')[0];
 }
-interface ScreenRoute { key: string; route: string; list?: { tabs?: { options: { value: string; path?: string }[] } } }
+interface ScreenRoute { key: string; route: string; list?: { params?: Record<string, string>; tabs?: { options: { value: string; path?: string }[] } } }
 
 interface Failure { path: string; reason: string }
 const failures: Failure[] = [];

@@ -41,10 +41,22 @@ beforeAll(async () => {
   browser = await launch();
   ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
   page = await ctx.newPage();
+  // A user of the demo's second company only (the admin's keys) drives this test: the admin's active company stays
+  // (other browser tests count the first company's rows and vehicles).
   await signIn(page, baseUrl, 'admin', adminPassword);
   const user = (await apiCall(ctx, baseUrl, '/api/auth/get_session')).payload.user;
-  const empresaB = user.empresas.map((e: { id: number }) => e.id).find((id: number) => id !== user.empresaAtiva);
+  const empresaB = user.empresas.map((e: { id: number }) => e.id).find((id: number) => id !== user.empresaAtiva) as number;
+  // a role is its company's: created in B for the moment it takes (the switch is also the admin's next sign-in's
+  // company, so the admin goes back to the first company at once)
   await apiCall(ctx, baseUrl, `/api/auth/empresa/${empresaB}`, {});
+  try {
+    const cargo = await apiCall(ctx, baseUrl, '/api/cargo', { descricao: `Viagens ${stamp}`, permissoes: user.permissoes });
+    await apiCall(ctx, baseUrl, '/api/usuario', { nome: 'Analista de viagens', login: `viagens.${stamp}`, senha: 'Senha-viagens-123', empresas: [empresaB], empresaAtiva: empresaB, cargos: [cargo.id] });
+  } finally {
+    await apiCall(ctx, baseUrl, `/api/auth/empresa/${user.empresaAtiva}`, {});
+  }
+  await ctx.clearCookies();
+  await signIn(page, baseUrl, `viagens.${stamp}`, 'Senha-viagens-123');
   veic.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: veic.descricao, placa: veic.placa })).id;
   await apiCall(ctx, baseUrl, '/api/equipamento', { serial: veic.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
   await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: veic.serial, ativoId: veic.id, dataInicio: '2024-01-01T00:00:00Z' });
@@ -77,7 +89,7 @@ describe('Viagens', () => {
     expect(await totals.getByRole('row').nth(1).innerText()).toMatch(/\t1\t10,0\t00:11:00\t/);
     await expect.poll(() => page.getByTestId('viagens-paradas').getByText('Viagem', { exact: true }).count(), T).toBe(1);
     await page.getByTestId('mapa-viagem').waitFor(T);
-    // the trip's stored track is drawn (a solid line of weight 4; the dashed start–end line is only the fallback)
+    // the trip’s stored track is drawn (a solid line of weight 4; the dashed start–end line is only the fallback)
     await expect.poll(() => page.locator('[data-testid="mapa-viagem"] path[stroke-width="4"]:not([stroke-dasharray])').count(), T).toBe(1);
     await page.screenshot({ path: `${SHOTS}/analise.png` });
   });

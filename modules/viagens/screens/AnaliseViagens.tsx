@@ -59,7 +59,7 @@ function MapaViagem({ viagem, paradas }: { viagem: Viagem | undefined; paradas: 
         <Fit points={pts} />
         {viagem && (
           <>
-            <Polyline positions={pts} pathOptions={trajeto.length > 1 ? { color: '#1976d2', weight: 4 } : { color: '#1976d2', dashArray: '6 6' }}>
+            <Polyline positions={pts} pathOptions={trajeto.length > 1 ? { color: '#1976d2', weight: 4, dashArray: '' } : { color: '#1976d2', weight: 3, dashArray: '6 6' }}>
               <Tooltip sticky>{trajeto.length > 1 ? `Trajeto: ${trajeto.length} posições` : 'Início e fim da viagem'}</Tooltip>
             </Polyline>
             <CircleMarker center={ends[0]!} radius={8} pathOptions={{ color: '#fff', fillColor: '#2e7d32', fillOpacity: 1 }}><Tooltip>Início: {formatDateTime(viagem.inicio)}</Tooltip></CircleMarker>

@@ -57,3 +57,26 @@ export async function menuEntry(page: Page, name: string): Promise<Locator> {
   await page.getByRole('textbox', { name: 'Buscar no menu' }).fill(name);
   return page.getByRole('menuitem', { name, exact: true });
 }
+
+/** A session of a new user of the demo's second company only, holding the admin's keys there: a test that writes
+ *  rows other browser tests would count (the first company's vehicles, positions) runs as this user. The role is
+ *  created in that company (a role is its company's); switching is also the admin's next sign-in's company, so the
+ *  admin goes back to the first company at once. */
+export async function secondCompanySession(baseUrl: string, adminPassword: string, login: string): Promise<AdminSession> {
+  const admin = await openSession(baseUrl, 'admin', adminPassword);
+  const senha = `Senha-${login}-123`;
+  try {
+    const user = (await apiCall(admin.ctx, baseUrl, '/api/auth/get_session')).payload.user;
+    const other = user.empresas.map((e: { id: number }) => e.id).find((id: number) => id !== user.empresaAtiva) as number;
+    await apiCall(admin.ctx, baseUrl, `/api/auth/empresa/${other}`, {});
+    try {
+      const cargo = await apiCall(admin.ctx, baseUrl, '/api/cargo', { descricao: `Papel de ${login}`, permissoes: user.permissoes });
+      await apiCall(admin.ctx, baseUrl, '/api/usuario', { nome: `Usuário ${login}`, login, senha, empresas: [other], empresaAtiva: other, cargos: [cargo.id] });
+    } finally {
+      await apiCall(admin.ctx, baseUrl, `/api/auth/empresa/${user.empresaAtiva}`, {});
+    }
+  } finally {
+    await admin.close();
+  }
+  return openSession(baseUrl, login, senha);
+}

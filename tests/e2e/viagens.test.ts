@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { apiCall, launch, randomPlate, signIn } from './browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiCall, randomPlate, secondCompanySession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -13,7 +13,7 @@ const gatewayPort = inject('gatewayPort');
 const T = { timeout: 30_000 };
 const SHOTS = '/tmp/shots/viagens';
 
-let browser: Browser;
+let s: AdminSession;
 let ctx: BrowserContext;
 let page: Page;
 const stamp = String(Date.now()).slice(-9);
@@ -38,25 +38,9 @@ function send(frames: string[]): Promise<void> {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launch();
-  ctx = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1440, height: 900 } });
-  page = await ctx.newPage();
-  // A user of the demo's second company only (the admin's keys) drives this test: the admin's active company stays
-  // (other browser tests count the first company's rows and vehicles).
-  await signIn(page, baseUrl, 'admin', adminPassword);
-  const user = (await apiCall(ctx, baseUrl, '/api/auth/get_session')).payload.user;
-  const empresaB = user.empresas.map((e: { id: number }) => e.id).find((id: number) => id !== user.empresaAtiva) as number;
-  // a role is its company's: created in B for the moment it takes (the switch is also the admin's next sign-in's
-  // company, so the admin goes back to the first company at once)
-  await apiCall(ctx, baseUrl, `/api/auth/empresa/${empresaB}`, {});
-  try {
-    const cargo = await apiCall(ctx, baseUrl, '/api/cargo', { descricao: `Viagens ${stamp}`, permissoes: user.permissoes });
-    await apiCall(ctx, baseUrl, '/api/usuario', { nome: 'Analista de viagens', login: `viagens.${stamp}`, senha: 'Senha-viagens-123', empresas: [empresaB], empresaAtiva: empresaB, cargos: [cargo.id] });
-  } finally {
-    await apiCall(ctx, baseUrl, `/api/auth/empresa/${user.empresaAtiva}`, {});
-  }
-  await ctx.clearCookies();
-  await signIn(page, baseUrl, `viagens.${stamp}`, 'Senha-viagens-123');
+  // a user of the demo's second company drives this test (other browser tests count the first company's vehicles)
+  s = await secondCompanySession(baseUrl, adminPassword, `viagens.${stamp}`);
+  ({ ctx, page } = s);
   veic.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: veic.descricao, placa: veic.placa })).id;
   await apiCall(ctx, baseUrl, '/api/equipamento', { serial: veic.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
   await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: veic.serial, ativoId: veic.id, dataInicio: '2024-01-01T00:00:00Z' });
@@ -64,7 +48,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await s?.close();
 });
 
 describe('Viagens', () => {

@@ -257,7 +257,11 @@ export interface ScreenList {
  *  (server/crud/provider.ts) through the one pipeline; implementation registered in server/providers/. */
 export interface ProviderColumn extends ColumnDisplay { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string; show?: string; tooltip?: string }
 export interface ProviderFilter { name: string; label: string; type: 'search' | 'string' | 'integer' | 'boolean' | 'date' | 'datetime'; multiple: boolean }
-export interface ProviderParam { name: string; label: string; type: 'string' | 'integer'; enum?: string[]; values?: 'tecnologias' | 'modelos' }
+export interface ProviderParam {
+  name: string; label: string; type: 'string' | 'integer'; enum?: string[]; values?: 'tecnologias' | 'modelos';
+  /** The param names a row of a register (by id or `by`): not seen in the caller's company scope → 404 (server/crud/provider.ts). */
+  row?: { entity: string; by?: string; notFound?: string };
+}
 export interface ProviderCall { path: string; op: 'one' | 'list'; query: string[]; notFound?: string }
 export interface ProviderMeta {
   key: string;

@@ -38,7 +38,7 @@ export function normalizeProvider(raw: RawProvider, file: string, area: string, 
   const params: ProviderParam[] = (raw.params ?? []).map((p, i, all) => {
     if (p.values === 'modelos' && all[i - 1]?.values !== 'tecnologias') err(`/params/${i}/values`, 'modelos exige o parâmetro anterior com values: tecnologias');
     if (p.values && (p.enum || p.type === 'integer')) err(`/params/${i}/values`, 'values não combina com enum nem com type: integer');
-    return { name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}), ...(p.values ? { values: p.values } : {}) };
+    return { name: p.name, label: p.label, type: p.type ?? 'string', ...(p.enum ? { enum: p.enum } : {}), ...(p.values ? { values: p.values } : {}), ...(p.row ? { row: p.row } : {}) };
   });
   const dup = (what: string, names: string[], path: string) => names.forEach((n, i) => { if (names.indexOf(n) !== i) err(`${path}/${i}/name`, `${what} repetido: ${n}`); });
   dup('coluna', columns.map((c) => c.name), '/columns');

@@ -143,7 +143,12 @@ describe("provider exports under another company's parent are 404 before streami
     acesso_ativo: { own: String(ativoA), foreign: String(ativoB) },
     ranking_motorista: { own: String(motoristaA), foreign: String(motoristaB) },
     logs_teclado: { own: TECLADO_A, foreign: TECLADO_B },
+    viagem_ativo: { own: String(ativoA), foreign: String(ativoB) },
   } as Record<string, { own: string; foreign: string }>);
+  // Providers whose param is no register row: what another company's value gives is said where they are tested.
+  const notParents: Record<string, string> = {
+    trajeto_viagem: "a trip (telemetria.viagem) of another company has no positions: [] (modules/viagens/server/viagens.test.ts)",
+  };
   const url = (key: string, value: string) => {
     const p = ts.model.providers.find((x) => x.key === key)!;
     return `/api${p.path!.replace(/\{[^}]+\}/, encodeURIComponent(value))}`;
@@ -151,10 +156,10 @@ describe("provider exports under another company's parent are 404 before streami
 
   it('the model has exactly these providers under a parent', () => {
     const withParent = ts.model.providers.filter((p) => p.scope === 'empresa' && p.path && p.params.some((x) => !x.enum && !x.values)).map((p) => p.key).sort();
-    expect(withParent).toEqual(Object.keys(parents()).sort());
+    expect(withParent).toEqual([...Object.keys(parents()), ...Object.keys(notParents)].sort());
   });
 
-  for (const key of ['acesso_ativo', 'ranking_motorista', 'logs_teclado']) {
+  for (const key of ['acesso_ativo', 'ranking_motorista', 'logs_teclado', 'viagem_ativo']) {
     it(`${key}: export under B's parent is 404 (JSON, pt-BR), under A's own parent 200 CSV`, async () => {
       const { own, foreign } = parents()[key]!;
       const list = await admin.get(url(key, foreign));

@@ -11,7 +11,8 @@ import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
 import { route } from '../core/pipeline.ts';
-import { companySql, qParams } from '../tenancy/scope.ts';
+import { companySql, qParams, scopeWhere } from '../tenancy/scope.ts';
+import { entityByKey, ormName } from '../core/registry.ts';
 import { exportResponse } from './export.ts';
 import { providerSql, readDeclared } from '../read/provider.ts';
 import { knownTecnologia } from './params.ts';
@@ -118,6 +119,18 @@ async function parseParams(meta: ProviderMeta, c: Context): Promise<Record<strin
     }
   }
   return out;
+}
+
+/** Params naming a row of a register (metadata row): the row must be one the caller's company scope sees, else 404. */
+async function parentRows(meta: ProviderMeta, params: Record<string, string | number>, c: Context<AppEnv>): Promise<Record<string, string | number>> {
+  for (const p of meta.params) {
+    if (!p.row || params[p.name] === undefined) continue;
+    const e = entityByKey(p.row.entity)!;
+    const em = c.get('em');
+    const seen = await em.count(ormName(em, e), { $and: [{ [p.row.by ?? 'id']: params[p.name] }, scopeWhere(e, c.get('session'))] } as never);
+    if (!seen) throw new HttpError(404, p.row.notFound ?? `${e.label.singular} não encontrado`);
+  }
+  return params;
 }
 
 /** The Hono path of a declared path: {name} → :name. */
@@ -239,6 +252,7 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
 export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: Record<string, Provider>): void {
   for (const key of Object.keys(impls)) if (!metas.some((m) => m.key === key)) throw new Error(`provider ${key} implementado sem metadata (kind: provider)`);
   for (const meta of metas) {
+    for (const p of meta.params) if (p.row && !entityByKey(p.row.entity)) throw new Error(`provider ${meta.key}: params.${p.name}.row: entidade desconhecida ${p.row.entity}`);
     // A provider whose YAML declares its SQL (sql:) is read by the engine; code only for what SQL cannot say.
     const decl = providerSql(meta);
     const impl = impls[meta.key] ?? (decl && { list: (q: ProviderQuery, ctx: ProviderContext) => readDeclared(ctx.em, meta, decl, q, ctx.empresaId) });
@@ -251,7 +265,7 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     if (meta.path) {
       const unit = (c: Context) => c.req.path.replace(/^\/api\//, '').replaceAll('/', '.');
       const query = async (c: Context<AppEnv>) => ({
-        params: await parseParams(meta, c),
+        params: await parentRows(meta, await parseParams(meta, c), c),
         filter: parseProviderFilter(meta, listFilter(c)),
         sort: parseProviderSort(meta, c.req.query('sort')),
         ...parseRange(c.req.query('range')),

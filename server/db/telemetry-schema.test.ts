@@ -26,9 +26,15 @@ beforeAll(async () => { bundle = await loadBundle(); });
 
 /** A temp copy of metadata/ with one more column in telemetria/posicao.yaml; answers its telemetry tables. */
 function metadataWithNewColumn(): { dir: string; tables: TelemetryTableMeta[] } {
-  const dir = path.join(REPO, 'server/test/.tmp', `meta-tel-${process.pid}-${dirs.length}`);
-  dirs.push(dir);
+  const root = path.join(REPO, 'server/test/.tmp', `meta-tel-${process.pid}-${dirs.length}`);
+  dirs.push(root);
+  const dir = path.join(root, 'metadata');
   fs.cpSync(path.join(REPO, 'metadata'), dir, { recursive: true });
+  // the modules' metadata beside it (their telemetry tables too)
+  for (const m of fs.readdirSync(path.join(REPO, 'modules'))) {
+    const from = path.join(REPO, 'modules', m, 'metadata');
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(root, 'modules', m, 'metadata'), { recursive: true });
+  }
   const f = path.join(dir, 'telemetria/posicao.yaml');
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('  - { name: attributes, type: jsonb }', '  - { name: attributes, type: jsonb }\n  - { name: odometro, type: double precision }'));
   const { tables, problems } = buildTelemetry(loadMetadata(dir).kinds?.telemetria ?? []);
@@ -44,7 +50,7 @@ async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Prom
 
 describe('telemetry metadata', () => {
   it('is what the writer and the generated column lists use', () => {
-    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['endereco', 'evento', 'mensagem_pendente', 'posicao', 'ultimo_estado']);
+    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['endereco', 'evento', 'mensagem_pendente', 'parada', 'posicao', 'ultimo_estado', 'viagem']);
     const posicao = TELEMETRY_TABLES.find((t) => t.key === 'posicao')!;
     expect(posicao.partition).toEqual({ column: 'fix_time', interval: 'month', monthsBehind: 1, monthsAhead: 2 });
     expect(posicao.primaryKey).toEqual(['serial', 'fix_time', 'tipo']);

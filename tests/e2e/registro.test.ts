@@ -198,7 +198,7 @@ describe('asset record page (admin)', () => {
     await sep.waitFor(T);
     expect(await sep.getAttribute('aria-valuenow')).toBe('100');
     // narrow: initials on the tabs, full names kept for assistive technology
-    await expect.poll(() => tabs(), T).toEqual(['I', 'CA', 'MT', 'E', 'E', 'M']);
+    await expect.poll(() => tabs(), T).toEqual(['I', 'CA', 'MT', 'E', 'E', 'M', 'V']);
     expect(await page.getByRole('tab', { name: 'Controle de acesso' }).count()).toBe(1);
     await shot('splitter-100');
     await sep.focus();

@@ -123,9 +123,12 @@ describe('trip lists over HTTP', () => {
     expect(first).toMatchObject({ duracao: 660, velocidadeMaxima: 60 });
     expect(first.distancia).toBeCloseTo(10, 1);
     // B's asset through A's session: no row (the company scope), and B's own list has only its trip
-    expect(await json(await userA.get(`/api/viagens/ativo/${ativoB}`))).toEqual([]);
+    // another company's asset is not found (404), as a row of that company is
+    for (const [api, ativo] of [[userA, ativoB], [userB, ativoA]] as const) {
+      const r = await api.get(`/api/viagens/ativo/${ativo}`);
+      expect([r.status, (await json(r)).msg]).toEqual([404, 'Ativo não encontrado']);
+    }
     expect((await json(await userB.get(`/api/viagens/ativo/${ativoB}`))).map((x: any) => x.serial)).toEqual(['viagemB']);
-    expect((await json(await userB.get(`/api/viagens/ativo/${ativoA}`)))).toEqual([]);
   });
 
   it('filters by period', async () => {

@@ -72,3 +72,12 @@ describe('pushed rows', () => {
     expect(aplicar([a, b], { rows: [c], completo: true })).toEqual([c]);
   });
 });
+
+describe('one "sem comunicação" window', () => {
+  it('is the vehicle list Conexão column\'s (ativo.yaml onlineMinutes)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const ativo = readFileSync(new URL('../../../metadata/tlm/ativo.yaml', import.meta.url), 'utf8');
+    const minutes = Number(/onlineMinutes:\s*(\d+)/.exec(ativo)![1]);
+    expect(SEM_COMUNICACAO_MS).toBe(minutes * 60_000);
+  });
+});

@@ -21,8 +21,9 @@ export interface UltimoEstado {
 
 export type Estado = 'ligada' | 'desligada' | 'sem_comunicacao';
 
-/** No report for this long → 'sem comunicação'. */
-export const SEM_COMUNICACAO_MS = 30 * 60 * 1000;
+/** No report for this long → 'sem comunicação': the same 10 minutes as the vehicle list's Conexão column (ativo.yaml
+ *  onlineMinutes) and the home's fleet counters (SEM_COMUNICACAO_MIN's default). */
+export const SEM_COMUNICACAO_MS = 10 * 60 * 1000;
 
 export const ESTADOS: Record<Estado, { label: string; color: string }> = {
   ligada: { label: 'Ignição ligada', color: '#2e7d32' },

@@ -23,10 +23,11 @@ const row = () => page.locator('table tbody tr').first();
 beforeAll(async () => {
   s = await openSession(baseUrl, 'admin', adminPassword);
   page = s.page;
-  // a demo tracker of the active company that reported a position of its asset
+  // the demo's first vehicle (garage in São Paulo) once its tracker reported a position (other browser tests add
+  // vehicles of their own to this company, elsewhere)
   for (const until = Date.now() + 90_000; !alvo && Date.now() < until; await new Promise((r) => setTimeout(r, 500))) {
     const rows = (await apiCall(s.ctx, baseUrl, '/api/rastreamento/ultimo_estado')).payload as Estado[];
-    alvo = rows.find((r) => r.ativoId != null && r.latitude != null)!;
+    alvo = rows.find((r) => r.ativoDescricao === 'Veículo 001' && r.latitude != null)!;
   }
   if (!alvo) throw new Error('no demo tracker reported a position');
   // a temporary driver in force: the list's driver when the device identifies none

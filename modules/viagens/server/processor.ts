@@ -6,6 +6,7 @@
 // that ended before the batch's oldest fix (detector.ts restartPoint).
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
+import { PARADA_COLUMNS, PARADA_TYPES, VIAGEM_COLUMNS, VIAGEM_TYPES } from '../../../server/generated/telemetry.ts';
 import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type TripParams } from './detector.ts';
 
 /** Without a stored segment before the batch, the re-computation starts this long before its oldest fix. */
@@ -33,18 +34,18 @@ const SQL_STALE = `
 SELECT x.serial FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS x(serial, a, b)
  WHERE EXISTS (SELECT 1 FROM telemetria.posicao p WHERE p.serial = x.serial AND p.fix_time > x.a AND p.fix_time < x.b AND p.valid)`;
 
-const VIAGEM_COLS = ['serial', 'inicio', 'fim', 'empresa_id', 'ativo_id', 'motorista_id', 'lat_inicio', 'lon_inicio', 'lat_fim', 'lon_fim',
-  'distancia', 'duracao', 'velocidade_maxima', 'velocidade_media', 'tempo_ocioso', 'hodometro_inicio', 'hodometro_fim'] as const;
-const VIAGEM_TYPES = 'serial text, inicio timestamptz, fim timestamptz, empresa_id int, ativo_id int, motorista_id int, lat_inicio float8, lon_inicio float8, lat_fim float8, lon_fim float8, distancia float8, duracao int, velocidade_maxima real, velocidade_media real, tempo_ocioso int, hodometro_inicio float8, hodometro_fim float8';
-const PARADA_COLS = ['serial', 'inicio', 'fim', 'empresa_id', 'ativo_id', 'motorista_id', 'lat', 'lon', 'duracao', 'ignicao', 'tempo_ligado'] as const;
-const PARADA_TYPES = 'serial text, inicio timestamptz, fim timestamptz, empresa_id int, ativo_id int, motorista_id int, lat float8, lon float8, duracao int, ignicao boolean, tempo_ligado int';
-
-const upsert = (table: string, cols: readonly string[], types: string) => `
+// The tables' columns from their metadata (server/generated/telemetry.ts); calculado_em is set here.
+const written = (cols: readonly string[]) => cols.filter((c) => c !== 'calculado_em');
+const recordType = (cols: readonly string[], types: Record<string, string>) => cols.map((c) => `${c} ${types[c]}`).join(', ');
+const upsert = (table: string, all: readonly string[], types: Record<string, string>) => {
+  const cols = written(all);
+  return `
 INSERT INTO telemetria.${table} (${cols.join(', ')}, calculado_em)
-SELECT ${cols.join(', ')}, now() FROM json_to_recordset($1::json) AS x(${types})
+SELECT ${cols.join(', ')}, now() FROM json_to_recordset($1::json) AS x(${recordType(cols, types)})
 ON CONFLICT (serial, inicio) DO UPDATE SET ${cols.filter((c) => c !== 'serial' && c !== 'inicio').map((c) => `${c} = excluded.${c}`).join(', ')}, calculado_em = now()`;
-const SQL_VIAGEM = upsert('viagem', VIAGEM_COLS, VIAGEM_TYPES);
-const SQL_PARADA = upsert('parada', PARADA_COLS, PARADA_TYPES);
+};
+const SQL_VIAGEM = upsert('viagem', VIAGEM_COLUMNS, VIAGEM_TYPES);
+const SQL_PARADA = upsert('parada', PARADA_COLUMNS, PARADA_TYPES);
 
 const owner = (empresa: number, ativo: number | null) => `${empresa}:${ativo ?? ''}`;
 const ownerOf = (o: string | undefined): [number, number | null] => {

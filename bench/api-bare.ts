@@ -1,5 +1,5 @@
 // The floor for npm run bench:api: node:http + pg, no framework, hand-written SQL, ONE statement per answer, prepared (the
-// computed columns of metadata/tlm/ativo.yaml inlined as subselects, the total joined to the page, the parent check
+// computed columns of metadata/tlm/ativo.yaml and the references' labels (`_labels`) inlined as subselects, the total joined to the page, the parent check
 // of the nested list inside its statement), for one fixed company. Routes, same JSON and Content-Range as the API:
 //   GET /api/ativo?filter&sort&range          list (filter: idGaragem and q over descricao, placa, numeroFrota)
 //   GET /api/ativo/{id}                        by id, with the company check
@@ -28,17 +28,35 @@ const ATIVO_COLS = `t.id AS "id", t.empresa_id AS "empresaId", t.descricao AS "d
   t.numero_frota AS "numeroFrota", t.ano AS "ano", t.cor AS "cor", t.categoria AS "categoria", t.fabricante AS "fabricante",
   t.modelo AS "modelo", t.situacao AS "situacao", t.firmware AS "firmware", t.odometro AS "odometro",
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
-// metadata/tlm/ativo.yaml list.columns, virtual: the current driver (telemetria.ultimo_estado, null when that table
-// does not exist, as the API does) and the serials linked now.
-const MOTORISTA = `(SELECT m.nome FROM telemetria.ultimo_estado u JOIN motorista m ON m.id = u.motorista_id AND m.empresa_id = u.empresa_id
-  WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id ORDER BY u.ultima_comunicacao DESC LIMIT 1)`;
+// metadata/tlm/ativo.yaml list.columns, virtual (the same SQL, {scope:x} as x.empresa_id = t.empresa_id): the current
+// driver, communication, address of the latest position and the serials linked now.
+const MOTORISTA = `coalesce((SELECT m.nome FROM telemetria.ultimo_estado u JOIN motorista m ON m.id = u.motorista_id AND m.empresa_id = t.empresa_id
+    WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id ORDER BY u.ultima_comunicacao DESC LIMIT 1),
+  (SELECT mt.nome FROM motorista_temporario esc JOIN motorista mt ON mt.id = esc.motorista_id AND mt.empresa_id = t.empresa_id
+    WHERE esc.ativo_id = t.id AND esc.empresa_id = t.empresa_id AND esc.data_inicio <= now() AND esc.data_fim > now()
+    ORDER BY esc.data_inicio DESC LIMIT 1))`;
+const ULTIMA = `(SELECT max(u.ultima_comunicacao) FROM telemetria.ultimo_estado u WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id)`;
+const POSICAO = `(SELECT coalesce((SELECT g.endereco FROM telemetria.endereco g
+      WHERE g.empresa_id = t.empresa_id AND g.lat_key BETWEEN round(u.lat * 1000)::int - 3 AND round(u.lat * 1000)::int + 3
+        AND g.lon_key BETWEEN round(u.lon * 1000)::int - 3 AND round(u.lon * 1000)::int + 3
+      ORDER BY abs(g.lat_key - round(u.lat * 1000)::int) + abs(g.lon_key - round(u.lon * 1000)::int), g.fonte DESC LIMIT 1),
+    to_char(u.lat, 'FM990.000000') || ', ' || to_char(u.lon, 'FM990.000000'))
+  FROM telemetria.ultimo_estado u
+  WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id AND u.lat IS NOT NULL ORDER BY u.fix_time DESC NULLS LAST LIMIT 1)`;
 const EQUIPAMENTOS = `(SELECT string_agg(ea.serial, ', ' ORDER BY ea.serial) FROM equipamento_ativo ea
   WHERE ea.ativo_id = t.id AND ea.empresa_id = t.empresa_id AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now()))`;
-const hasUltimoEstado = (await pool.query(`select to_regclass('telemetria.ultimo_estado') is not null as ok`)).rows[0].ok as boolean;
-const ATIVO_SELECT = `${ATIVO_COLS}, ${hasUltimoEstado ? MOTORISTA : 'NULL::text'} AS "motorista", ${EQUIPAMENTOS} AS "equipamentosList"`;
+/** `_labels`: each reference's record representation, only from the company's rows (the company is $1). */
+const labels = (refs: [string, string, string, string][]) =>
+  `json_build_object(${refs.map(([name, col, table, rep]) => `'${name}', (SELECT l.${rep}::text FROM ${table} l WHERE l.id = t.${col} AND l.empresa_id = $1)`).join(', ')}) AS "_labels"`;
+const ATIVO_LABELS = labels([['idGaragem', 'id_garagem', 'garagem', 'nome'], ['categoria', 'categoria', 'categoria_de_ativo', 'descricao'],
+  ['fabricante', 'fabricante', 'fabricante_de_ativo', 'descricao'], ['modelo', 'modelo', 'modelo_de_ativo', 'descricao'],
+  ['situacao', 'situacao', 'situacao_do_ativo', 'descricao']]);
+const ATIVO_SELECT = `${ATIVO_COLS}, ${MOTORISTA} AS "motorista", ${ULTIMA} AS "online", ${ULTIMA} AS "ultimaComunicacao",
+  ${POSICAO} AS "ultimaPosicao", ${EQUIPAMENTOS} AS "equipamentosList", ${ATIVO_LABELS}`;
 
 const MT_COLS = `t.id AS "id", t.empresa_id AS "empresaId", t.ativo_id AS "ativoId", t.motorista_id AS "motoristaId",
-  t.data_inicio AS "dataInicio", t.data_fim AS "dataFim", t.observacao AS "observacao", t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+  t.data_inicio AS "dataInicio", t.data_fim AS "dataFim", t.observacao AS "observacao", t.created_at AS "createdAt", t.updated_at AS "updatedAt",
+  ${labels([['ativoId', 'ativo_id', 'ativo', 'descricao'], ['motoristaId', 'motorista_id', 'motorista', 'nome']])}`;
 
 const ATIVO_SORT: Record<string, string> = { placa: 't.placa', descricao: 't.descricao', numeroFrota: 't.numero_frota', id: 't.id' };
 const MT_SORT: Record<string, string> = { dataInicio: 't.data_inicio', dataFim: 't.data_fim', id: 't.id' };
@@ -92,7 +110,7 @@ http.createServer(async (req, res) => {
     }
     const one = /^\/api\/ativo\/(\d+)$/.exec(u.pathname);
     if (one) {
-      const r = await query(`SELECT ${ATIVO_SELECT} FROM ativo t WHERE t.id = $1 AND t.empresa_id = $2`, [Number(one[1]), empresa]);
+      const r = await query(`SELECT ${ATIVO_SELECT} FROM ativo t WHERE t.id = $2 AND t.empresa_id = $1`, [empresa, Number(one[1])]);
       return r.rows[0] ? send(res, 200, r.rows[0]) : send(res, 404, { status: 404, msg: 'Registro não encontrado' });
     }
     const nested = /^\/api\/ativo\/(\d+)\/motorista_temporario$/.exec(u.pathname);

@@ -6,24 +6,21 @@
 //   - /login again with a warm cache (immutable assets: nothing should travel).
 // Bytes are the encoded response bodies (after Content-Encoding) of script responses. Builds first unless
 // BENCH_NO_BUILD=1. Database: a temp one on BENCH_DATABASE_URL / DATABASE_URL, else embedded PostgreSQL.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort } from '../server/db/embedded.ts';
 import { benchDatabase, type BenchDatabase } from './db.ts';
+import { buildFrontEnd, CHROMIUM, CHROMIUM_ARGS, startServer, type BenchServer } from './server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_PASSWORD = 'bench-web-admin-123';
 const LIST = process.env.BENCH_LIST ?? '/tlm/fro/ativo';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-bench-web-'));
 fs.chmodSync(tmp, 0o755);
 let database: BenchDatabase | undefined;
-let server: ChildProcess | undefined;
+let server: BenchServer | undefined;
 
 
 interface Tally { js: number; jsRaw: number; files: number; other: number }
@@ -66,27 +63,12 @@ async function tally(page: Page, work: () => Promise<unknown>): Promise<Tally> {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 try {
-  if (process.env.BENCH_NO_BUILD !== '1') {
-    const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (b.status !== 0) throw new Error('npm run build falhou');
-  }
+  buildFrontEnd();
   database = await benchDatabase('web', tmp);
-  const url = database.url;
-  const port = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, DATA_DIR: path.join(tmp, 'data'), DIST_DIR: path.join(ROOT, 'dist'), LOG_LEVEL: 'warn', GATEWAY: 'off', DEMO_SIMULATION: 'off' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const r = await fetch(`${base}/api/openapi.json`).catch(() => null);
-    if (r) { await r.arrayBuffer(); break; }
-    if (server.exitCode !== null || i > 2400) throw new Error('servidor não respondeu');
-    await new Promise((res) => setTimeout(res, 25));
-  }
+  server = await startServer({ url: database.url, dataDir: path.join(tmp, 'data'), adminPassword: ADMIN_PASSWORD });
+  const base = server.base;
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const rows: Record<string, Tally[]> = { login: [], listCold: [], listAfterLogin: [], loginWarm: [] };
   const signIn = async (page: Page) => {
     await page.getByLabel('Usuário').fill('admin');
@@ -129,7 +111,7 @@ try {
   };
   console.log(JSON.stringify(summary));
 } finally {
-  if (server && server.exitCode === null) await new Promise<void>((res) => { server!.once('exit', () => res()); server!.kill('SIGTERM'); });
+  await server?.stop();
   await database?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 }

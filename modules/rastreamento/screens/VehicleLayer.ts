@@ -1,18 +1,15 @@
-// Vehicle markers for thousands of devices: supercluster indexes the positions and only the clusters and
-// vehicles inside the current view are DOM markers (reused across refreshes: setLatLng, icon rebuilt only when
-// the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
+// Vehicle markers for thousands of devices: supercluster indexes the positions in a worker (cluster.worker.ts) and
+// only the clusters and vehicles inside the current view are DOM markers (reused across refreshes: setLatLng, icon
+// rebuilt only when the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
 import L from 'leaflet';
-import Supercluster from 'supercluster';
 import { ESTADOS, estadoDe, linhasPopup, linksPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
+import { CLUSTER_MAX_ZOOM, ESTADO_CODE, type ClusterItem, type FromWorker, type ToWorker } from './cluster-protocol';
 import { call } from '../../../runtime/src/api/http';
 
-type PointProps = { serial: string; e: Estado };
 type ClusterProps = { l: number; d: number; s: number };
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** Zoom from which every vehicle is its own marker. */
-export const CLUSTER_MAX_ZOOM = 16;
 
 function vehicleIcon(r: UltimoEstado, estado: Estado): L.DivIcon {
   const color = ESTADOS[estado].color;
@@ -65,11 +62,11 @@ export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS, endereco?
 interface Shown { marker: L.Marker; sig: string }
 
 export class VehicleLayer {
-  private index = new Supercluster<PointProps, ClusterProps>({
-    radius: 60, maxZoom: CLUSTER_MAX_ZOOM, minPoints: 3,
-    map: (p) => ({ l: p.e === 'ligada' ? 1 : 0, d: p.e === 'desligada' ? 1 : 0, s: p.e === 'sem_comunicacao' ? 1 : 0 }),
-    reduce: (acc, p) => { acc.l += p.l; acc.d += p.d; acc.s += p.s; },
-  });
+  private worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module' });
+  /** Sequence of the newest view asked of the worker: older answers are dropped. */
+  private seq = 0;
+  private expandReq = 0;
+  private expanding = new Map<number, (zoom: number | null) => void>();
   private bySerial = new Map<string, UltimoEstado>();
   private shown = new Map<string, Shown>();
   private group = L.layerGroup();
@@ -84,6 +81,11 @@ export class VehicleLayer {
     this.group.addTo(map);
     map.on('moveend', this.onMove);
     this.popup.on('remove', () => { this.popupSerial = null; });
+    this.worker.onmessage = (ev: MessageEvent<FromWorker>) => {
+      const m = ev.data;
+      if (m.type === 'clusters') { if (m.seq === this.seq) this.draw(m.items); }
+      else { this.expanding.get(m.req)?.(m.zoom); this.expanding.delete(m.req); }
+    };
   }
 
   destroy(): void {
@@ -91,17 +93,19 @@ export class VehicleLayer {
     this.map.closePopup(this.popup);
     this.group.remove();
     this.shown.clear();
+    this.worker.terminate();
   }
 
-  /** New data: re-index and redraw the view (markers are reused). */
+  private post(m: ToWorker, transfer: Transferable[] = []): void { this.worker.postMessage(m, transfer); }
+
+  /** New data: re-index (in the worker) and redraw the view (markers are reused). */
   setData(rows: UltimoEstado[], now = Date.now()): void {
     this.bySerial = new Map(rows.map((r) => [r.serial, r]));
-    this.index.load(rows.map((r) => ({
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: [r.longitude!, r.latitude!] },
-      properties: { serial: r.serial, e: estadoDe(r, now) },
-    })));
-    this.render(now);
+    const coords = new Float64Array(rows.length * 2);
+    const states = new Uint8Array(rows.length);
+    rows.forEach((r, i) => { coords[2 * i] = r.longitude!; coords[2 * i + 1] = r.latitude!; states[i] = ESTADO_CODE[estadoDe(r, now)]; });
+    this.post({ type: 'load', serials: rows.map((r) => r.serial), coords, states }, [coords.buffer, states.buffer]);
+    this.render();
     if (this.popupSerial) {
       // Keep the open popup current without panning the map under the user.
       const r = this.bySerial.get(this.popupSerial);
@@ -162,37 +166,41 @@ export class VehicleLayer {
     }
   }
 
-  get markerCount(): number { return this.shown.size; }
-
-  render(now = Date.now()): void {
+  /** Asks the worker for the view's clusters; draw() shows the answer. */
+  render(): void {
     const b = this.map.getBounds().pad(0.25);
-    const zoom = Math.round(this.map.getZoom());
-    const features = this.index.getClusters([b.getWest(), Math.max(b.getSouth(), -85), b.getEast(), Math.min(b.getNorth(), 85)], zoom);
+    this.post({ type: 'query', seq: ++this.seq, bbox: [b.getWest(), Math.max(b.getSouth(), -85), b.getEast(), Math.min(b.getNorth(), 85)], zoom: Math.round(this.map.getZoom()) });
+  }
+
+  private expansionZoom(id: number): Promise<number | null> {
+    const req = ++this.expandReq;
+    return new Promise((resolve) => { this.expanding.set(req, resolve); this.post({ type: 'expand', req, id }); });
+  }
+
+  private draw(items: ClusterItem[], now = Date.now()): void {
     const keep = new Set<string>();
-    for (const f of features) {
-      const [lng, lat] = f.geometry.coordinates;
-      const p = f.properties as Partial<Supercluster.ClusterProperties & ClusterProps & PointProps>;
-      if (p.cluster) {
-        const key = `c:${p.cluster_id}`;
-        const sig = `${p.point_count}:${p.l}:${p.d}:${p.s}`;
+    for (const it of items) {
+      if ('c' in it) {
+        const key = `c:${it.c}`;
+        const p: ClusterProps = { l: it.l, d: it.d, s: it.s };
+        const sig = `${it.n}:${it.l}:${it.d}:${it.s}`;
         keep.add(key);
         const cur = this.shown.get(key);
         if (cur) {
-          cur.marker.setLatLng([lat, lng]);
-          if (cur.sig !== sig) { cur.marker.setIcon(clusterIcon(p.point_count!, p as ClusterProps)); cur.sig = sig; }
+          cur.marker.setLatLng([it.y, it.x]);
+          if (cur.sig !== sig) { cur.marker.setIcon(clusterIcon(it.n, p)); cur.sig = sig; }
         } else {
-          const id = p.cluster_id!;
-          const marker = L.marker([lat, lng], { icon: clusterIcon(p.point_count!, p as ClusterProps), keyboard: false });
-          marker.on('click', () => {
-            const z = Math.min(this.index.getClusterExpansionZoom(id), CLUSTER_MAX_ZOOM + 1);
-            this.map.setView(marker.getLatLng(), z);
-          });
+          const id = it.c;
+          const marker = L.marker([it.y, it.x], { icon: clusterIcon(it.n, p), keyboard: false });
+          marker.on('click', () => void this.expansionZoom(id).then((z) => {
+            this.map.setView(marker.getLatLng(), Math.min(z ?? this.map.getZoom() + 2, CLUSTER_MAX_ZOOM + 1));
+          }));
           marker.addTo(this.group);
           this.shown.set(key, { marker, sig });
         }
         continue;
       }
-      const r = this.bySerial.get(p.serial!);
+      const r = this.bySerial.get(it.p);
       if (!r) continue;
       const key = `p:${r.serial}`;
       const estado = estadoDe(r, now);

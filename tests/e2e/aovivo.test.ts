@@ -100,6 +100,68 @@ describe('live map, pushed', () => {
   });
 });
 
+describe("live map, the company's tracking option", () => {
+  it('follows the selected vehicle with its trail, highlights speeding, groups by garage and keeps the dark style', async () => {
+    const { page, ctx } = s;
+    // The company's default option: speeding above 60 km/h, a 5-position trail, follow on; the same 10 minutes as
+    // everywhere for 'sem comunicação' (the other tests of this server rely on it).
+    const opcao = await apiCall(ctx, baseUrl, '/api/opcao_rastreamento', { descricao: `Mapa e2e ${Date.now()}`, padrao: true, intervaloAtualizacao: 30,
+      tempoSemComunicacao: 10, velocidadeMaxima: 60, exibirRastro: true, tamanhoRastro: 5, agruparMarcadores: true, seguirVeiculo: true });
+    try {
+      await page.goto(`${baseUrl}/tlm/ras/rastreamento_ao_vivo`);
+      await expect.poll(() => page.getByTestId('atualizado').getAttribute('data-ao-vivo'), T).toBe('sim');
+      await page.getByRole('textbox', { name: 'Pesquisar veículo' }).fill(PLACA);
+      // grouped by garage: this vehicle has none
+      await expect.poll(() => page.locator('[data-garagem]').evaluateAll((els) => els.map((e) => e.textContent)), T).toEqual(['Sem garagem1']);
+      const row = page.locator(`[role="listitem"][data-serial="${IMEI}"]`);
+      await frame(-3.1250, -60.0100, 85);
+      await expect.poll(() => row.textContent(), T).toContain('85 km/h · Em movimento');
+      await row.click();
+      const panel = page.getByTestId('selecionado');
+      await expect.poll(() => panel.textContent(), T).toContain(PLACA);
+      // follow is on by the company's option
+      expect(await page.getByLabel(/^Seguir /).isChecked()).toBe(true);
+      const marker = page.locator(`.rastro-veiculo svg[data-serial="${IMEI}"]`);
+      await expect.poll(() => marker.getAttribute('data-excesso'), T).toBe('sim');
+      expect(await marker.getAttribute('data-estado')).toBe('em_movimento');
+      // the plate is written under the marker
+      expect(await page.locator('.rastro-veiculo', { has: page.locator(`svg[data-serial="${IMEI}"]`) }).locator('.rastro-placa').textContent()).toBe(PLACA);
+      await page.locator('.leaflet-popup-close-button').click();
+
+      // ~1 km east, slower: the map keeps the vehicle in the middle, the trail has both points, no highlight
+      const map = (await page.locator('.leaflet-container').boundingBox())!;
+      await frame(-3.1250, -60.0010, 40);
+      await expect.poll(() => row.textContent(), T).toContain('40 km/h');
+      await expect.poll(() => marker.getAttribute('data-excesso'), T).toBeNull();
+      await expect.poll(async () => {
+        const b = (await marker.boundingBox())!;
+        return Math.hypot(b.x + b.width / 2 - (map.x + map.width / 2), b.y + b.height / 2 - (map.y + map.height / 2));
+      }, T).toBeLessThan(30);
+      const trail = page.locator('.leaflet-overlay-pane path');
+      await expect.poll(() => trail.count(), T).toBe(1);
+      const d = (await trail.getAttribute('d'))!;
+      expect(d.match(/[ML]/g)).toEqual(['M', 'L']); // where it was when selected, and where it is now
+
+      // parado: ignition on, speed 0
+      await frame(-3.1250, -60.0010, 0);
+      await expect.poll(() => row.textContent(), T).toContain('0 km/h · Parado');
+
+      // dark style, kept after a reload
+      await page.getByRole('button', { name: 'Mapa escuro' }).click();
+      const estilo = () => page.locator('[data-estilo]').getAttribute('data-estilo');
+      expect(await estilo()).toBe('escuro');
+      await page.reload();
+      await expect.poll(estilo, T).toBe('escuro');
+      await page.getByRole('button', { name: 'Mapa claro' }).click();
+      expect(await estilo()).toBe('claro');
+      expect(s.errors).toEqual([]);
+    } finally {
+      const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
+      await fetch(`${baseUrl}/api/opcao_rastreamento/${opcao.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+    }
+  });
+});
+
 describe('realtime client after sign-out', () => {
   it('the login page makes no socket.io request for 5 s', async () => {
     const { page } = s;

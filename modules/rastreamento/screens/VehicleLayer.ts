@@ -2,38 +2,45 @@
 // only the clusters and vehicles inside the current view are DOM markers (reused across refreshes: setLatLng, icon
 // rebuilt only when the state or the 10° course bucket changes). Plain Leaflet, driven from the React screen.
 import L from 'leaflet';
-import { ESTADOS, estadoDe, linhasPopup, linksPopup, rumo, titulo, type Estado, type UltimoEstado } from './estado';
-import { CLUSTER_MAX_ZOOM, ESTADO_CODE, type ClusterItem, type FromWorker, type ToWorker } from './cluster-protocol';
+import { emExcesso, ESTADOS, estadoDe, linhasPopup, linksPopup, rumo, SEM_COMUNICACAO_MS, titulo, type Estado, type UltimoEstado } from './estado';
+import { CLUSTER_MAX_ZOOM, ESTADO_CODE, type ClusterItem, type PorEstado, type FromWorker, type ToWorker } from './cluster-protocol';
 import { call } from '../../../runtime/src/api/http';
 
-type ClusterProps = { l: number; d: number; s: number };
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 
-function vehicleIcon(r: UltimoEstado, estado: Estado): L.DivIcon {
+function vehicleIcon(r: UltimoEstado, estado: Estado, excesso: boolean): L.DivIcon {
   const color = ESTADOS[estado].color;
   const course = rumo(r.direcao);
-  const label = esc(`${titulo(r)}${r.placa ? ` (${r.placa})` : ''}`);
-  // An arrow pointing to the course (0° = north), or a dot when the course is unknown.
+  const label = esc(`${titulo(r)}${r.placa ? ` (${r.placa})` : ''}${excesso ? ' — excesso de velocidade' : ''}`);
+  // An arrow pointing to the course (0° = north), or a dot when the course is unknown; a red ring when speeding.
   const shape = course == null
     ? `<circle cx="13" cy="13" r="7" fill="${color}" stroke="#fff" stroke-width="2.5"/>`
     : `<g transform="rotate(${course} 13 13)"><path d="M13 2 L21 22 L13 17.5 L5 22 Z" fill="${color}" stroke="#fff" stroke-width="2" stroke-linejoin="round"/></g>`;
+  const ring = excesso ? '<circle cx="13" cy="13" r="12" fill="none" stroke="#d50000" stroke-width="2"/>' : '';
+  // The plate (else the description) under the marker: what the operator reads on the map.
+  const tag = esc(r.placa || titulo(r));
   return L.divIcon({
     className: 'rastro-veiculo',
-    html: `<svg width="26" height="26" viewBox="0 0 26 26" role="img" aria-label="${label}" data-serial="${esc(r.serial)}" data-estado="${estado}"><title>${label}</title>${shape}</svg>`,
+    html: `<svg width="26" height="26" viewBox="0 0 26 26" role="img" aria-label="${label}" data-serial="${esc(r.serial)}" data-estado="${estado}"${excesso ? ' data-excesso="sim"' : ''}><title>${label}</title>${ring}${shape}</svg>`
+      + `<span class="rastro-placa">${tag}</span>`,
     iconSize: [26, 26],
     iconAnchor: [13, 13],
     popupAnchor: [0, -12],
   });
 }
 
-function clusterIcon(count: number, p: ClusterProps): L.DivIcon {
+function clusterIcon(count: number, p: PorEstado): L.DivIcon {
   const size = count < 10 ? 34 : count < 100 ? 40 : count < 1000 ? 48 : 56;
-  const total = p.l + p.d + p.s || 1;
-  const a = (p.l / total) * 360;
-  const b = a + (p.d / total) * 360;
-  const ring = `conic-gradient(${ESTADOS.ligada.color} 0 ${a}deg, ${ESTADOS.desligada.color} ${a}deg ${b}deg, ${ESTADOS.sem_comunicacao.color} ${b}deg 360deg)`;
+  // The ring: each state's share in its colour.
+  let at = 0;
+  const stops = (Object.keys(ESTADOS) as Estado[]).map((e) => {
+    const from = at;
+    at += (p[e] / (count || 1)) * 360;
+    return `${ESTADOS[e].color} ${from}deg ${at}deg`;
+  });
+  const ring = `conic-gradient(${stops.join(', ')})`;
   const text = count >= 10000 ? `${Math.round(count / 1000)}k` : String(count);
   return L.divIcon({
     className: 'rastro-cluster',
@@ -48,8 +55,8 @@ function clusterIcon(count: number, p: ClusterProps): L.DivIcon {
 export type PopupLinks = Parameters<typeof linksPopup>[1];
 const NO_LINKS: PopupLinks = { cadastro: false, historico: false, bloqueio: false };
 
-export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS, endereco?: string): string {
-  const estado = estadoDe(r);
+export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS, endereco?: string, semComunicacaoMs = SEM_COMUNICACAO_MS): string {
+  const estado = estadoDe(r, Date.now(), semComunicacaoMs);
   const rows = linhasPopup(r).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   // app links (data-rota: the screen navigates inside the app)
   const links = linksPopup(r, can).map(([k, href]) => `<a href="${esc(href)}" data-rota>${esc(k)}</a>`).join('');
@@ -60,6 +67,18 @@ export function popupHtml(r: UltimoEstado, can: PopupLinks = NO_LINKS, endereco?
 }
 
 interface Shown { marker: L.Marker; sig: string }
+
+/** The company's map settings (its default Opção de rastreamento; these defaults without one). */
+export interface OpcoesMapa {
+  semComunicacaoMs: number;
+  /** Speed (km/h) above which a vehicle is highlighted; null: none. */
+  velocidadeMaxima: number | null;
+  /** Group nearby vehicles into clusters. */
+  agrupar: boolean;
+  /** Positions kept in the selected vehicle's trail (0: no trail). */
+  rastro: number;
+}
+export const OPCOES_PADRAO: OpcoesMapa = { semComunicacaoMs: SEM_COMUNICACAO_MS, velocidadeMaxima: null, agrupar: true, rastro: 50 };
 
 export class VehicleLayer {
   private worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module' });
@@ -76,6 +95,16 @@ export class VehicleLayer {
   private readonly onMove = () => this.render();
   /** The popup's links the user may follow (set by the screen). */
   links: PopupLinks = NO_LINKS;
+  private opcoes = OPCOES_PADRAO;
+  private rows: UltimoEstado[] = [];
+  // The selected vehicle: its trail (positions seen since it was selected, at most opcoes.rastro) and follow.
+  private selected: string | null = null;
+  private trail = L.polyline([], { color: '#1565c0', weight: 3, opacity: 0.85, interactive: false });
+  private trailPts: L.LatLng[] = [];
+  /** Keep the selected vehicle in the centre as it moves. */
+  following = false;
+  /** A vehicle's marker was clicked. */
+  onSelect?: (serial: string) => void;
 
   constructor(private map: L.Map) {
     this.group.addTo(map);
@@ -88,7 +117,25 @@ export class VehicleLayer {
     };
   }
 
+  /** The company's settings: states, highlight, grouping and trail are redrawn with them. */
+  setOpcoes(o: OpcoesMapa): void {
+    this.opcoes = o;
+    this.select(this.selected);
+    this.setData(this.rows);
+  }
+
+  /** Selects a vehicle (null: none): its trail starts at its current position. */
+  select(serial: string | null): void {
+    this.selected = serial;
+    const r = serial ? this.bySerial.get(serial) : undefined;
+    this.trailPts = r ? [L.latLng(r.latitude!, r.longitude!)] : [];
+    this.trail.setLatLngs(this.trailPts);
+    if (r && this.opcoes.rastro > 0) this.trail.addTo(this.map);
+    else this.trail.remove();
+  }
+
   destroy(): void {
+    this.trail.remove();
     this.map.off('moveend', this.onMove);
     this.map.closePopup(this.popup);
     this.group.remove();
@@ -100,11 +147,23 @@ export class VehicleLayer {
 
   /** New data: re-index (in the worker) and redraw the view (markers are reused). */
   setData(rows: UltimoEstado[], now = Date.now()): void {
+    this.rows = rows;
     this.bySerial = new Map(rows.map((r) => [r.serial, r]));
     const coords = new Float64Array(rows.length * 2);
     const states = new Uint8Array(rows.length);
-    rows.forEach((r, i) => { coords[2 * i] = r.longitude!; coords[2 * i + 1] = r.latitude!; states[i] = ESTADO_CODE[estadoDe(r, now)]; });
+    rows.forEach((r, i) => { coords[2 * i] = r.longitude!; coords[2 * i + 1] = r.latitude!; states[i] = ESTADO_CODE[this.estado(r, now)]; });
     this.post({ type: 'load', serials: rows.map((r) => r.serial), coords, states }, [coords.buffer, states.buffer]);
+    const sel = this.selected ? this.bySerial.get(this.selected) : undefined;
+    if (sel) {
+      const last = this.trailPts[this.trailPts.length - 1];
+      if (!last || last.lat !== sel.latitude || last.lng !== sel.longitude) {
+        this.trailPts.push(L.latLng(sel.latitude!, sel.longitude!));
+        if (this.trailPts.length > this.opcoes.rastro) this.trailPts.splice(0, this.trailPts.length - this.opcoes.rastro);
+        this.trail.setLatLngs(this.trailPts);
+        // follow: the map moves under the vehicle (its moveend redraws the view)
+        if (this.following) { this.map.panTo([sel.latitude!, sel.longitude!], { animate: true }); }
+      }
+    }
     this.render();
     if (this.popupSerial) {
       // Keep the open popup current without panning the map under the user.
@@ -148,7 +207,7 @@ export class VehicleLayer {
   private pointKey = (r: UltimoEstado) => `${Math.round(r.latitude! * 1000)}|${Math.round(r.longitude! * 1000)}`;
   private html(r: UltimoEstado): string {
     const a = this.addresses.get(this.pointKey(r));
-    return popupHtml(r, this.links, a ?? 'buscando…');
+    return popupHtml(r, this.links, a ?? 'buscando…', this.opcoes.semComunicacaoMs);
   }
   private async address(r: UltimoEstado): Promise<void> {
     const k = this.pointKey(r);
@@ -169,8 +228,12 @@ export class VehicleLayer {
   /** Asks the worker for the view's clusters; draw() shows the answer. */
   render(): void {
     const b = this.map.getBounds().pad(0.25);
-    this.post({ type: 'query', seq: ++this.seq, bbox: [b.getWest(), Math.max(b.getSouth(), -85), b.getEast(), Math.min(b.getNorth(), 85)], zoom: Math.round(this.map.getZoom()) });
+    // Without grouping: past the index's last zoom every vehicle comes alone.
+    const zoom = this.opcoes.agrupar ? Math.round(this.map.getZoom()) : CLUSTER_MAX_ZOOM + 1;
+    this.post({ type: 'query', seq: ++this.seq, bbox: [b.getWest(), Math.max(b.getSouth(), -85), b.getEast(), Math.min(b.getNorth(), 85)], zoom });
   }
+
+  private estado(r: UltimoEstado, now = Date.now()): Estado { return estadoDe(r, now, this.opcoes.semComunicacaoMs); }
 
   private expansionZoom(id: number): Promise<number | null> {
     const req = ++this.expandReq;
@@ -182,8 +245,8 @@ export class VehicleLayer {
     for (const it of items) {
       if ('c' in it) {
         const key = `c:${it.c}`;
-        const p: ClusterProps = { l: it.l, d: it.d, s: it.s };
-        const sig = `${it.n}:${it.l}:${it.d}:${it.s}`;
+        const p = it.e;
+        const sig = `${it.n}:${p.em_movimento}:${p.parado}:${p.desligado}:${p.sem_comunicacao}`;
         keep.add(key);
         const cur = this.shown.get(key);
         if (cur) {
@@ -203,17 +266,18 @@ export class VehicleLayer {
       const r = this.bySerial.get(it.p);
       if (!r) continue;
       const key = `p:${r.serial}`;
-      const estado = estadoDe(r, now);
-      const sig = `${estado}:${rumo(r.direcao)}:${r.placa}:${r.ativoDescricao}`;
+      const estado = this.estado(r, now);
+      const excesso = emExcesso(r, this.opcoes.velocidadeMaxima);
+      const sig = `${estado}:${excesso}:${rumo(r.direcao)}:${r.placa}:${r.ativoDescricao}`;
       keep.add(key);
       const cur = this.shown.get(key);
       if (cur) {
         const ll = cur.marker.getLatLng();
         if (ll.lat !== r.latitude || ll.lng !== r.longitude) cur.marker.setLatLng([r.latitude!, r.longitude!]);
-        if (cur.sig !== sig) { cur.marker.setIcon(vehicleIcon(r, estado)); cur.sig = sig; }
+        if (cur.sig !== sig) { cur.marker.setIcon(vehicleIcon(r, estado, excesso)); cur.sig = sig; }
       } else {
-        const marker = L.marker([r.latitude!, r.longitude!], { icon: vehicleIcon(r, estado), title: '', riseOnHover: true });
-        marker.on('click', () => this.openPopup(r.serial));
+        const marker = L.marker([r.latitude!, r.longitude!], { icon: vehicleIcon(r, estado, excesso), title: '', riseOnHover: true });
+        marker.on('click', () => { this.select(r.serial); this.onSelect?.(r.serial); this.openPopup(r.serial); });
         marker.addTo(this.group);
         this.shown.set(key, { marker, sig });
       }

@@ -5,8 +5,10 @@ import type { Estado } from './estado';
 export const CLUSTER_MAX_ZOOM = 16;
 
 /** States as small integers (a typed array crosses to the worker without copying each point). */
-export const ESTADO_CODES: readonly number[] = [0, 1, 2];
-export const ESTADO_CODE: Record<Estado, number> = { ligada: 0, desligada: 1, sem_comunicacao: 2 };
+export const ESTADO_CODE: Record<Estado, number> = { em_movimento: 0, parado: 1, desligado: 2, sem_comunicacao: 3 };
+
+/** Vehicles of a cluster per state (the cluster's ring). */
+export type PorEstado = Record<Estado, number>;
 
 export type ToWorker =
   /** The whole fleet: serials, [lon, lat] pairs and state codes in the same order. */
@@ -17,7 +19,7 @@ export type ToWorker =
   | { type: 'expand'; req: number; id: number };
 
 /** A cluster (id, count, per-state counts, centre) or a single vehicle (its serial). */
-export type ClusterItem = { c: number; n: number; l: number; d: number; s: number; x: number; y: number } | { p: string };
+export type ClusterItem = { c: number; n: number; e: PorEstado; x: number; y: number } | { p: string };
 
 export type FromWorker =
   | { type: 'clusters'; seq: number; items: ClusterItem[] }

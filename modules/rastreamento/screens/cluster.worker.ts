@@ -3,16 +3,21 @@
 // panning stutter. The layer (VehicleLayer.ts) posts the points and asks for the clusters of its view; answers carry
 // the request's sequence number so the layer keeps only the newest.
 import Supercluster from 'supercluster';
-import { CLUSTER_MAX_ZOOM, ESTADO_CODES, type ClusterItem, type ToWorker } from './cluster-protocol';
+import { CLUSTER_MAX_ZOOM, ESTADO_CODE, type ClusterItem, type PorEstado, type ToWorker } from './cluster-protocol';
+import type { Estado } from './estado';
 
 type PointProps = { i: number; e: number };
-type ClusterProps = { l: number; d: number; s: number };
+type ClusterProps = PorEstado;
 
-const [LIGADA, DESLIGADA] = ESTADO_CODES;
+const ESTADOS = Object.keys(ESTADO_CODE) as Estado[];
 const index = new Supercluster<PointProps, ClusterProps>({
   radius: 60, maxZoom: CLUSTER_MAX_ZOOM, minPoints: 3,
-  map: (p) => ({ l: p.e === LIGADA ? 1 : 0, d: p.e === DESLIGADA ? 1 : 0, s: p.e !== LIGADA && p.e !== DESLIGADA ? 1 : 0 }),
-  reduce: (acc, p) => { acc.l += p.l; acc.d += p.d; acc.s += p.s; },
+  map: (p) => {
+    const c = { em_movimento: 0, parado: 0, desligado: 0, sem_comunicacao: 0 };
+    c[ESTADOS[p.e] ?? 'sem_comunicacao'] = 1;
+    return c;
+  },
+  reduce: (acc, p) => { for (const e of ESTADOS) acc[e] += p[e]; },
 });
 let serials: string[] = [];
 
@@ -30,7 +35,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
     for (const f of index.getClusters(m.bbox, m.zoom)) {
       const p = f.properties as Partial<Supercluster.ClusterProperties & ClusterProps & PointProps>;
       const [x, y] = f.geometry.coordinates;
-      if (p.cluster) items.push({ c: p.cluster_id!, n: p.point_count!, l: p.l!, d: p.d!, s: p.s!, x, y });
+      if (p.cluster) items.push({ c: p.cluster_id!, n: p.point_count!, e: { em_movimento: p.em_movimento!, parado: p.parado!, desligado: p.desligado!, sem_comunicacao: p.sem_comunicacao! }, x, y });
       else items.push({ p: serials[p.i!] });
     }
     self.postMessage({ type: 'clusters', seq: m.seq, items });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
-import { comPosicao, contagem, estadoDe, filtrar, linhasPopup, linksPopup, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
+import { comPosicao, contagem, emExcesso, estadoDe, filtrar, linhasPopup, linksPopup, porGaragem, rumo, SEM_COMUNICACAO_MS, type UltimoEstado } from './estado';
 
 const now = Date.parse('2026-11-23T15:00:00Z');
 const row = (p: Partial<UltimoEstado>): UltimoEstado => ({
@@ -10,13 +10,36 @@ const row = (p: Partial<UltimoEstado>): UltimoEstado => ({
 });
 
 describe('live tracking state', () => {
-  it('classifies ignição ligada / desligada / sem comunicação', () => {
-    expect(estadoDe(row({}), now)).toBe('ligada');
-    expect(estadoDe(row({ ignicao: false }), now)).toBe('desligada');
-    expect(estadoDe(row({ ignicao: null }), now)).toBe('desligada');
+  it('classifies em movimento / parado / desligado / sem comunicação as the home page does', () => {
+    expect(estadoDe(row({}), now)).toBe('em_movimento');
+    expect(estadoDe(row({ ignicao: null }), now)).toBe('em_movimento');
+    expect(estadoDe(row({ velocidade: 0 }), now)).toBe('parado');
+    expect(estadoDe(row({ velocidade: null }), now)).toBe('parado');
+    expect(estadoDe(row({ ignicao: false }), now)).toBe('desligado');
+    expect(estadoDe(row({ ignicao: null, velocidade: 0 }), now)).toBe('desligado');
     expect(estadoDe(row({ ultimaComunicacao: new Date(now - SEM_COMUNICACAO_MS - 1).toISOString() }), now)).toBe('sem_comunicacao');
     expect(estadoDe(row({ ultimaComunicacao: null }), now)).toBe('sem_comunicacao');
-    expect(contagem([row({}), row({ ignicao: false }), row({ ultimaComunicacao: null })], now)).toEqual({ ligada: 1, desligada: 1, sem_comunicacao: 1 });
+    expect(contagem([row({}), row({ velocidade: 0 }), row({ ignicao: false }), row({ ultimaComunicacao: null })], now))
+      .toEqual({ em_movimento: 1, parado: 1, desligado: 1, sem_comunicacao: 1 });
+  });
+
+  it('takes the company\'s "sem comunicação" time when given', () => {
+    const r = row({ ultimaComunicacao: new Date(now - 30 * 60_000).toISOString() });
+    expect(estadoDe(r, now)).toBe('sem_comunicacao');
+    expect(estadoDe(r, now, 60 * 60_000)).toBe('em_movimento');
+    expect(contagem([r], now, 60 * 60_000)).toEqual({ em_movimento: 1, parado: 0, desligado: 0, sem_comunicacao: 0 });
+  });
+
+  it('speeding only above a limit the company set', () => {
+    expect(emExcesso(row({ velocidade: 81 }), 80)).toBe(true);
+    expect(emExcesso(row({ velocidade: 80 }), 80)).toBe(false);
+    expect(emExcesso(row({ velocidade: 200 }), 0)).toBe(false);
+    expect(emExcesso(row({ velocidade: 200 }), null)).toBe(false);
+  });
+
+  it('groups the side list by garage, by name, vehicles without one last', () => {
+    const items = porGaragem([row({ serial: '1', garagem: 'Sul' }), row({ serial: '2', garagem: null }), row({ serial: '3', garagem: 'Norte' }), row({ serial: '4', garagem: 'Sul' })]);
+    expect(items.map((i) => ('garagem' in i ? `${i.garagem} (${i.total})` : i.r.serial))).toEqual(['Norte (1)', '3', 'Sul (2)', '1', '4', 'Sem garagem (1)', '2']);
   });
 
   it('keeps only rows with a usable position', () => {
@@ -35,7 +58,8 @@ describe('live tracking state', () => {
 
   it('popup lines and course buckets', () => {
     const lines = Object.fromEntries(linhasPopup(row({ ultimaComunicacao: null, velocidade: null, ignicao: null })));
-    expect(lines).toEqual({ Placa: 'ABC-1D23', Motorista: 'Sem motorista identificado', Velocidade: 'Sem informação', Ignição: 'Sem informação', 'Última comunicação': 'Sem informação' });
+    expect(lines).toEqual({ Placa: 'ABC-1D23', Motorista: 'Sem motorista identificado', Velocidade: 'Sem informação', Ignição: 'Sem informação', Garagem: 'Sem garagem', 'Data da posição': 'Sem informação', 'Última comunicação': 'Sem informação' });
+    expect(Object.fromEntries(linhasPopup(row({ garagem: 'Matriz', fixTime: new Date(2026, 10, 23, 9, 5, 7).toISOString() })))).toMatchObject({ Garagem: 'Matriz', 'Data da posição': 'segunda-feira, 23 de novembro de 2026 às 09:05:07' });
     expect(Object.fromEntries(linhasPopup(row({ motoristaNome: 'Ana Lima' }))).Motorista).toBe('Ana Lima');
     expect(Object.fromEntries(linhasPopup(row({ ignicao: false })))).toMatchObject({ Velocidade: '42 km/h', Ignição: 'Desligada' });
     expect([rumo(93), rumo(356), rumo(null)]).toEqual([90, 0, null]);

@@ -1,5 +1,6 @@
-// Live tracking data: the rows of GET /api/rastreamento/ultimo_estado, their state (ignição ligada,
-// desligada, sem comunicação), search and the popup text. Pure functions (unit-tested).
+// Live tracking data: the rows of GET /api/rastreamento/ultimo_estado, their state (em movimento, parado, desligado,
+// sem comunicação — the home page's fleet counters' rule, modules/inicio/server/frota.ts), search, grouping by garage
+// and the popup text. Pure functions (unit-tested).
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
 
 export interface UltimoEstado {
@@ -17,25 +18,33 @@ export interface UltimoEstado {
   valido?: boolean | null;
   modelo?: string | null;
   motoristaNome?: string | null;
+  garagem?: string | null;
 }
 
-export type Estado = 'ligada' | 'desligada' | 'sem_comunicacao';
+export type Estado = 'em_movimento' | 'parado' | 'desligado' | 'sem_comunicacao';
 
-/** No report for this long → 'sem comunicação': the same 10 minutes as the vehicle list's Conexão column (ativo.yaml
+/** No report for this long → 'sem comunicação', unless the company's default tracking option (Opção de rastreamento,
+ *  tempoSemComunicacao) says otherwise: the same 10 minutes as the vehicle list's Conexão column (ativo.yaml
  *  onlineMinutes) and the home's fleet counters (SEM_COMUNICACAO_MIN's default). */
 export const SEM_COMUNICACAO_MS = 10 * 60 * 1000;
 
 export const ESTADOS: Record<Estado, { label: string; color: string }> = {
-  ligada: { label: 'Ignição ligada', color: '#2e7d32' },
-  desligada: { label: 'Ignição desligada', color: '#c62828' },
+  em_movimento: { label: 'Em movimento', color: '#2e7d32' },
+  parado: { label: 'Parado', color: '#ef6c00' },
+  desligado: { label: 'Desligado', color: '#c62828' },
   sem_comunicacao: { label: 'Sem comunicação', color: '#757575' },
 };
 
-export function estadoDe(v: Pick<UltimoEstado, 'ignicao' | 'ultimaComunicacao'>, now = Date.now()): Estado {
+/** Moving: speed above 0 with the ignition on or not reported; parado: ignition on, speed 0; else desligado. */
+export function estadoDe(v: Pick<UltimoEstado, 'ignicao' | 'ultimaComunicacao' | 'velocidade'>, now = Date.now(), semComunicacaoMs = SEM_COMUNICACAO_MS): Estado {
   const t = v.ultimaComunicacao ? Date.parse(v.ultimaComunicacao) : NaN;
-  if (!Number.isFinite(t) || now - t > SEM_COMUNICACAO_MS) return 'sem_comunicacao';
-  return v.ignicao ? 'ligada' : 'desligada';
+  if (!Number.isFinite(t) || now - t > semComunicacaoMs) return 'sem_comunicacao';
+  if ((v.velocidade ?? 0) > 0 && v.ignicao !== false) return 'em_movimento';
+  return v.ignicao ? 'parado' : 'desligado';
 }
+
+/** Above the company's speed limit for the map (0 or null: no limit). */
+export const emExcesso = (r: Pick<UltimoEstado, 'velocidade'>, limite: number | null | undefined) => !!limite && limite > 0 && (r.velocidade ?? 0) > limite;
 
 /** Rows with a usable position (the map can only show those). */
 export function comPosicao(rows: UltimoEstado[]): UltimoEstado[] {
@@ -73,14 +82,33 @@ export function linhasPopup(r: UltimoEstado): [string, string][] {
     // (the address line goes here: ['Endereço', ...])
     ['Velocidade', velocidadeTexto(r.velocidade)],
     ['Ignição', ignicaoTexto(r.ignicao)],
+    ['Garagem', r.garagem || SEM_GARAGEM],
+    ['Data da posição', formatTimestamp(r.fixTime)],
     ['Última comunicação', formatTimestamp(r.ultimaComunicacao)],
   ];
 }
 
-export function contagem(rows: UltimoEstado[], now = Date.now()): Record<Estado, number> {
-  const c: Record<Estado, number> = { ligada: 0, desligada: 0, sem_comunicacao: 0 };
-  for (const r of rows) c[estadoDe(r, now)]++;
+export function contagem(rows: UltimoEstado[], now = Date.now(), semComunicacaoMs = SEM_COMUNICACAO_MS): Record<Estado, number> {
+  const c: Record<Estado, number> = { em_movimento: 0, parado: 0, desligado: 0, sem_comunicacao: 0 };
+  for (const r of rows) c[estadoDe(r, now, semComunicacaoMs)]++;
   return c;
+}
+
+export const SEM_GARAGEM = 'Sem garagem';
+
+/** The side list's items: a header per garage (by name, 'Sem garagem' last) followed by its vehicles in the order
+ *  given. */
+export type ItemLista = { garagem: string; total: number } | { r: UltimoEstado };
+export function porGaragem(rows: UltimoEstado[]): ItemLista[] {
+  const groups = new Map<string, UltimoEstado[]>();
+  for (const r of rows) {
+    const g = r.garagem || SEM_GARAGEM;
+    let list = groups.get(g);
+    if (!list) groups.set(g, (list = []));
+    list.push(r);
+  }
+  const names = [...groups.keys()].sort((a, b) => (a === SEM_GARAGEM ? 1 : b === SEM_GARAGEM ? -1 : a.localeCompare(b, 'pt-BR')));
+  return names.flatMap((g) => [{ garagem: g, total: groups.get(g)!.length }, ...groups.get(g)!.map((r) => ({ r }))]);
 }
 
 /** Course rounded to 10° steps: the marker icon is rebuilt only when the bucket changes. */

@@ -21,6 +21,10 @@ export const MAX_POSICOES = Number(process.env.HISTORICO_MAX_POSICOES ?? 3_000_0
 
 type Row = Record<string, any>;
 
+/** km/h and rpm a simplified track may differ from the full one between two kept fixes. */
+export const SPEED_TOLERANCE = 10;
+export const RPM_TOLERANCE = 250;
+
 interface Periodo { ativos: number[]; inicio: string; fim: string }
 
 function periodo(c: Context<AppEnv>): Periodo {
@@ -158,7 +162,11 @@ export function historicoRoutes(api: Hono<AppEnv>): void {
         let pontos = todos;
         if (zoom !== null && todos.length > 2) {
           const lat = todos.reduce((s, x) => s + x[1], 0) / todos.length;
-          const idx = simplify(todos.map((x) => ({ lat: x[1], lon: x[2] })), toleranceFor(zoom, lat), fixosDe(todos, ev));
+          const times = todos.map((x) => x[0]);
+          // the speed (colours, chart) within 10 km/h and the rpm within 250 of the full track, whatever the zoom
+          const idx = simplify(todos.map((x) => ({ lat: x[1], lon: x[2] })), toleranceFor(zoom, lat), fixosDe(todos, ev), [
+            { times, values: todos.map((x) => x[3]), tolerance: SPEED_TOLERANCE }, { times, values: todos.map((x) => x[4]), tolerance: RPM_TOLERANCE },
+          ]);
           pontos = idx.map((i) => todos[i]!);
         }
         return {

@@ -5,6 +5,10 @@
 
 export interface LatLon { lat: number; lon: number }
 
+/** A value along the track kept within its tolerance too (e.g. the speed, so the colours and the chart stay true):
+ *  a removed fix's value differs by at most `tolerance` from the time-interpolation between the kept fixes around it. */
+export interface Channel { times: ArrayLike<number>; values: ArrayLike<number | null>; tolerance: number }
+
 /** Metres per screen pixel of a Web Mercator map at `zoom` and latitude `lat` (256-pixel tiles). */
 export const metresPerPixel = (zoom: number, lat: number) => (156_543.033_92 * Math.cos((lat * Math.PI) / 180)) / 2 ** zoom;
 
@@ -26,9 +30,21 @@ export function segmentDistance(p: LatLon, a: LatLon, b: LatLon): number {
 
 /** Indices (ascending) of the fixes kept by Douglas–Peucker with `tolerance` metres; `keep` marks fixes that stay
  *  whatever the tolerance. Iterative (no recursion depth limit on long tracks). */
-export function simplify(points: readonly LatLon[], tolerance: number, keep: ReadonlySet<number> = new Set()): number[] {
+export function simplify(points: readonly LatLon[], tolerance: number, keep: ReadonlySet<number> = new Set(), channels: Channel[] = []): number[] {
   const n = points.length;
   if (n <= 2 || !(tolerance > 0)) return points.map((_, i) => i);
+  // the error of fix i against the segment a–b, in tolerances (> 1: too far)
+  const error = (i: number, a: number, b: number) => {
+    let e = segmentDistance(points[i]!, points[a]!, points[b]!) / tolerance;
+    for (const c of channels) {
+      const v = c.values[i], va = c.values[a], vb = c.values[b];
+      if (v == null || va == null || vb == null) continue;
+      const ta = c.times[a]!, tb = c.times[b]!;
+      const f = tb > ta ? (c.times[i]! - ta) / (tb - ta) : 0;
+      e = Math.max(e, Math.abs(v - (va + (vb - va) * f)) / c.tolerance);
+    }
+    return e;
+  };
   const kept = new Uint8Array(n);
   kept[0] = 1; kept[n - 1] = 1;
   for (const i of keep) if (i >= 0 && i < n) kept[i] = 1;
@@ -39,9 +55,9 @@ export function simplify(points: readonly LatLon[], tolerance: number, keep: Rea
   for (let k = 1; k < anchors.length; k++) if (anchors[k]! - anchors[k - 1]! > 1) stack.push([anchors[k - 1]!, anchors[k]!]);
   while (stack.length) {
     const [a, b] = stack.pop()!;
-    let far = -1, dmax = tolerance;
+    let far = -1, dmax = 1;
     for (let i = a + 1; i < b; i++) {
-      const d = segmentDistance(points[i]!, points[a]!, points[b]!);
+      const d = error(i, a, b);
       if (d > dmax) { dmax = d; far = i; }
     }
     if (far < 0) continue;

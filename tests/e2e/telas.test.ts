@@ -61,6 +61,20 @@ async function produce(key: string): Promise<void> {
     form.append('file', new Blob([new Uint8Array(PNG_1X1)], { type: 'image/png' }), 'telas.png');
     const r = await fetch(`${baseUrl}/api/upload/single/${empresaAtiva}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
     if (!r.ok) throw new Error(`upload: ${r.status} ${(await r.json()).msg}`);
+  } else if (key === 'tratamento_alarme') {
+    // an operator took an alarm: a panic (GTSOS) two days ago from a device of the company (today's counters and
+    // the live map keep their values), then POST /api/alarmes/assumir
+    const [eq] = await apiCall(s.ctx, baseUrl, `/api/equipamento?range=${q([0, 0])}&filter=${q({ tecnologia: 'queclink' })}`);
+    const t = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+    const frame = `+RESP:GTSOS,740904,${eq.serial},GV350CEU,0,0,1,1,0.0,0,70.0,-46.633308,-23.550520,${t},0724,0005,18d8,6141,00,,${t},11F0$`;
+    await new Promise<void>((resolve, reject) => {
+      const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frame, () => resolve()));
+      sock.on('error', reject);
+    });
+    let id = '';
+    await expect.poll(async () => { id = (await apiCall(s.ctx, baseUrl, `/api/alarmes?filter=${q({ q: eq.serial })}`))[0]?.id ?? ''; return id; },
+      { timeout: 30_000, interval: 200, message: `o alarme de ${eq.serial} não chegou` }).not.toBe('');
+    await apiCall(s.ctx, baseUrl, '/api/alarmes/assumir', { id });
   } else if (key === 'equipamento_pendente') {
     const imei = `86${String(Date.now()).slice(-13)}`;
     const frame = `+RESP:GTFRI,740904,${imei},GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$`;

@@ -37,9 +37,10 @@ export const pushActions = {
 
 const muiTheme = createTheme(theme as never);
 
-// Other pushes for whichever screen listens (the home page's `estado_frota`, the live map's `ultimo_estado`).
+// Other pushes for whichever screen listens (the home page's `estado_frota`, the modules' live rows such as the live
+// map's `ultimo_estado` or the alarm console's `alarme`): every event but the session's own, passed on by name.
 const listeners = new Map<string, Set<(p: unknown) => void>>();
-const PASSED_ON = ['estado_frota', 'ultimo_estado'];
+const OWN = new Set(['permissoes_alteradas', 'sessao_finalizada']);
 /** Pseudo push: the socket (re)joined its company room (payload: the join count). Screens that apply pushes to a
  *  first load read it again then (they may have missed pushes while disconnected, or before the first join). */
 export const JOINED = '$joined';
@@ -101,7 +102,7 @@ export function RealtimePush() {
       });
       s.on('permissoes_alteradas', () => setPush((p) => p ?? 'permissoes'));
       s.on('sessao_finalizada', (p?: { motivo?: string }) => ended(p?.motivo));
-      for (const name of PASSED_ON) s.on(name, (p: unknown) => pass(name, p));
+      s.onAny((name: string, p: unknown) => { if (!OWN.has(name)) pass(name, p); });
     }).catch(() => undefined);
     return () => {
       cancelled = true;

@@ -90,7 +90,10 @@ export default function RastreamentoPublico() {
         </Box>
         {fim ? (
           <Box sx={{ p: 3, display: 'flex', justifyContent: 'center' }}>
-            <Alert severity="warning" role="alert" sx={{ maxWidth: 560, fontSize: 16 }}>{fim}</Alert>
+            <Alert severity="warning" role="alert" sx={{ maxWidth: 560, fontSize: 16 }}>
+              {fim}
+              <Typography variant="body2" sx={{ mt: 0.5 }}>Se ainda precisa acompanhar os veículos, peça um novo link a quem enviou este.</Typography>
+            </Alert>
           </Box>
         ) : !link ? (
           <Typography sx={{ p: 3 }} color="text.secondary">Carregando…</Typography>

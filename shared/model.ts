@@ -57,6 +57,7 @@ export interface FieldMeta {
   setBy?: string[];
   hidden: boolean;         // never sent to clients (e.g. senha hash)
   secretToken?: boolean;   // hidden: the server generates a token on create, stores its SHA-256, answers it once
+  secretUrl?: string;      // secretToken: shown as origin + secretUrl + token (an address to copy)
   writeOnly: boolean;      // accepted on write, never read back (e.g. password)
   /** reference / referenceList: the referenced row's fields (keys) must equal this row's fields (values); the picker
    *  lists only such rows and the server refuses others (server/crud/write.ts checkReferences). */
@@ -235,6 +236,9 @@ export interface ScreenMeta {
   self?: boolean;          // the user's own page (perfil): open to every signed-in user, no key in the catalogue
   /** Opened by a key another register declares (e.g. adm.cfg.equipamentos.reiniciar_simcard): no key of its own. */
   sharedKey?: boolean;
+  /** Opens without a session (runtime/src/App.tsx, before react-admin): its data comes from a public API route declared
+   *  as such in the route table (server/core/pipeline.ts publicRoute). Needs sharedKey (owns no key). */
+  public?: boolean;
   permissions: PermissionMeta[]; // the key above first, then its extras ({permission}.{extra})
   subroutes?: string[];    // child paths below route, same component and permission (e.g. ':tecnology/:model/eventos')
   menu?: { group: string; order: number; icon?: string };

@@ -35,8 +35,8 @@ export function emitRuntimeIndex(model: Model, imports: Pick<ImportPaths, 'runti
     'export interface ScreenModule { default: ComponentType }',
     '',
     '/** Every non-CRUD screen (metadata kind: tela): its hand-written component under runtime/src/screens/, loaded on first use. */',
-    'export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[] = [',
-    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component, t.file))}) },`),
+    'export const screens: { key: string; route: string; permission: string; public?: boolean; load: () => Promise<ScreenModule> }[] = [',
+    ...(model.screens ?? []).map((t) => `  { key: ${JSON.stringify(t.key)}, route: ${JSON.stringify(t.route)}, permission: ${JSON.stringify(t.permission)}, ${t.public ? 'public: true, ' : ''}load: () => import(${JSON.stringify(screenImport(imports.runtimeSrc, t.component, t.file))}) },`),
     '];',
     '',
   ].join('\n');

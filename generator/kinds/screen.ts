@@ -6,7 +6,7 @@ import type { EntityMeta, PermissionMeta, ProviderMeta, RouteEntry, ScreenMeta }
 import type { Err, KindModule } from './types.ts';
 
 export interface RawScreen {
-  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean; sharedKey?: boolean;
+  kind: 'tela'; key: string; label: string; route: string; permission: string; permissionLabel?: string; self?: boolean; sharedKey?: boolean; public?: boolean;
   permissions?: PermissionMeta[]; subroutes?: string[]; menu?: { group: string; order: number; icon?: string }; component: string; help?: string;
   list?: { provider: string; params?: Record<string, string>; tabs?: { param: string; options: { value: string; label: string; path?: string; entity?: string; entityId?: string }[] } };
 }
@@ -37,6 +37,10 @@ export function normalizeScreen(raw: RawScreen, file: string, area: string, err:
     if (raw.permissions?.length || raw.self) err('/sharedKey', 'uma tela com sharedKey não tem permissões extras nem self');
     screen.sharedKey = true;
     screen.permissions = [];
+  }
+  if (raw.public) {
+    if (!raw.sharedKey || raw.menu) err('/public', 'uma tela pública usa sharedKey e não tem menu');
+    screen.public = true;
   }
   if (raw.subroutes?.length) screen.subroutes = raw.subroutes;
   if (raw.menu) screen.menu = raw.menu;

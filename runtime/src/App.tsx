@@ -6,12 +6,17 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { getToken } from './api/cookie';
 import { LoginPage } from './pages/Login';
 import { isPublic, loginRedirect } from './routing/signedOut';
+import { screens } from '@rastro/generated';
 
 const AdminApp = lazy(() => import('./AdminApp').then((m) => ({ default: m.AdminApp })));
+// Public screens (metadata `public: true`, e.g. the public link's page) open with no session, before react-admin.
+const publicScreens = new Map(screens.filter((s) => s.public).map((s) => [s.route, lazy(s.load)]));
 
 export function App() {
   const { pathname, search } = useLocation();
   if (pathname === '/login' || pathname === '/login/') return <LoginPage />;
+  const Public = publicScreens.get(pathname.replace(/\/$/, ''));
+  if (Public) return <Suspense fallback={null}><Public /></Suspense>;
   if (!getToken() && !isPublic(pathname)) {
     const { to, options } = loginRedirect(pathname, search);
     return <Navigate to={to} {...options} />;

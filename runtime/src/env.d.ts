@@ -6,7 +6,7 @@ declare module '@rastro/generated' {
   import type { JSONSchema7 } from 'json-schema';
   export const schemas: Record<string, () => Promise<JSONSchema7>>;
   export type ScreenModule = { default: ComponentType };
-  export const screens: { key: string; route: string; permission: string; load: () => Promise<ScreenModule> }[];
+  export const screens: { key: string; route: string; permission: string; public?: boolean; load: () => Promise<ScreenModule> }[];
 }
 declare module '@rastro/generated/icons' {
   import type { ReactElement } from 'react';

@@ -28,5 +28,7 @@ export type AppEnv = {
     sessionCheck?: SessionCheck;
     /** Where uploaded files live (server/uploads/storage.ts). */
     storage: Storage;
+    /** A public route's subject (server/core/pipeline.ts publicRoute), e.g. the public link its token names. */
+    publicSubject?: { empresaId: number; ambienteId?: number; subject: unknown };
   };
 };

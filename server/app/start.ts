@@ -86,7 +86,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log, live: modules.flatMap((m) => m.live ?? []) });
   // The modules' background work (contract server/core/module.ts `start`), outside requests.
   const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
-  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado })] : []));
+  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado, io: realtime.io })] : []));
   return {
     url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo,
     close: async () => {

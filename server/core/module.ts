@@ -3,6 +3,7 @@
 // (mounted on /api like Hono's app.route), its provider implementations (metadata kind: provider, by key), the
 // write hooks and action handlers of its registers and the body limits of its uploads; its metadata comes from modules/<name>/metadata/ (generator/load.ts).
 import type { Context, Hono } from 'hono';
+import type { Server as SocketServer } from 'socket.io';
 import type { AppEnv } from '../app/env.ts';
 import type { Provider } from '../crud/provider.ts';
 import type { WriteHook } from '../crud/hooks.ts';
@@ -15,6 +16,9 @@ export interface ModuleStart {
   /** Calls fn on each write of telemetria.ultimo_estado heard on the latest-state bus (server/realtime/bus.ts): the
    *  company and the serials written (null: any). Answers the unsubscribe. */
   onEstado: (fn: (m: { empresaId: number; serials: string[] | null }) => void) => () => void;
+  /** The realtime server (/socket_server): a module may open its own namespace (e.g. /publico, the public link's page,
+   *  with its own handshake); the default namespace and its session check stay the core's. */
+  io: SocketServer;
 }
 
 /** Rows of a provider (declared sql, scope empresa) pushed to the sockets of a company holding one of its keys when

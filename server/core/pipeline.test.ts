@@ -7,7 +7,7 @@ import type { AppEnv } from '../app/env.ts';
 import { json, startTestServer, type TestServer } from '../test/harness.ts';
 import { requirePermission } from '../auth/middleware.ts';
 import { PERMISSION_KEYS } from '../generated/permissions.ts';
-import { permissionStep, route, scopeStep, sessionStep } from './pipeline.ts';
+import { permissionStep, publicReason, publicRoute, route, scopeStep, sessionStep, stepOf } from './pipeline.ts';
 import { complete, credentialWrites, endpoints } from './route-table.ts';
 
 /** Routes outside the pipeline, each with its reason. */
@@ -24,7 +24,12 @@ const ALLOWED: Record<string, string> = {
   // The company switch is checked against the TARGET company (one of the own companies, usable), and the keys are
   // recomputed for it: the scope step of the current company would run it under the wrong company's row security.
   'POST /api/auth/empresa/:id': 'switch of the own active company, checked against the own companies (server/auth/routes.ts)',
+  // Declared public routes (publicRoute): no session; the input names one company and the request runs in it.
+  'GET /api/public/rastreamento_ao_vivo/query': 'public link page: its token names one link, its company, its assets (modules/link_publico)',
 };
+
+/** Routes declared with publicRoute: step 'public' (with its reason) then the company scope, nothing else. */
+const PUBLIC = ['GET /api/public/rastreamento_ao_vivo/query'];
 
 /** Sign-in routes below /api/auth that take no session (so no API key): they act on the token or password sent. */
 const PUBLIC_AUTH = new Set(['POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/changepwd', 'POST /api/auth/recover']);
@@ -46,6 +51,12 @@ describe('route table', () => {
       expect(complete(all.find((e) => e.id === id)!.steps), id).toBe(true);
     }
     expect(all.length).toBeGreaterThan(100);
+    // Public routes are declared as such (publicRoute), each listed above: public → scope, with a reason.
+    const declaredPublic = all.filter((e) => e.steps.includes('public'));
+    expect(declaredPublic.map((e) => e.id).sort()).toEqual([...PUBLIC].sort());
+    for (const e of declaredPublic) expect(e.steps, e.id).toEqual(['public', 'scope']);
+    const reasons = ts.app.routes.filter((r) => stepOf(r.handler) === 'public').map((r) => publicReason(r.handler));
+    expect(reasons.every((r) => typeof r === 'string' && r.length > 20)).toBe(true);
     // The allow-list names only routes that exist (no stale entries).
     expect(Object.keys(ALLOWED).filter((id) => !ids.has(id))).toEqual([]);
   });
@@ -60,8 +71,10 @@ describe('route table', () => {
     sub.use('*', sessionStep());
     sub.get('/', permissionStep(['tlm.fro.ativo.lista']), scopeStep('empresa'), (c) => c.text('x'));
     app.route('/sub', sub);
+    publicRoute(app, '/open', { reason: 'a test', subject: async () => ({ empresaId: 1, subject: null }) }, (c) => c.text('x'));
     const found = Object.fromEntries(endpoints(app.routes).map((e) => [e.id, complete(e.steps)]));
-    expect(found).toEqual({ 'GET /ok': true, 'GET /no-permission': false, 'GET /bare': false, 'GET /scope-first': false, 'GET /sub': true });
+    expect(found).toEqual({ 'GET /ok': true, 'GET /no-permission': false, 'GET /bare': false, 'GET /scope-first': false, 'GET /sub': true, 'GET /open': false });
+    expect(endpoints(app.routes).find((e) => e.id === 'GET /open')!.steps).toEqual(['public', 'scope']);
   });
 
   it('every route writing users, passwords, roles, grants, sessions or API keys refuses API-key calls', () => {

@@ -6,11 +6,12 @@ import type { AppEnv } from '../app/env.ts';
 import { requireSession, sessionSettled, tenant } from '../auth/middleware.ts';
 import { can } from '../auth/users.ts';
 import { HttpError } from '../http/envelope.ts';
+import { withCompany } from '../db/rls.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 
-export type Step = 'session' | 'permission' | 'scope';
+export type Step = 'session' | 'permission' | 'scope' | 'public';
 export const STEP = Symbol.for('rastro.pipeline.step');
-type Tagged = MiddlewareHandler<AppEnv> & { [STEP]?: Step; scope?: Scope; permission?: string; credentials?: boolean };
+type Tagged = MiddlewareHandler<AppEnv> & { [STEP]?: Step; scope?: Scope; permission?: string; credentials?: boolean; reason?: string };
 
 export type Scope = 'empresa' | 'ambiente' | 'global';
 
@@ -78,4 +79,28 @@ type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 /** Registers a route with the whole chain in order: session → permission → scope → handler. */
 export function route(app: Hono<AppEnv>, method: Method, path: string, spec: RouteSpec, handler: Handler<AppEnv>): void {
   app.on(method.toUpperCase(), path, sessionStep({ credentials: spec.credentials }), permissionStep(spec.permission), scopeStep(spec.scope), handler);
+}
+
+/** Why a public route (tagged 'public') is outside the session pipeline, as it declared (route-table tests). */
+export const publicReason = (fn: unknown) => (fn as Tagged | undefined)?.reason;
+
+export interface PublicRouteSpec<T> {
+  /** Why the route takes no session (listed by server/core/pipeline.test.ts). */
+  reason: string;
+  /** The company the request acts in and what it may see, from its own input (e.g. a link's token, checked and
+   *  rate-limited here); throws the 4xx otherwise. */
+  subject: (c: Context<AppEnv>) => Promise<{ empresaId: number; ambienteId?: number; subject: T }>;
+}
+
+/** The one exception to the session pipeline: a route anyone may call (no session, no permission key), whose input
+ *  names ONE company (e.g. a public link's token). Steps: 'public' (resolves the subject) → 'scope' (the rest of the
+ *  request runs in that company: RLS, and reads name it through server/tenancy as usual) → handler, which reads
+ *  c.get('publicSubject'). Read-only: GET only. */
+export function publicRoute<T>(app: Hono<AppEnv>, path: string, spec: PublicRouteSpec<T>, handler: Handler<AppEnv>): void {
+  const resolve = tag('public', async (c, next) => { c.set('publicSubject', await spec.subject(c)); await next(); }, { reason: spec.reason });
+  const scope = tag('scope', (c, next) => {
+    const p = c.get('publicSubject')!;
+    return withCompany(p.empresaId, next, p.ambienteId);
+  }, { scope: 'empresa' });
+  app.on('GET', path, resolve, scope, handler);
 }

@@ -4,6 +4,8 @@
 // rows (./live.ts, e.g. ultimo_estado) — names in .notes/CONTRACT.md.
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
@@ -21,6 +23,8 @@ export { MSG };
 export const SOCKET_PATH = '/socket_server';
 export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada', estadoFrota: ESTADO_FROTA } as const;
 export { liveRoom, WINDOW_MS as LIVE_WINDOW_MS, type LiveMessage, type LivePush } from './live.ts';
+/** Server-side event (between API processes): review the live rooms of these users' sockets. */
+const REVIEW_LIVE = 'rever_salas_ao_vivo';
 type Ack = (r: { status: number; msg: string }) => void;
 const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
 
@@ -31,6 +35,11 @@ function tokenOf(socket: Socket): string | undefined {
   if (typeof h === 'string' && h.toLowerCase().startsWith('bearer ')) return h.slice(7).trim();
   return undefined;
 }
+
+const CLUSTERED = new WeakSet<Server>();
+/** Whether the server shares its rooms with other API processes (Redis adapter, REDIS_URL): server-side emits reach
+ *  them (io.serverSideEmit); without it they would only warn. */
+export const clustered = (io: Server) => CLUSTERED.has(io);
 
 export interface Realtime {
   io: Server;
@@ -46,6 +55,20 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     // Same origin by default; CORS_ORIGIN (comma-separated) for a front end served elsewhere.
     cors: process.env.CORS_ORIGIN ? { origin: process.env.CORS_ORIGIN.split(','), credentials: true } : undefined,
   });
+  // With REDIS_URL, several API processes share rooms through the socket.io Redis adapter: a push to a user, session
+  // or link room made in one process reaches the sockets held by the others (channels prefixed by the database, so
+  // databases sharing a Redis never mix). Live rows and the fleet counters stay per process (io.local): each process
+  // hears the latest-state bus itself.
+  const redisUrl = o.redisUrl ?? process.env.REDIS_URL;
+  const clientUrl0 = o.orm.config.get('clientUrl') as string | undefined;
+  const redis = redisUrl ? [new Redis(redisUrl, { connectionName: 'rastro-socket-pub' }), new Redis(redisUrl, { connectionName: 'rastro-socket-sub' })] : [];
+  if (redisUrl) {
+    let warned = false;
+    for (const r of redis) r.on('error', (err) => { if (!warned) { warned = true; o.log.warn({ err }, 'socket: Redis indisponível; reconectando'); } });
+    const db = clientUrl0 ? namespaceOf(clientUrl0) : String(o.orm.config.get('dbName'));
+    io.adapter(createAdapter(redis[0], redis[1], { key: `rastro_socket:${db}` }));
+    CLUSTERED.add(io);
+  }
   const session = async (token: string): Promise<Session | null> => sessionOfToken(o.orm.em.fork(), token);
   // Cross-process session cache invalidation (LISTEN rastro_sessao) lives as long as the server.
   const sessions = listenSessions(o.orm.config, o.log);
@@ -54,9 +77,9 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
   const frota = frotaThrottle((empresaId) => { io.local.to(room.empresa(empresaId)).emit(PUSH.estadoFrota, { empresaId }); });
   const live = liveHub(io, { orm: o.orm, log: o.log, pushes: o.live ?? [] });
   const estadoListeners = new Set<(m: EstadoMessage) => void>();
-  const clientUrl = o.orm.config.get('clientUrl') as string | undefined;
+  const clientUrl = clientUrl0;
   const bus = subscribeEstado({
-    databaseUrl: clientUrl, redisUrl: o.redisUrl ?? process.env.REDIS_URL, log: o.log,
+    databaseUrl: clientUrl, redisUrl, log: o.log,
     namespace: clientUrl ? namespaceOf(clientUrl) : String(o.orm.config.get('dbName')),
   }, (m) => {
     frota.notify(m.empresaId);
@@ -116,10 +139,9 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     });
   });
 
-  const permissionsChanged = (usuarioIds: number[]) => {
-    for (const id of new Set(usuarioIds)) {
-      io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
-      // Live rows follow the keys at once (not only after the client reloads).
+  // Live rows follow the keys at once (not only after the client reloads): each process reviews its own sockets.
+  const reviewLiveRooms = (usuarioIds: number[]) => {
+    for (const id of usuarioIds) {
       for (const sid of io.of('/').adapter.rooms.get(room.usuario(id)) ?? []) {
         const socket = io.of('/').sockets.get(sid);
         if (!socket) continue;
@@ -128,6 +150,14 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       }
     }
   };
+  const permissionsChanged = (usuarioIds: number[]) => {
+    const ids = [...new Set(usuarioIds)];
+    // Through the adapter: the user's sockets on every process.
+    for (const id of ids) io.to(room.usuario(id)).emit(PUSH.permissoesAlteradas, { usuarioId: id, msg: MSG.permissoesAlteradas });
+    reviewLiveRooms(ids);
+    if (clustered(io)) io.serverSideEmit(REVIEW_LIVE, ids);
+  };
+  io.on(REVIEW_LIVE, (ids: number[]) => { if (Array.isArray(ids)) reviewLiveRooms(ids.map(Number)); });
   const ended = (target: string, payload: Record<string, unknown>) => {
     io.to(target).emit(PUSH.sessaoFinalizada, { ...payload, msg: payload.motivo === 'senha' ? MSG.senhaAlterada : MSG.sessaoFinalizada });
     // Packets are ordered: the client gets the event, then the disconnect.
@@ -180,6 +210,8 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       live.close();
       await bus.close();
       await io.close();
+      await Promise.all(redis.map((r) => Promise.race([r.quit().catch(() => undefined), new Promise((res) => setTimeout(res, 2000).unref())])));
+      for (const r of redis) r.disconnect();
     },
   };
 }

@@ -17,7 +17,10 @@ const adminPassword = inject('adminPassword');
 const gatewayPort = inject('gatewayPort');
 
 interface RouteMeta { path: string; name: string; view: string; entity?: string; hub?: string; alias?: number; parent?: string; tab?: string; sub?: string; screen?: string; level?: number }
-const routes = (model as unknown as { routes: RouteMeta[] }).routes;
+// Public screens (metadata `public`, e.g. the public link's page) open outside the signed-in app: walked by their own
+// tests (tests/e2e/link_publico.test.ts), not here.
+const publicScreens = new Set(model.screens.filter((t) => t.public).map((t) => t.key));
+const routes = (model as unknown as { routes: RouteMeta[] }).routes.filter((r) => !(r.screen && publicScreens.has(r.screen)));
 const entities = new Map(model.entities.map((e) => [e.key, e]));
 const tecnologia = model.tecnologias![0];
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));

@@ -14,6 +14,7 @@ import { useBound } from '../lib/params';
 import { actionOutcome, hasPayload, recordName } from '../lib/actions';
 import { GuardPanel, type GuardValue } from './GuardPanel';
 import { Loading } from '../widgets/Loading';
+import { SecretDialog } from '../widgets/SecretDialog';
 
 const PayloadForm = lazy(() => import('./PayloadForm'));
 
@@ -29,6 +30,9 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
   const resource = useBound(entity)?.resource ?? entity.key;
   const guarded = !!action?.guard && !bulk;
   const [guard, setGuard] = useState<GuardValue>({ ready: false });
+  // An action answering a new secret (metadata secretToken, e.g. the public link's Copiar link) shows it this once.
+  const secretField = entity.fields.find((f) => f.secretToken);
+  const [secret, setSecret] = useState<string>();
   const onGuard = useCallback((v: GuardValue) => setGuard(v), []);
   useEffect(() => { if (!action) setGuard({ ready: false }); }, [action]);
   const run = async (payload?: Record<string, unknown>) => {
@@ -42,6 +46,8 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
         bulk.done();
       } else {
         const answer = await dp.runAction(resource, record.id as Identifier, a.name, payload);
+        const token = secretField && (answer as Record<string, unknown> | null)?.[secretField.name];
+        if (typeof token === 'string') setSecret(token);
         const msg = actionOutcome(a, recordName(entity, a, record), answer);
         notify(msg, { type: 'success', autoHideDuration: msg === 'Ação executada' ? 3000 : 8000, multiLine: true });
       }
@@ -50,7 +56,8 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
       notify((e as Error).message, { type: 'error', autoHideDuration: 3000 });
     }
   };
-  return (
+  return (<>
+    {secret && secretField && <SecretDialog field={secretField} value={secret} onClose={() => setSecret(undefined)} />}
     <Dialog open={!!action} onClose={onClose} onClick={(e) => e.stopPropagation()} maxWidth="sm" fullWidth aria-labelledby="action-confirm-title">
       <DialogTitle id="action-confirm-title">ATENÇÃO</DialogTitle>
       {bulk && <DialogContent sx={{ pb: 0 }}><DialogContentText>{`${bulk.ids.length} ${bulk.ids.length === 1 ? 'registro selecionado' : 'registros selecionados'}`}</DialogContentText></DialogContent>}
@@ -75,5 +82,5 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
         </>
       )}
     </Dialog>
-  );
+  </>);
 }

@@ -12,6 +12,7 @@ import { CircleMarker, MapContainer, TileLayer, Tooltip, useMap } from 'react-le
 import type { Socket } from 'socket.io-client';
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
 import { fullHeight } from '../../../runtime/src/layout/zoom';
+import { ESTADOS_VEICULO, estadoVeiculo } from '../../../shared/estado-veiculo';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -26,8 +27,9 @@ export interface EstadoPublico {
 interface LinkAnswer { descricao: string; validoAte: string; ativos: EstadoPublico[] }
 
 const located = (r: EstadoPublico) => r.latitude != null && r.longitude != null;
-const cor = (r: EstadoPublico) => (r.velocidade ?? 0) > 3 ? '#2e7d32' : r.ignicao ? '#f9a825' : '#757575';
-const situacao = (r: EstadoPublico) => (r.velocidade ?? 0) > 3 ? 'Em movimento' : r.ignicao ? 'Parado, ignição ligada' : 'Desligado';
+// the same situation and colours as the live map and the home page
+const cor = (r: EstadoPublico) => ESTADOS_VEICULO[estadoVeiculo(r)].color;
+const situacao = (r: EstadoPublico) => ESTADOS_VEICULO[estadoVeiculo(r)].label;
 
 /** Fits the map to the assets once, and again on a pick. */
 function Fit({ rows, focus }: { rows: EstadoPublico[]; focus: number | null }) {

@@ -2,6 +2,7 @@
 // sem comunicação — the home page's fleet counters' rule, modules/inicio/server/frota.ts), search, grouping by garage
 // and the popup text. Pure functions (unit-tested).
 import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
+import { ESTADOS_VEICULO, estadoVeiculo, SEM_COMUNICACAO_MS, type EstadoVeiculo } from '../../../shared/estado-veiculo';
 
 export interface UltimoEstado {
   serial: string;
@@ -21,26 +22,13 @@ export interface UltimoEstado {
   garagem?: string | null;
 }
 
-export type Estado = 'em_movimento' | 'parado' | 'desligado' | 'sem_comunicacao';
+export type Estado = EstadoVeiculo;
+export { SEM_COMUNICACAO_MS };
+export const ESTADOS = ESTADOS_VEICULO;
 
-/** No report for this long → 'sem comunicação', unless the company's default tracking option (Opção de rastreamento,
- *  tempoSemComunicacao) says otherwise: the same 10 minutes as the vehicle list's Conexão column (ativo.yaml
- *  onlineMinutes) and the home's fleet counters (SEM_COMUNICACAO_MIN's default). */
-export const SEM_COMUNICACAO_MS = 10 * 60 * 1000;
-
-export const ESTADOS: Record<Estado, { label: string; color: string }> = {
-  em_movimento: { label: 'Em movimento', color: '#2e7d32' },
-  parado: { label: 'Parado', color: '#ef6c00' },
-  desligado: { label: 'Desligado', color: '#c62828' },
-  sem_comunicacao: { label: 'Sem comunicação', color: '#757575' },
-};
-
-/** Moving: speed above 0 with the ignition on or not reported; parado: ignition on, speed 0; else desligado. */
+/** The vehicle's situation (shared/estado-veiculo.ts); `semComunicacaoMs`: the company's tracking option's time. */
 export function estadoDe(v: Pick<UltimoEstado, 'ignicao' | 'ultimaComunicacao' | 'velocidade'>, now = Date.now(), semComunicacaoMs = SEM_COMUNICACAO_MS): Estado {
-  const t = v.ultimaComunicacao ? Date.parse(v.ultimaComunicacao) : NaN;
-  if (!Number.isFinite(t) || now - t > semComunicacaoMs) return 'sem_comunicacao';
-  if ((v.velocidade ?? 0) > 0 && v.ignicao !== false) return 'em_movimento';
-  return v.ignicao ? 'parado' : 'desligado';
+  return estadoVeiculo(v, now, semComunicacaoMs);
 }
 
 /** Above the company's speed limit for the map (0 or null: no limit). */

@@ -129,6 +129,7 @@ export class FenceProcessor {
 
   /** One round: devices whose state can go on take their fixes; the others are re-computed. */
   private async process(work: Map<string, IngestFix[]>): Promise<void> {
+    this.now = new Date().toISOString();
     await this.refresh([...new Set([...work.values()].flatMap((l) => l.map((f) => f.empresaId)))]);
     const out = new Out();
     const rebuild = new Map<string, number>();
@@ -151,6 +152,9 @@ export class FenceProcessor {
       }
     }
   }
+
+  /** received_at of the events written this round. */
+  private now = new Date().toISOString();
 
   /** Moves a device's state to fix f, adding the entries and exits on the way. */
   step(serial: string, st: DeviceState, f: Fix, out: Out): void {
@@ -179,7 +183,7 @@ export class FenceProcessor {
       const name = co?.names.get(c.fence.id) ?? '';
       const def = c.entrada ? ENTRY : EXIT;
       out.eventos.push({
-        serial, fix_time: iso(tm), code: eventCode(c.fence.id, c.entrada), key: def.key, description: `${def.description}: ${name}`,
+        serial, fix_time: iso(tm), code: eventCode(c.fence.id, c.entrada), key: def.key, description: `${def.description}: ${name}`, received_at: this.now,
         empresa_id: f.empresaId, ativo_id: f.ativoId, motorista_id: f.motoristaId, lat, lon, speed: f.speed,
         attributes: { cercaId: c.fence.id, cerca: name, interpolado: c.s < 1 },
       });

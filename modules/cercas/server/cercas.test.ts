@@ -88,7 +88,6 @@ describe('drawing fences: the server checks the geometry', () => {
       [{ descricao: 'Sem raio', tipo: 'circulo', geometria: { type: 'Point', coordinates: pos(0, 0) } }, 'Informe o raio do círculo, em metros'],
       [{ descricao: 'Fora', tipo: 'circulo', geometria: { type: 'Point', coordinates: [-200, 10] }, raio: 50 }, 'Coordenadas inválidas: longitude entre -180 e 180 e latitude entre -90 e 90'],
       [{ descricao: 'Trocada', tipo: 'rota', geometria: rect(0, 0, 10, 10), raio: 50 }, 'Geometria inválida: uma rota é um GeoJSON LineString'],
-      [{ descricao: 'Vazia', tipo: 'poligono' }, 'Desenhe a cerca no mapa: a geometria é obrigatória'],
     ];
     for (const [body, msg] of cases) {
       const r = await userA.post('/api/cerca', body);

@@ -11,12 +11,15 @@ import { invalid, type WriteHook } from '../../../server/crud/hooks.ts';
 import type { PermissionKey } from '../../../server/generated/permissions.ts';
 import { geometryProblem, lineToPolygon, polygonToCircle, type Kind, type Pos } from '../geo.ts';
 
-/** cerca: the geometry must be the kind's GeoJSON, closed, with valid coordinates and a radius/width when needed. */
+/** cerca: the geometry must be the kind's GeoJSON, closed, with valid coordinates and a radius/width when needed.
+ *  A fence not drawn yet (no geometry) is kept and never triggers. */
 export const cercaHook: WriteHook = async ({ data, existing }) => {
   const pick = (k: string) => (k in data ? data[k] : existing?.[k]);
   const tipo = (pick('tipo') ?? 'poligono') as Kind;
   const raio = pick('raio') as number | null | undefined;
-  const problem = geometryProblem(tipo, pick('geometria'), raio);
+  const geometria = pick('geometria');
+  if (geometria === null || geometria === undefined) return;
+  const problem = geometryProblem(tipo, geometria, raio);
   if (!problem) return;
   const onRaio = problem.startsWith('Informe');
   throw invalid(onRaio ? 'raio' : 'geometria', onRaio ? 'Raio (m)' : 'Geometria', problem);

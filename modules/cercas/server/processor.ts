@@ -23,9 +23,11 @@ export const eventCode = (cercaId: number, entrada: boolean) => `cerca:${cercaId
 
 interface Company { index: FenceIndex; names: Map<number, string>; version: string }
 interface Pt { t: number; lat: number; lon: number }
-interface DeviceState { last: Pt; empresa: number; inside: Map<number, number> }
+/** owner: the company the device's fixes belonged to (a device moved to another company starts afresh). */
+interface DeviceState { last: Pt; owner: string; inside: Map<number, number> }
 interface Fix extends Pt { empresaId: number; ativoId: number | null; motoristaId: number | null; speed: number | null }
 
+const ownerOf = (f: { empresaId: number }) => String(f.empresaId);
 const iso = (t: number) => new Date(Math.round(t)).toISOString();
 
 const SQL_EVENTO = `
@@ -159,7 +161,8 @@ export class FenceProcessor {
   /** Moves a device's state to fix f, adding the entries and exits on the way. */
   step(serial: string, st: DeviceState, f: Fix, out: Out): void {
     const co = this.companies.get(f.empresaId);
-    if (st.empresa !== f.empresaId) { st.inside.clear(); st.empresa = f.empresaId; }
+    const owner = ownerOf(f);
+    if (st.owner !== owner) { st.inside.clear(); st.owner = owner; }
     const a = st.last;
     const gap = f.t - a.t > MAX_GAP_MS || a.t < 0;
     const cands = new Map<number, Prepared>();
@@ -211,7 +214,7 @@ export class FenceProcessor {
           WHERE p.serial = $1 AND p.fix_time < $2 AND p.valid AND p.empresa_id IS NOT NULL ORDER BY p.fix_time DESC LIMIT 1`, [serial, iso(oldest)]);
       // the state at p0: the stays open then (their entry at or before it)
       const from = p0 ? iso(p0.t) : '-infinity';
-      const st: DeviceState = { last: p0 ? { t: Number(p0.t), lat: p0.lat, lon: p0.lon } : { t: -1, lat: 0, lon: 0 }, empresa: p0?.empresa_id ?? -1, inside: new Map() };
+      const st: DeviceState = { last: p0 ? { t: Number(p0.t), lat: p0.lat, lon: p0.lon } : { t: -1, lat: 0, lon: 0 }, owner: p0 ? String(p0.empresa_id) : '', inside: new Map() };
       if (p0) {
         const { rows } = await c.query<{ cerca_id: number; entrada: Date }>(
           `SELECT cerca_id, entrada FROM telemetria.cerca_permanencia WHERE serial = $1 AND entrada <= $2 AND (saida IS NULL OR saida > $2)`, [serial, from]);

@@ -21,6 +21,10 @@ export interface LookupMeta {
   inUseWhileEmpty?: string;
 }
 
+/** Shapes the map widget of a geometry field draws: Circle = GeoJSON Point + radius; Corridor = LineString + width. */
+export type MapShape = 'Polygon' | 'Circle' | 'Corridor' | 'Point' | 'LineString';
+export interface GeometryMap { kindField?: string; radiusField?: string; colorField?: string; kinds: Record<string, MapShape> }
+
 export interface FieldMeta {
   name: string;            // camelCase API/JSON name, e.g. idGaragem
   column: string;          // snake_case SQL column, e.g. id_garagem
@@ -45,6 +49,8 @@ export interface FieldMeta {
   items?: 'string' | 'integer';  // json only: the value is an array of this type
   optionsFrom?: 'permissions';   // json string list whose choices are the permission catalogue
   widget?: 'questionnaire' | 'answers' | 'code'; // json: core widget (shared/questionnaire.ts); text: code (monospace)
+  /** geometry: edited on a map (core widget): what each value of kindField draws, the radius/width and colour fields. */
+  map?: GeometryMap;
   reference?: string;      // entity key, for reference / referenceList
   onDelete?: 'restrict' | 'setNull' | 'cascade'; // reference: deleting the referenced row (default restrict → 409 'em uso')
   help?: string;

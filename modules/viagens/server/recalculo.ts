@@ -15,7 +15,8 @@ export interface RecalculoData { ativos: number[] | null; inicio: string; fim: s
 
 const DAY = 86_400_000;
 const MAX_DAYS = 366;
-const fmt = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Sao_Paulo' });
+// the server's time zone (TZ), like the rest of its pt-BR texts
+const fmt = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
 const ODOMETER = ['odometer', 'odo_can', 'odo_gps']
   .map((k) => `CASE WHEN jsonb_typeof(p.attributes->'${k}') = 'number' THEN (p.attributes->>'${k}')::float8 END`).join(', ');
 

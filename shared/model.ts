@@ -353,6 +353,8 @@ export interface Model {
   menu: MenuNode[];
   routes: RouteEntry[];
   tecnologias?: TecnologiaMeta[]; // device technologies and models (metadata/_tecnologias.yaml)
+  /** Report families (metadata kind: relatorio, shared/relatorio.ts), sorted by key. */
+  relatorios?: import('./relatorio.ts').ReportFamilyMeta[];
   /** Platform keys (metadata `platform`): each with the entity keys it gates. */
   platform?: { key: string; label: string; gated: string[] }[];
 }

@@ -1,7 +1,9 @@
 // Report families (metadata `kind: relatorio`, generator/kinds/relatorio.ts): what the generator, the server
 // (modules/relatorios) and the screen share — the parameter catalogue, the report column keys of catalogues.md 3.9
 // and the normalised shapes written to model.json (`relatorios`).
-import type { ProviderSql } from './model.ts';
+import type { ReportColumnMeta, ReportColumnType, ReportFamilyMeta, ReportKindMeta, ReportParamMeta, ReportParamName } from './model.ts';
+
+export type { ReportColumnMeta, ReportColumnType, ReportFamilyMeta, ReportKindMeta, ReportParamMeta, ReportParamName };
 
 /** The date picker's shortcuts (core.md 'Date picker'; runtime/src/crud/widgets/DateRangeFilter.tsx). */
 export const PERIOD_SHORTCUTS = ['Hoje', 'Ontem', 'Ontem e hoje', 'Últimos 7 dias', 'Últimos 30 dias', 'Último trimestre', 'Último semestre'] as const;
@@ -14,15 +16,14 @@ export const GROUPINGS = [
 
 /** Parameters a report kind may declare: the period (SQL {param:inicio} and {param:fim}), the register pickers (SQL
  *  {param:<name>}: an int[] or NULL when nothing is chosen) and the grouping ({param:agrupamento}). */
-export const REPORT_PARAMS = {
+export const REPORT_PARAMS: Record<ReportParamName, { label: string; type: ReportParamMeta['type']; reference?: string }> = {
   periodo: { label: 'Período', type: 'periodo' },
   ativos: { label: 'Ativos', type: 'registros', reference: 'ativo' },
   motoristas: { label: 'Motoristas', type: 'registros', reference: 'motorista' },
   garagens: { label: 'Garagens', type: 'registros', reference: 'garagem' },
   grupos: { label: 'Grupos genéricos', type: 'registros', reference: 'grupo_generico_ativo' },
   agrupamento: { label: 'Agrupamento', type: 'agrupamento' },
-} as const;
-export type ReportParamName = keyof typeof REPORT_PARAMS;
+};
 
 /** Every report reads the caller's time zone ({param:fuso}, IANA name) for its dates and hours. */
 export const IMPLICIT_PARAMS = ['fuso'] as const;
@@ -62,43 +63,8 @@ export const REPORT_COLUMN_KEYS: readonly string[] = [
 ];
 
 /** Value types of report columns: date 'YYYY-MM-DD', time 'HH:MM:SS', duration in seconds. */
-export const REPORT_COLUMN_TYPES = ['string', 'integer', 'number', 'date', 'time', 'datetime', 'duration'] as const;
-export type ReportColumnType = (typeof REPORT_COLUMN_TYPES)[number];
-export const REPORT_UNITS = ['km', 'km/h', 'h', '%', 'L', 'km/L', 'L/h'] as const;
-
-export interface ReportColumnMeta {
-  name: string; label: string; type: ReportColumnType;
-  unit?: (typeof REPORT_UNITS)[number]; decimals?: number;
-  sortable: boolean; default: boolean;
-}
-
-export interface ReportParamMeta {
-  name: ReportParamName; label: string; type: 'periodo' | 'registros' | 'agrupamento'; required: boolean;
-  reference?: string;           // registros: the register picked
-  shortcuts?: string[];         // periodo: the date picker's shortcuts offered
-  maxDias?: number;             // periodo: longest period
-  options?: { value: string; label: string }[]; // agrupamento
-  default?: string;
-}
-
-export interface ReportKindMeta {
-  key: string; label: string; help?: string;
-  params: ReportParamMeta[];
-  columns: ReportColumnMeta[];
-  sort: { field: string; order: 'ASC' | 'DESC' };
-  /** The rows: read by the read engine (server/read/provider.ts) with the company condition of `sql.scope`. */
-  sql: ProviderSql;
-  /** JSON Schema (draft-07) of the parameters: the screen's form and the server's validation. */
-  schema: Record<string, unknown>;
-}
-
-export interface ReportFamilyMeta {
-  key: string; file: string; area: string; label: string; order: number; help?: string;
-  /** The family's key (core.md /rel tree: rel.rel.relatorios.{key}); its route is /rel/rel/relatorios/{key}. */
-  permission: string;
-  route: string;
-  tipos: ReportKindMeta[];
-}
+export const REPORT_COLUMN_TYPES: readonly ReportColumnType[] = ['string', 'integer', 'number', 'date', 'time', 'datetime', 'duration'];
+export const REPORT_UNITS: readonly NonNullable<ReportColumnMeta['unit']>[] = ['km', 'km/h', 'h', '%', 'L', 'km/L', 'L/h'];
 
 export const REPORTS_ROUTE = '/rel/rel/relatorios';
 export const REPORTS_KEY = 'rel.rel.relatorios';

@@ -77,7 +77,8 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const seed = o.seed === false ? undefined : await seedIfEmpty(orm, bundle.model, log, { ...o.seed, demo });
   // Catalogue data (países, UFs) also for databases seeded before it existed.
   if (o.seed !== false) await orm.em.fork().transactional((tx) => seedCatalogues(tx, bundle.model));
-  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth, storage: o.storage ?? storageFromEnv(dataDir) });
+  const storage = o.storage ?? storageFromEnv(dataDir);
+  const app = createApp({ orm, model: bundle.model, routes: bundle.routes, schemas: bundle.schemas, generatedDir: bundle.dir, log, distDir: o.distDir, auth: o.auth, storage });
   const port = o.port ?? Number(process.env.PORT ?? 3000);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
@@ -89,7 +90,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log, live: modules.flatMap((m) => m.live ?? []) });
   // The modules' background work (contract server/core/module.ts `start`), outside requests.
   const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
-  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado, io: realtime.io })] : []));
+  const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado, io: realtime.io, storage, em: () => orm.em.fork() })] : []));
   // Background jobs (server/jobs): pg-boss on this database, a worker per declared kind.
   const tarefas: JobService = await startJobs({ orm, url, log, io: realtime.io, kinds: modules.flatMap((m) => m.jobs ?? []) });
   return {

@@ -9,6 +9,8 @@ import type { Provider } from '../crud/provider.ts';
 import type { WriteHook } from '../crud/hooks.ts';
 import type { ActionHandler } from '../crud/actions.ts';
 import type { JobKind } from '../jobs/index.ts';
+import type { Storage } from '../uploads/storage.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** What a module's background work gets: SQL outside any request (the system role; `?` placeholders). */
 export interface ModuleStart {
@@ -20,6 +22,10 @@ export interface ModuleStart {
   /** The realtime server (/socket_server): a module may open its own namespace (e.g. /publico, the public link's page,
    *  with its own handshake); the default namespace and its session check stay the core's. */
   io: SocketServer;
+  /** Where uploaded files live (the requests' c.get('storage')): e.g. a job's output (report spool). */
+  storage: Storage;
+  /** A fresh ORM context outside requests (system role; inside withCompany it runs in that company, RLS). */
+  em: () => EntityManager;
 }
 
 /** Rows of a provider (declared sql, scope empresa) pushed to the sockets of a company holding one of its keys when

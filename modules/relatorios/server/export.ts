@@ -18,7 +18,7 @@ import { readReport, resolveReport, type ReportRequest, type ResolvedReport } fr
 export type ReportFormat = 'xlsx' | 'csv' | 'pdf';
 export const REPORT_FORMATS: ReportFormat[] = ['xlsx', 'csv', 'pdf'];
 export interface ReportContext { em: EntityManager; session: Session }
-export interface ReportFile { filename: string; contentType: string; total: number; title: string; chunks: AsyncGenerator<Uint8Array> }
+export interface ReportFile { filename: string; contentType: string; total: number; title: string; parametros: [string, string][]; chunks: AsyncGenerator<Uint8Array> }
 export type OnProgress = (done: number, total: number) => void;
 
 export const EXPORT_BATCH = 1000;
@@ -197,7 +197,7 @@ export async function exportReport(ctx: ReportContext, req: ReportRequest, forma
   }
   const encode = format === 'csv' ? csvChunks : format === 'xlsx' ? xlsxChunks : pdfChunks;
   return {
-    filename: `relatorio_${r.family.key}_${r.kind.key}.${format}`, contentType: CONTENT_TYPES[format], total, title: h.title,
+    filename: `relatorio_${r.family.key}_${r.kind.key}.${format}`, contentType: CONTENT_TYPES[format], total, title: h.title, parametros: h.parametros,
     chunks: encode(r.columns, h, r.fuso, batches()),
   };
 }

@@ -1,10 +1,11 @@
 // Schema telemetria (metadata/telemetria), written by `npm run migration:create` with .snapshot-telemetria.json:
 //   tabela nova: telemetria.total_diario
+//   tabela nova: telemetria.total_diario_estado
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261127140636_telemetria extends Migration {
+export class Migration20261127143036_telemetria extends Migration {
 
-  override name = 'Migration20261127140636_telemetria';
+  override name = 'Migration20261127143036_telemetria';
 
   override up(): void | Promise<void> {
     this.addSql(`CREATE TABLE IF NOT EXISTS telemetria.total_diario (
@@ -46,6 +47,33 @@ export class Migration20261127140636_telemetria extends Migration {
     this.addSql(`CREATE POLICY total_diario_empresa ON telemetria.total_diario TO rastro_app USING (empresa_id = nullif(current_setting('rastro.empresa', true), '')::integer)`);
     this.addSql(`DROP POLICY IF EXISTS total_diario_ingest ON telemetria.total_diario`);
     this.addSql(`CREATE POLICY total_diario_ingest ON telemetria.total_diario TO rastro_ingest USING (true) WITH CHECK (true)`);
+    this.addSql(`CREATE TABLE IF NOT EXISTS telemetria.total_diario_estado (
+  ativo_id integer NOT NULL,
+  data text NOT NULL,
+  empresa_id integer,
+  serial text NOT NULL,
+  ate timestamptz NOT NULL,
+  lat double precision NOT NULL,
+  lon double precision NOT NULL,
+  speed double precision NOT NULL,
+  ignition boolean,
+  motorista_id integer NOT NULL,
+  odo double precision,
+  horas double precision,
+  horas_em timestamptz,
+  comb double precision,
+  comb_em timestamptz,
+  nivel double precision,
+  nivel_em timestamptz,
+  PRIMARY KEY (ativo_id, data)
+)`);
+    this.addSql(`REVOKE ALL ON telemetria.total_diario_estado FROM rastro_app`);
+    this.addSql(`GRANT SELECT, INSERT, UPDATE, DELETE ON telemetria.total_diario_estado TO rastro_ingest`);
+    this.addSql(`ALTER TABLE telemetria.total_diario_estado ENABLE ROW LEVEL SECURITY`);
+    this.addSql(`DROP POLICY IF EXISTS total_diario_estado_empresa ON telemetria.total_diario_estado`);
+    this.addSql(`CREATE POLICY total_diario_estado_empresa ON telemetria.total_diario_estado TO rastro_app USING (empresa_id = nullif(current_setting('rastro.empresa', true), '')::integer)`);
+    this.addSql(`DROP POLICY IF EXISTS total_diario_estado_ingest ON telemetria.total_diario_estado`);
+    this.addSql(`CREATE POLICY total_diario_estado_ingest ON telemetria.total_diario_estado TO rastro_ingest USING (true) WITH CHECK (true)`);
   }
 
 }

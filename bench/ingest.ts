@@ -17,6 +17,8 @@
 // a database `rastro_bench_ingest` is created on that server and dropped at the end.
 // BENCH_DEVICES (1000), BENCH_MESSAGES_PER_DEVICE (200), BENCH_REPS (5), BENCH_WARMUP (messages per device in a
 // warm-up pass: as a measured one), BENCH_WARMUP_PASSES (2),
+// BENCH_FENCES (10000): active fences per company (5 companies) on a grid over the simulated fleet's São Paulo area —
+// polygons, circles and corridors — for the fence module's ingest hook (modules/cercas: entries/exits per fix).
 // BENCH_WORKERS (gateway processes; default as `npm run gateway`: GATEWAY_WORKERS, else 2 on 2+ cores), BENCH_DECODE=off (end-to-end only), BENCH_PROGRESS=1 (cluster: each process's commits every 100 ms), BENCH_PROFILE=file.cpuprofile (in-process
 // gateway, last repetition).
 import { fork } from 'node:child_process';
@@ -48,6 +50,7 @@ const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 5));
 // the later ones (2026-11-25: warm-up passes at 15.4 then 10.6 µs/msg, repetitions 9.9–10.6). Two full passes.
 const WARMUP = Number(process.env.BENCH_WARMUP ?? PER_DEVICE);
 const WARMUP_PASSES = Math.max(1, Number(process.env.BENCH_WARMUP_PASSES ?? 2));
+const FENCES = Number(process.env.BENCH_FENCES ?? 10_000);
 const WORKERS = process.env.BENCH_WORKERS ? Number(process.env.BENCH_WORKERS) : defaultWorkers();
 const SERIAL_BASE = 864100000000000;
 const envUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -142,6 +145,23 @@ async function main(): Promise<void> {
     await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
       SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day', now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
 
+    // Fences: a 100-wide grid (600 m apart, each company shifted 70 m) of 300 m squares, 150 m circles and 450 m
+    // corridors 60 m wide, around the simulated fleet's São Paulo garages.
+    if (FENCES > 0) {
+      await pool.query(`INSERT INTO cerca (empresa_id, descricao, tipo, geometria, raio, ativo, created_at, updated_at)
+        SELECT e, 'Cerca ' || g, (ARRAY['poligono', 'circulo', 'rota'])[1 + g % 3],
+          CASE g % 3
+            WHEN 0 THEN jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(jsonb_build_array(
+              jsonb_build_array(x, y), jsonb_build_array(x + 0.003, y), jsonb_build_array(x + 0.003, y + 0.003), jsonb_build_array(x, y + 0.003), jsonb_build_array(x, y))))
+            WHEN 1 THEN jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(x, y))
+            ELSE jsonb_build_object('type', 'LineString', 'coordinates', jsonb_build_array(jsonb_build_array(x, y), jsonb_build_array(x + 0.004, y + 0.002)))
+          END,
+          CASE g % 3 WHEN 0 THEN NULL WHEN 1 THEN 150 ELSE 60 END, true, now(), now()
+        FROM generate_series(1, 5) e, generate_series(0, $1 - 1) g,
+             LATERAL (SELECT -46.95 + (g % 100) * 0.006 + e * 0.0007 AS x, -23.85 + (g / 100) * 0.006 + e * 0.0007 AS y) c`, [FENCES]);
+      console.log(`cercas ativas: ${fmt(FENCES)} por empresa (5 empresas)`);
+    }
+
     // BENCH_WORKERS=N (N > 1): N gateway processes sharing the port (node:cluster); else one in-process gateway.
     const clusterPort = 15000 + Math.floor(Math.random() * 1000);
     // Every simulated device connects from 127.0.0.1: no per-address cap.
@@ -165,6 +185,7 @@ async function main(): Promise<void> {
     const backends = async () => (await pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).rows.map((r) => r.pid as number);
     const reset = async () => {
       await pool.query('TRUNCATE telemetria.posicao, telemetria.evento, telemetria.ultimo_estado');
+      await pool.query('TRUNCATE telemetria.cerca_permanencia').catch(() => { /* no fence module */ });
       await pool.query('DROP TABLE IF EXISTS telemetria.posicao_copia');
       await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });
     };
@@ -300,6 +321,13 @@ async function main(): Promise<void> {
         + `${fix(1e6 * x.gwCpu / x.msgs, 1).padStart(15)}  ${fix(1e6 * x.pgCpu / x.msgs, 1).padStart(8)} | ${fix(1e6 * x.copyPgCpu / x.copyRows, 1).padStart(6)}`
         + `   (${fmt(x.msgs)} msgs em ${fix(x.e2eS)} s, ${x.batches || '?'} lotes; gerador ${fix(x.loadCpu)} s CPU; COPY antes/depois ${x.copyRates.map(fmt).join('/')}/s; núcleos ocupados ${pct(busyOf(x))}, ociosos ${pct(x.idle)}; carga média da máquina ${fix(x.load, 1)})`);
     }
+    if (FENCES > 0) {
+      // the ingest hooks work after COMMIT, off the timed path: their output of the last repetition
+      await gw?.drain();
+      await new Promise((r) => setTimeout(r, gw ? 0 : 3000));
+      const { rows: [f] } = await pool.query(`SELECT (SELECT count(*)::int FROM telemetria.evento WHERE code LIKE 'cerca:%') ev, (SELECT count(*)::int FROM telemetria.cerca_permanencia) st`);
+      console.log(`cercas na última repetição: ${fmt(f.ev)} entradas/saídas, ${fmt(f.st)} permanências`);
+    }
     load.kill();
     await gw?.stop();
     await cl?.stop();
@@ -333,6 +361,7 @@ async function main(): Promise<void> {
     const busy = Math.max(...reps.map((x) => x.load));
     if (busy > 3) console.log(`  (atenção: máquina ocupada por outros processos — carga média até ${fix(busy, 1)}; as taxas variam, a CPU por mensagem menos)`);
     console.log(`meta: razão ponta a ponta / COPY ≥ 0,85 → ${ratio >= 0.85 ? 'atingida' : 'NÃO atingida'}`);
+    if (FENCES > 0) console.log(`meta com viagens e ${fmt(FENCES)} cercas por empresa: razão ≥ 0,80 → ${ratio >= 0.8 ? 'atingida' : 'NÃO atingida'}`);
   } finally {
     await pool.end();
     await db.drop();

@@ -21,6 +21,10 @@ export interface LookupMeta {
   inUseWhileEmpty?: string;
 }
 
+/** Shapes the map widget of a geometry field draws: Circle = GeoJSON Point + radius; Corridor = LineString + width. */
+export type MapShape = 'Polygon' | 'Circle' | 'Corridor' | 'Point' | 'LineString';
+export interface GeometryMap { kindField?: string; radiusField?: string; colorField?: string; kinds: Record<string, MapShape> }
+
 export interface FieldMeta {
   name: string;            // camelCase API/JSON name, e.g. idGaragem
   column: string;          // snake_case SQL column, e.g. id_garagem
@@ -45,6 +49,8 @@ export interface FieldMeta {
   items?: 'string' | 'integer';  // json only: the value is an array of this type
   optionsFrom?: 'permissions';   // json string list whose choices are the permission catalogue
   widget?: 'questionnaire' | 'answers' | 'code'; // json: core widget (shared/questionnaire.ts); text: code (monospace)
+  /** geometry: edited on a map (core widget): what each value of kindField draws, the radius/width and colour fields. */
+  map?: GeometryMap;
   reference?: string;      // entity key, for reference / referenceList
   onDelete?: 'restrict' | 'setNull' | 'cascade'; // reference: deleting the referenced row (default restrict → 409 'em uso')
   help?: string;
@@ -344,6 +350,44 @@ export interface RouteEntry {
   alias?: number;          // alias routes: index in entity.aliases (title, fixed filter, defaults); view 'params': the alias list's levels
 }
 
+/** Report families (metadata kind: relatorio; shared/relatorio.ts has the catalogues). */
+export type ReportParamName = 'periodo' | 'ativos' | 'motoristas' | 'garagens' | 'grupos' | 'agrupamento';
+/** Value types of report columns: date 'YYYY-MM-DD', time 'HH:MM:SS', duration in seconds. */
+export type ReportColumnType = 'string' | 'integer' | 'number' | 'date' | 'time' | 'datetime' | 'duration';
+export interface ReportColumnMeta {
+  name: string; label: string; type: ReportColumnType;
+  unit?: 'km' | 'km/h' | 'h' | '%' | 'L' | 'km/L' | 'L/h'; decimals?: number;
+  sortable: boolean; default: boolean;
+}
+
+export interface ReportParamMeta {
+  name: ReportParamName; label: string; type: 'periodo' | 'registros' | 'agrupamento'; required: boolean;
+  reference?: string;           // registros: the register picked
+  shortcuts?: string[];         // periodo: the date picker's shortcuts offered
+  maxDias?: number;             // periodo: longest period
+  options?: { value: string; label: string }[]; // agrupamento
+  default?: string;
+}
+
+export interface ReportKindMeta {
+  key: string; label: string; help?: string;
+  params: ReportParamMeta[];
+  columns: ReportColumnMeta[];
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  /** The rows: read by the read engine (server/read/provider.ts) with the company condition of `sql.scope`. */
+  sql: ProviderSql;
+  /** JSON Schema (draft-07) of the parameters: the screen's form and the server's validation. */
+  schema: Record<string, unknown>;
+}
+
+export interface ReportFamilyMeta {
+  key: string; file: string; area: string; label: string; order: number; help?: string;
+  /** The family's key (core.md /rel tree: rel.rel.relatorios.{key}); its route is /rel/rel/relatorios/{key}. */
+  permission: string;
+  route: string;
+  tipos: ReportKindMeta[];
+}
+
 export interface Model {
   entities: EntityMeta[];
   screens: ScreenMeta[];   // non-CRUD screens, sorted by key
@@ -353,6 +397,8 @@ export interface Model {
   menu: MenuNode[];
   routes: RouteEntry[];
   tecnologias?: TecnologiaMeta[]; // device technologies and models (metadata/_tecnologias.yaml)
+  /** Report families (metadata kind: relatorio, shared/relatorio.ts), sorted by key. */
+  relatorios?: ReportFamilyMeta[];
   /** Platform keys (metadata `platform`): each with the entity keys it gates. */
   platform?: { key: string; label: string; gated: string[] }[];
 }

@@ -63,3 +63,8 @@ export function expandScope(sql: string, scope: 'empresa' | 'ambiente' | 'global
   if (scope === 'global') return sql;
   return sql.replace(SCOPE_PLACEHOLDER, (_, x: string) => sameCompany(x, thisAlias, scope === 'ambiente' ? AMBIENTE : COMPANY));
 }
+
+/** In memory, not a read condition: whether a pushed message or a cached row is of company `empresa` (e.g. a push
+ *  still in flight from the company just left is dropped; the server scoped it already). */
+export const ofCompany = (x: { empresaId?: number | null } | null | undefined, empresa: number | null | undefined): boolean =>
+  x != null && empresa != null && x.empresaId === empresa;

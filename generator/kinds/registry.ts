@@ -4,13 +4,14 @@
 import { entityKind } from './entity/index.ts';
 import { hubKind } from './hub.ts';
 import { providerKind } from './provider.ts';
+import { relatorioKind } from './relatorio.ts';
 import { screenKind } from './screen.ts';
 import { telemetryKind } from '../telemetry.ts';
 import type { KindModule } from './types.ts';
 
 /** Built-in kinds, in normalisation order (a kind's normalize sees the model of the kinds before it). The first
  *  four are linked by generator/normalize.ts (their shared namespaces and cross checks); the others generically. */
-const KINDS: KindModule[] = [entityKind, screenKind, providerKind, hubKind, telemetryKind];
+const KINDS: KindModule[] = [entityKind, screenKind, providerKind, hubKind, telemetryKind, relatorioKind];
 export const BUILTIN_KINDS = new Set(['entidade', 'tela', 'provider', 'hub']);
 
 const registered: KindModule[] = [...KINDS];

@@ -20,6 +20,7 @@ import { Hub } from './crud/pages/Hub';
 import { Loading } from './crud/widgets/Loading';
 import { theme } from './theme';
 import { RealtimePush } from './layout/Realtime';
+import { TarefasEmAndamento } from './layout/Tarefas';
 
 const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
 const screenLoaders = new Map(screenModules.map((s) => [s.key, s.load]));
@@ -110,6 +111,7 @@ export function AdminApp() {
         </CustomRoutes>
       </Admin>
       <RealtimePush />
+      <TarefasEmAndamento />
     </SessionGate>
   );
 }

@@ -17,6 +17,7 @@ import { attachRealtime, type Realtime } from '../realtime/index.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 import { answerClientErrors } from '../http/client-error.ts';
 import { modules } from '../calls/index.ts';
+import { startJobs, type JobService } from '../jobs/index.ts';
 
 export interface StartOptions {
   port?: number;
@@ -42,6 +43,8 @@ export interface Running {
   demo: boolean;
   app: ReturnType<typeof createApp>; close: () => Promise<void>; migrations: { applied: string[] };
   realtime: Realtime;
+  /** Background jobs of this server (server/jobs). */
+  tarefas: JobService;
 }
 
 export async function startServer(o: StartOptions = {}): Promise<Running> {
@@ -87,9 +90,12 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   // The modules' background work (contract server/core/module.ts `start`), outside requests.
   const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
   const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado, io: realtime.io })] : []));
+  // Background jobs (server/jobs): pg-boss on this database, a worker per declared kind.
+  const tarefas: JobService = await startJobs({ orm, url, log, io: realtime.io, kinds: modules.flatMap((m) => m.jobs ?? []) });
   return {
-    url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo,
+    url: `http://localhost:${actual}`, port: actual, orm, databaseUrl: url, bundle, seed, log, app, migrations, realtime, demo, tarefas,
     close: async () => {
+      await tarefas.stop();
       await Promise.all(jobs.map((j) => j.stop()));
       await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));

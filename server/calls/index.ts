@@ -18,6 +18,7 @@ import porEmpresa from './por_empresa.ts';
 import home from './home.ts';
 import upload from './upload.ts';
 import requestTime from './request_time.ts';
+import tarefas from '../jobs/routes.ts';
 
 const MODULES_DIR = fileURLToPath(new URL('../../modules/', import.meta.url));
 
@@ -54,7 +55,7 @@ export const bodyLimits: BodyLimit[] = modules.flatMap((m) => m.bodyLimits ?? []
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
 export const calls: ((api: Hono<AppEnv>) => void)[] = [
-  usuario, meta, porEmpresa, home, upload, requestTime,
+  usuario, meta, porEmpresa, home, upload, requestTime, tarefas,
   ...modules.flatMap((m) => (m.routes ? [m.routes] : [])),
   mount,
 ];

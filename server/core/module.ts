@@ -8,6 +8,7 @@ import type { AppEnv } from '../app/env.ts';
 import type { Provider } from '../crud/provider.ts';
 import type { WriteHook } from '../crud/hooks.ts';
 import type { ActionHandler } from '../crud/actions.ts';
+import type { JobKind } from '../jobs/index.ts';
 
 /** What a module's background work gets: SQL outside any request (the system role; `?` placeholders). */
 export interface ModuleStart {
@@ -46,6 +47,8 @@ export interface ServerModule {
   actions?: Record<string, ActionHandler>;
   /** Live rows (socket.io pushes) fed by the latest-state bus. */
   live?: LivePushDecl[];
+  /** Background job kinds (server/jobs/index.ts defineJob): started by POST /api/tarefa/inicia/{name} or startJob(). */
+  jobs?: JobKind<any>[];
   /** Background work started with the server (after migrations and seed), stopped before it closes. */
   start?: (ctx: ModuleStart) => { stop: () => Promise<void> };
 }

@@ -192,7 +192,7 @@ describe('row-level security walk (every relation the app role can read)', () =>
     // The walk covered what it should: the registers, the change history, the ambiente tables, telemetria.
     for (const t of ['public.ativo', 'public.cargo', 'public.chave_de_api', `public.${HISTORY_TABLE}`, 'telemetria.posicao', 'telemetria.ultimo_estado']) expect(r.company).toContain(t);
     expect(r.ambiente.sort()).toEqual(['public.empresa', 'public.historico_de_login', 'public.sessao', 'public.usuario']);
-    expect(r.checkedCredentials).toEqual(expect.arrayContaining(['public.usuario.senha', 'public.chave_de_api.chave']));
+    expect(r.checkedCredentials).toEqual(expect.arrayContaining(['public.usuario.senha', 'public.chave_de_api.chave', 'public.link_publico.token']));
     // recuperacao_senha is not readable by the app role at all.
     expect(r.global).not.toContain('public.recuperacao_senha');
     const [rec] = await q(sys, `select has_any_column_privilege($1, 'recuperacao_senha', 'select') as s`, [APP_ROLE]);

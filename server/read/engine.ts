@@ -38,7 +38,7 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
 /** Fields a client sees: hidden, write-only and password fields never leave the server. */
 export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
 
-interface Plan { out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[] }
+interface Plan { out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[]; inner: string }
 const plans = new WeakMap<EntityMeta, Plan>();
 function planOf(e: EntityMeta): Plan {
   let p = plans.get(e);
@@ -47,7 +47,10 @@ function planOf(e: EntityMeta): Plan {
     // date as text: the driver would make a local-time Date of it.
     const expr = (f: FieldMeta) => `t.${ident(f.column)}${f.type === 'date' ? '::text' : ''}`;
     const refs = out.filter((f) => !f.system && (f.type === 'reference' || f.type === 'referenceList') && !!f.reference && !!entityByKey(f.reference));
-    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs };
+    // The inner page's columns (computed snippets may read any of them): all but credentials (password hashes,
+    // secret tokens), which the app role may not select (column privileges, e.g. link_publico.token).
+    const inner = e.fields.filter((f) => !(f.type === 'password' || f.secretToken)).map((f) => `t.${ident(f.column)}`).join(', ');
+    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs, inner };
     plans.set(e, p);
   }
   return p;
@@ -175,11 +178,11 @@ export function planPage(e: EntityMeta, s: Session, q: ReadQuery & { offset: num
   const labels = labelsSelect(plan, s, p);
   const table = ident(e.table);
   const lim = p.add(q.limit), off = p.add(q.offset);
-  // Computed expressions run on the page's rows only (the inner query pages; t.* as snippets may read any column).
+  // Computed expressions run on the page's rows only (the inner query pages; its columns as snippets may read any).
   // Labels alone stay in the plain form (PostgreSQL evaluates such subselects after the sort and limit), which
   // reads only the visible columns (some registers grant the app role only some of their columns).
   const page = computed
-    ? `SELECT ${plan.select}${computed}${labels} FROM (SELECT t.* FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
+    ? `SELECT ${plan.select}${computed}${labels} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
     : `SELECT ${plan.select}${labels} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
   // The parent's visibility (nested lists) as one more column of the total's row.
   const parent = q.parent
@@ -212,7 +215,7 @@ export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: 
   const labels = labelsSelect(plan, s, p);
   const table = ident(e.table);
   const sql = computed
-    ? `SELECT ${plan.select}${computed}${labels}${versionColumn(check)} FROM (SELECT t.* FROM ${table} t WHERE ${w} LIMIT 1) t`
+    ? `SELECT ${plan.select}${computed}${labels}${versionColumn(check)} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} LIMIT 1) t`
     : `SELECT ${plan.select}${labels}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
   const rows = await run(em, sql, p.values);
   settle(check, rows);

@@ -110,8 +110,9 @@ describe('declared provider painel_satelite', () => {
             const want = await rastreamento.ultimo_estado.list(q, ctx);
             const got = await readDeclared(ts.em(), meta, d, q, A);
             for (const r of got.rows) expect(r.id).toBe(r.serial);
-            // motoristaNome came after the hand-written implementation (issue 20: the driver in the map's popup)
-            const withoutId = { rows: got.rows.map(({ id: _id, motoristaNome: _m, ...r }) => r), total: got.total };
+            // motoristaNome and garagem came after the hand-written implementation (issues 20 and 21: the map's popup
+            // and its side list grouped by garage)
+            const withoutId = { rows: got.rows.map(({ id: _id, motoristaNome: _m, garagem: _g, ...r }) => r), total: got.total };
             expect(JSON.stringify(withoutId), JSON.stringify(q)).toBe(JSON.stringify(iso(meta, want)));
             compared++;
             seen += got.rows.length;

@@ -27,14 +27,15 @@ const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** The statement of one page of a declared provider and its total, with its parameters. */
 export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
   const alias = decl.scope ?? 'x';
-  const expr = (name: string) => {
-    if (name !== 'id' && !meta.columns.some((c) => c.name === name)) throw new Error(`provider ${meta.key}: sql names an unknown column ${name}`);
-    return decl.columns?.[name] ?? `${alias}."${name}"`;
-  };
   const bind = (sql: string) => sql.replace(PARAM, (_, n: string) => {
     if (!(n in q.params)) throw new Error(`provider ${meta.key}: {param:${n}} is not a param of the request`);
     return p.add(q.params[n]);
   });
+  // a column's SQL may name params too (e.g. a report's time zone)
+  const expr = (name: string) => {
+    if (name !== 'id' && !meta.columns.some((c) => c.name === name)) throw new Error(`provider ${meta.key}: sql names an unknown column ${name}`);
+    return bind(decl.columns?.[name] ?? `${alias}."${name}"`);
+  };
   // {scope:y}: y in the same company as the row (the scope module's rule, as in the entities' sql snippets).
   const from = bind(expandScope(decl.from, meta.scope === 'empresa' ? 'empresa' : 'global', decl.this ?? alias));
   const where: string[] = [];

@@ -27,6 +27,8 @@ export { liveRoom, WINDOW_MS as LIVE_WINDOW_MS, type LiveMessage, type LivePush 
 const REVIEW_LIVE = 'rever_salas_ao_vivo';
 type Ack = (r: { status: number; msg: string }) => void;
 const room = { sessao: (id: number) => `sessao:${id}`, usuario: (id: number) => `usuario:${id}`, empresa: (id: number) => `empresa:${id}` };
+/** The room of a user's sockets (every session of theirs): pushes meant for one user (e.g. background jobs). */
+export const userRoom = room.usuario;
 
 function tokenOf(socket: Socket): string | undefined {
   const a = socket.handshake.auth as { token?: unknown } | undefined;

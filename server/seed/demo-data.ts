@@ -182,6 +182,14 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
       ...E, ativoId: ativoIds[i], motoristaId, dataInicio: desde, dataFim: ate, observacao: 'Motorista titular do veículo',
     })))));
   }
+  // A report favourite of the administrator (register of modules/relatorios): the last 7 days' trips, default columns.
+  if (model.entities.some((e) => e.key === 'relatorio_favorito')) {
+    const periodo = { inicio: new Date(Date.now() - 7 * 86_400_000).toISOString(), fim: new Date().toISOString() };
+    ids.relatorio_favorito = await s.many('relatorio_favorito', [{
+      empresaId: empresas[0], usuario: ids.usuario[0], nome: 'Viagens da semana', familia: 'viagem', tipo: 'detalhado',
+      parametros: { periodo }, colunas: ['dataInicial', 'horaInicial', 'ativo', 'placa', 'motorista', 'duracao', 'distancia'],
+    }]);
+  }
   await em.flush();
   ids.empresa = empresas;
   ids.cargo = [ids.cargo[0], ids.cargo[1], ...betaCargos];

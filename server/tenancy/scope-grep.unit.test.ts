@@ -27,7 +27,6 @@ const ALLOW: { file: string; text: string; why: string }[] = [
   { file: 'server/ingest/writer.ts', text: 'u.empresa_id IS DISTINCT FROM excluded.empresa_id', why: 'upsert of ultimo_estado: whether the device changed company, not a read condition' },
   { file: 'server/ingest/writer.ts', text: 'empresa_id = excluded.empresa_id', why: 'upsert SET list: an assignment' },
   { file: '', text: "current_setting('rastro.empresa'", why: 'an RLS policy expression (the backstop), e.g. the telemetry tables\' policies' },
-  { file: 'modules/rastreamento/screens/aoVivo.ts', text: 'push.empresaId !== empresa', why: 'browser: a push still in flight from the company just left is dropped (the server scoped it; not a read condition)' },
   { file: 'server/crud/history.ts', text: 'empresaId: s.empresaAtiva', why: 'insert: the change history keeps the company the change was made in (system entity, no metadata)' },
 ];
 

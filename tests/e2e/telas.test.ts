@@ -64,6 +64,9 @@ async function produce(key: string): Promise<void> {
     form.append('file', new Blob([new Uint8Array(PNG_1X1)], { type: 'image/png' }), 'telas.png');
     const r = await fetch(`${baseUrl}/api/upload/single/${empresaAtiva}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
     if (!r.ok) throw new Error(`upload: ${r.status} ${(await r.json()).msg}`);
+  } else if (key === 'tarefa') {
+    // a background job (server/jobs): a recompute of the last hour's trips, started through the core's route
+    await apiCall(s.ctx, baseUrl, '/api/tarefa/inicia/recalculo_viagens', { inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date().toISOString() });
   } else if (key === 'tratamento_alarme') {
     // an operator took an alarm: a panic (GTSOS) two days ago from a device of the company (today's counters and
     // the live map keep their values), then POST /api/alarmes/assumir

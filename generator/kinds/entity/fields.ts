@@ -16,7 +16,7 @@ export function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'uniqueWhileEmpty', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'secretUrl', 'upload', 'pick', 'lookup', 'narrow'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'secretUrl', 'upload', 'pick', 'lookup', 'narrow', 'map'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;
@@ -78,6 +78,22 @@ export function entityFields(raw: RawEntity, err: Err): EntityFields {
     if (f.lookup && f.type !== 'string') err(`/fields/${i}/lookup`, 'lookup vale só para campos string');
     if (f.widget === 'code' ? f.type !== 'text' : f.widget && (f.type !== 'json' || f.items || f.options)) {
       err(`/fields/${i}/widget`, f.widget === 'code' ? 'widget code vale só para campos text' : 'widget vale só para campos json sem items/options');
+    }
+    if (f.map) {
+      if (f.type !== 'geometry') err(`/fields/${i}/map`, 'map vale só para campos geometry');
+      const other = (n: string | undefined, what: string, ok: (x: RawField) => boolean) => {
+        if (n === undefined) return;
+        const x = raw.fields.find((y) => y.name === n);
+        if (!x || !ok(x)) err(`/fields/${i}/map/${what}`, `${what} deve ser um campo ${what === 'kindField' ? 'enum' : what === 'radiusField' ? 'integer ou number' : 'string'} desta entidade: ${n}`);
+        if (what === 'kindField' && x?.options) {
+          const missing = x.options.map((o) => o.value).filter((v) => !(v in f.map!.kinds));
+          if (missing.length) err(`/fields/${i}/map/kinds`, `faltam os valores de ${n}: ${missing.join(', ')}`);
+        }
+      };
+      other(f.map.kindField, 'kindField', (x) => x.type === 'enum');
+      other(f.map.radiusField, 'radiusField', (x) => x.type === 'integer' || x.type === 'number');
+      other(f.map.colorField, 'colorField', (x) => x.type === 'string');
+      if (!f.map.radiusField && Object.values(f.map.kinds).some((k) => k === 'Circle' || k === 'Corridor')) err(`/fields/${i}/map/radiusField`, 'Circle e Corridor exigem radiusField');
     }
     if (f.uniqueGlobal && !f.unique) err(`/fields/${i}/uniqueGlobal`, 'uniqueGlobal exige unique: true');
     if (f.uniqueWhileEmpty) {

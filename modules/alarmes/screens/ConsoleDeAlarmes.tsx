@@ -8,6 +8,7 @@ import {
   Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
 } from '@mui/material';
 import { Title } from 'react-admin';
+import { ofCompany } from '../../../shared/scope-sql';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
@@ -61,7 +62,7 @@ function useAlarmes(empresa: number | null, onNovo: (n: number) => void) {
     void load();
     const offPush = onPush(PUSH_EVENT, (m) => {
       const push = m as { empresaId: number; rows: Alarme[] };
-      if (!push || push.empresaId !== empresa || !Array.isArray(push.rows)) return;
+      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
       setRows((cur) => {
         if (!cur) return cur;
         const r = aplicar(cur, push.rows);

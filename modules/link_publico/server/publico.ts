@@ -16,6 +16,7 @@ import { entityByKey, getModel, ormName } from '../../../server/core/registry.ts
 import { getOrm } from '../../../server/db/context.ts';
 import { withCompany } from '../../../server/db/rls.ts';
 import { HttpError, ok } from '../../../server/http/envelope.ts';
+import { ofCompany } from '../../../shared/scope-sql.ts';
 import { sha256 } from '../../../server/auth/tokens.ts';
 import { clientIp } from '../../../server/auth/routes.ts';
 import { empresaUsable, findEmpresa } from '../../../server/auth/users.ts';
@@ -166,7 +167,7 @@ export function startPublic(ctx: ModuleStart): { stop: () => Promise<void> } {
   });
 
   const offEstado = ctx.onEstado((m) => {
-    for (const x of local.values()) if (x.link.empresaId === m.empresaId) push(x.link.id);
+    for (const x of local.values()) if (ofCompany(x.link, m.empresaId)) push(x.link.id);
   });
   // A write to a link (in this process): revoked, new address, deleted or expired → end it now; else (assets, expiry
   // extended) the open pages get the new state.

@@ -2,6 +2,7 @@
 // socket's `ultimo_estado` pushes (server/realtime/live.ts) — no polling. Loaded again when the socket (re)joins its
 // company room after this load (pushes may have been missed meanwhile) and when the company changes.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ofCompany } from '../../../shared/scope-sql';
 import { call } from '../../../runtime/src/api/http';
 import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
 import { aplicar, type EstadoPush, type UltimoEstado } from './estado';
@@ -41,7 +42,7 @@ export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null
     void load();
     const offPush = onPush(PUSH_EVENT, (m) => {
       const push = m as EstadoPush;
-      if (!push || push.empresaId !== empresa || !Array.isArray(push.rows)) return;
+      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
       const f = aceitaRef.current;
       const mine = f ? { ...push, rows: push.rows.filter(f) } : push;
       setRows((cur) => (cur ? aplicar(cur, mine) : cur));

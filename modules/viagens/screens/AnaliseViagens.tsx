@@ -154,7 +154,8 @@ export default function AnaliseViagens() {
               <TableBody>{linhas.map((l) => l.tipo === 'viagem' ? (
                 <TableRow key={`v${l.v.id}`} hover selected={l.v.id === escolhida} sx={{ cursor: 'pointer' }} onClick={() => setEscolhida(l.v.id)}>
                   <TableCell><Chip size="small" color="primary" label="Viagem" /></TableCell>
-                  <TableCell>{formatDateTime(l.v.inicio)}</TableCell><TableCell>{formatDateTime(l.v.fim)}</TableCell>
+                  <TableCell>{formatDateTime(l.v.inicio)}</TableCell>
+                  <TableCell>{l.v.situacao === 'Em andamento' ? <Chip size="small" color="success" label="Em andamento" /> : formatDateTime(l.v.fim)}</TableCell>
                   <TableCell align="right">{formatDuration(l.v.duracao)}</TableCell><TableCell align="right">{formatKm(l.v.distancia)}</TableCell>
                   <TableCell align="right">{kmh(l.v.velocidadeMaxima)} / {kmh(l.v.velocidadeMedia)}</TableCell>
                   <TableCell align="right">{formatDuration(l.v.tempoOcioso)}</TableCell><TableCell>{l.v.motoristaNome ?? 'Sem informação'}</TableCell>

@@ -1,7 +1,7 @@
 // Day totals of the trip analysis screen (pure): trips and stops grouped by the local day of their start.
 export interface Viagem {
   id: string; inicio: string; fim: string; duracao: number; distancia: number; velocidadeMaxima: number; velocidadeMedia: number;
-  tempoOcioso: number; motoristaNome: string | null; latitudeInicio: number; longitudeInicio: number; latitudeFim: number; longitudeFim: number;
+  tempoOcioso: number; motoristaNome: string | null; situacao?: string; latitudeInicio: number; longitudeInicio: number; latitudeFim: number; longitudeFim: number;
 }
 export interface Parada { id: string; inicio: string; fim: string; duracao: number; ignicao: boolean | null; tempoLigado: number; latitude: number; longitude: number }
 

@@ -199,6 +199,12 @@ export class TripDetector {
     return out;
   }
 
+  /** The trip open at the last fix (confirmed, not yet ended): as it stands now, or null. */
+  openTrip(): Trip | null {
+    if (this.mode !== 'trip' || !this.seg) return null;
+    return this.trip(this.cand ? this.snap! : this.seg);
+  }
+
   /** No data for too long (or another owner) before f: closes what is open, unless a stop goes on at the same place. */
   private gap(f: Fix, moving: boolean, out: Segment[]): void {
     const prev = this.last!;

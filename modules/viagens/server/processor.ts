@@ -7,7 +7,8 @@
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { PARADA_COLUMNS, PARADA_TYPES, VIAGEM_COLUMNS, VIAGEM_TYPES } from '../../../server/generated/telemetry.ts';
-import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type TripParams } from './detector.ts';
+import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
+import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type Trip, type TripParams } from './detector.ts';
 
 /** Without a stored segment before the batch, the re-computation starts this long before its oldest fix. */
 const LOOKBACK_MS = 24 * 3600_000;
@@ -15,7 +16,7 @@ const LOOKBACK_MS = 24 * 3600_000;
 const ODOMETER_SQL = ['odometer', 'odo_can', 'odo_gps']
   .map((k) => `CASE WHEN jsonb_typeof(p.attributes->'${k}') = 'number' THEN (p.attributes->>'${k}')::float8 END`).join(', ');
 
-const SQL_POSITIONS = `
+export const SQL_POSITIONS = `
 SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.ignition, p.empresa_id, p.ativo_id, p.motorista_id,
        coalesce(${ODOMETER_SQL}) AS odometer
   FROM telemetria.posicao p
@@ -24,7 +25,7 @@ SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.spe
 
 // The restart point (detector.ts restartPoint): the start of the last segment that ended at or before $2; else the
 // start of the oldest stored one.
-const SQL_ANCHOR = `
+export const SQL_ANCHOR = `
 SELECT (SELECT max(i) FROM (SELECT max(inicio) i FROM telemetria.viagem WHERE serial = $1 AND fim <= $2
                             UNION ALL SELECT max(inicio) FROM telemetria.parada WHERE serial = $1 AND fim <= $2) a) AS anchor,
        (SELECT min(i) FROM (SELECT min(inicio) i FROM telemetria.viagem WHERE serial = $1
@@ -47,33 +48,63 @@ ON CONFLICT (serial, inicio) DO UPDATE SET ${cols.filter((c) => c !== 'serial' &
 const SQL_VIAGEM = upsert('viagem', VIAGEM_COLUMNS, VIAGEM_TYPES);
 const SQL_PARADA = upsert('parada', PARADA_COLUMNS, PARADA_TYPES);
 
-const owner = (empresa: number, ativo: number | null) => `${empresa}:${ativo ?? ''}`;
+export const owner = (empresa: number, ativo: number | null) => `${empresa}:${ativo ?? ''}`;
 const ownerOf = (o: string | undefined): [number, number | null] => {
   const [e, a] = (o ?? ':').split(':');
   return [Number(e), a ? Number(a) : null];
 };
 const iso = (t: number) => new Date(t).toISOString();
 
-/** A segment as its table's row. */
-export function rowOf(serial: string, s: Segment): { table: 'viagem' | 'parada'; row: Record<string, unknown> } {
+/** The spec's trip parameters (catalogues.md 3.5) by their library key (biblioteca_parametro, origem viagem). */
+export function tripAttributes(t: Trip): Record<string, unknown> {
+  return {
+    trip_duration: Math.round((t.duration / 60) * 10) / 10, trip_distance: Math.round(t.distance / 10) / 100,
+    trip_has_driver: t.driverId != null, trip_driver: t.driverId,
+  };
+}
+
+/** A segment as its table's row (`open`: the trip still going on at the last fix). */
+export function rowOf(serial: string, s: Segment, open = false): { table: 'viagem' | 'parada'; row: Record<string, unknown> } {
   const [empresa, ativo] = ownerOf(s.owner);
   const base = { serial, inicio: iso(s.start.t), fim: iso(s.end.t), empresa_id: empresa, ativo_id: ativo, motorista_id: s.driverId };
   if (s.kind === 'viagem') {
     return { table: 'viagem', row: { ...base, lat_inicio: s.start.lat, lon_inicio: s.start.lon, lat_fim: s.end.lat, lon_fim: s.end.lon,
       distancia: Math.round(s.distance * 10) / 10, duracao: Math.round(s.duration), velocidade_maxima: Math.round(s.maxSpeed * 10) / 10,
-      velocidade_media: Math.round(s.avgSpeed * 10) / 10, tempo_ocioso: Math.round(s.idle), hodometro_inicio: s.odometerStart, hodometro_fim: s.odometerEnd } };
+      velocidade_media: Math.round(s.avgSpeed * 10) / 10, tempo_ocioso: Math.round(s.idle), hodometro_inicio: s.odometerStart, hodometro_fim: s.odometerEnd,
+      em_andamento: open, atributos: tripAttributes(s) } };
   }
   return { table: 'parada', row: { ...base, lat: s.start.lat, lon: s.start.lon, duracao: Math.round(s.duration), ignicao: s.ignition, tempo_ligado: Math.round(s.idle) } };
 }
 
-async function writeSegments(db: pg.ClientBase | pg.Pool, items: { serial: string; seg: Segment }[]): Promise<void> {
+export async function writeSegments(db: pg.ClientBase | pg.Pool, items: { serial: string; seg: Segment; open?: boolean }[]): Promise<void> {
   const v: Record<string, unknown>[] = [], p: Record<string, unknown>[] = [];
-  for (const { serial, seg } of items) { const r = rowOf(serial, seg); (r.table === 'viagem' ? v : p).push(r.row); }
+  for (const { serial, seg, open } of items) { const r = rowOf(serial, seg, open); (r.table === 'viagem' ? v : p).push(r.row); }
   if (v.length) await db.query(SQL_VIAGEM, [JSON.stringify(v)]);
   if (p.length) await db.query(SQL_PARADA, [JSON.stringify(p)]);
 }
 
+/** Parameters of a company's asset (parametro_viagem: the asset's row, else the company's row without asset, else
+ *  the defaults), read through `db` (any role that sees the company's rows). */
+export async function paramsOf(db: Pick<pg.Pool, 'query'>, empresa: number, ativo: number | null): Promise<TripParams> {
+  const p = pgParams();
+  const { rows: [r] } = await db.query(`SELECT distancia_minima, duracao_minima, parada_minima, intervalo_sem_dados, usar_ignicao, velocidade_movimento
+      FROM parametro_viagem x WHERE ${companySql('x', empresa, p)} AND (x.ativo = ${p.add(ativo)} OR x.ativo IS NULL)
+     ORDER BY x.ativo NULLS LAST, x.id LIMIT 1`, p.values);
+  if (!r) return DEFAULT_PARAMS;
+  return { minTripDistance: r.distancia_minima, minTripDuration: r.duracao_minima, minParking: r.parada_minima, maxGap: r.intervalo_sem_dados,
+    useIgnition: r.usar_ignicao, movingSpeed: Number(r.velocidade_movimento) };
+}
+
+/** Writes the trip open at the detector's last fix (em_andamento), if any. */
+export async function writeOpenTrip(db: pg.ClientBase | pg.Pool, serial: string, det: TripDetector): Promise<void> {
+  const t = det.openTrip();
+  if (t) await writeSegments(db, [{ serial, seg: t, open: true }]);
+}
+
+const PARAMS_TTL_MS = 60_000;
+
 export class TripProcessor {
+  private readonly paramCache = new Map<string, { at: number; p: Promise<TripParams> }>();
   private readonly detectors = new Map<string, TripDetector>();
   private pending = new Map<string, IngestFix[]>();
   private running: Promise<void> | null = null;
@@ -82,7 +113,20 @@ export class TripProcessor {
   /** Re-computations done (tests, metrics). */
   rebuilds = 0;
 
-  constructor(private pool: pg.Pool, private log: IngestLog, readonly params: TripParams = DEFAULT_PARAMS, private maxDevices = 100_000) {}
+  /** `params`: fixed parameters for every device (tests); else each company's/asset's (parametro_viagem). */
+  constructor(private pool: pg.Pool, private log: IngestLog, readonly params?: TripParams, private maxDevices = 100_000) {}
+
+  /** The parameters of a company's asset, cached a minute (a change reaches ingest within that time). */
+  paramsFor(empresa: number, ativo: number | null): Promise<TripParams> {
+    if (this.params) return Promise.resolve(this.params);
+    const k = owner(empresa, ativo);
+    const c = this.paramCache.get(k);
+    if (c && Date.now() - c.at < PARAMS_TTL_MS) return c.p;
+    const p = paramsOf(this.pool, empresa, ativo).catch((err) => { this.paramCache.delete(k); this.log.warn({ err: (err as Error).message }, 'viagens: parâmetros'); return DEFAULT_PARAMS; });
+    if (this.paramCache.size > 10_000) this.paramCache.clear();
+    this.paramCache.set(k, { at: Date.now(), p });
+    return p;
+  }
 
   positions(fixes: IngestFix[]): void {
     if (this.stopped) return;
@@ -128,7 +172,9 @@ export class TripProcessor {
       list.sort((a, b) => a.t - b.t);
       const det = this.detectors.get(serial);
       const last = det?.lastTime ?? null;
-      if (det && last !== null && list[0]!.t >= last) incremental.push({ serial, fixes: list, det });
+      const f0 = list[list.length - 1]!;
+      const same = det && sameParams(det.p, await this.paramsFor(f0.empresaId, f0.ativoId));
+      if (det && same && last !== null && list[0]!.t >= last) incremental.push({ serial, fixes: list, det });
       else rebuild.set(serial, list[0]!.t);
     }
     try {
@@ -146,9 +192,13 @@ export class TripProcessor {
       this.log.warn({ err: (err as Error).message }, 'viagens: falha ao conferir posições; recalculando');
       for (const x of incremental.splice(0)) rebuild.set(x.serial, x.fixes[0]!.t);
     }
-    const closed: { serial: string; seg: Segment }[] = [];
+    const closed: { serial: string; seg: Segment; open?: boolean }[] = [];
     for (const { serial, fixes, det } of incremental) {
       for (const f of fixes) for (const seg of det.push(toFix(f))) closed.push({ serial, seg });
+    }
+    for (const { serial, det } of incremental) {
+      const t = det.openTrip();
+      if (t) closed.push({ serial, seg: t, open: true } as never);
     }
     if (closed.length) {
       try {
@@ -184,13 +234,16 @@ export class TripProcessor {
       await c.query('DELETE FROM telemetria.viagem WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
       await c.query('DELETE FROM telemetria.parada WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
       const { rows } = await c.query<{ t: number; lat: number; lon: number; speed: number | null; ignition: boolean | null; empresa_id: number; ativo_id: number | null; motorista_id: number | null; odometer: number | null }>(SQL_POSITIONS, [serial, iso(from)]);
-      const det = new TripDetector(this.params);
-      const closed: { serial: string; seg: Segment }[] = [];
+      const lastRow = rows[rows.length - 1];
+      const det = new TripDetector(lastRow ? await this.paramsFor(lastRow.empresa_id, lastRow.ativo_id) : this.params ?? DEFAULT_PARAMS);
+      const closed: { serial: string; seg: Segment; open?: boolean }[] = [];
       for (const r of rows) {
         for (const seg of det.push({ t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, odometer: r.odometer, driverId: r.motorista_id, owner: owner(r.empresa_id, r.ativo_id) })) {
           closed.push({ serial, seg });
         }
       }
+      const open = det.openTrip();
+      if (open) closed.push({ serial, seg: open, open: true });
       await writeSegments(c, closed);
       await c.query('COMMIT');
       if (this.detectors.size >= this.maxDevices) this.detectors.clear();
@@ -204,6 +257,8 @@ export class TripProcessor {
     }
   }
 }
+
+const sameParams = (a: TripParams, b: TripParams) => (Object.keys(a) as (keyof TripParams)[]).every((k) => a[k] === b[k]);
 
 export const toFix = (f: IngestFix): Fix => ({
   t: f.t, lat: f.lat, lon: f.lon, speed: f.speed, ignition: f.ignition, odometer: f.odometer, driverId: f.motoristaId, owner: owner(f.empresaId, f.ativoId),

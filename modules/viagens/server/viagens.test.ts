@@ -68,8 +68,8 @@ describe('trips and stops at ingest', () => {
     const park = (from: number, to: number, lat: number): P[] => Array.from({ length: to - from + 1 }, (_, k) => ({ i: from + k, lat, lon: -46.65, kmh: 0, ign: false }));
     const first = road(0, 10);
     await send('viagemA', first);
-    // the trip is still open: nothing stored yet
-    expect(await trips('viagemA')).toEqual([]);
+    // the trip is still open: stored as em andamento (moving now), up to the last fix
+    expect(await q('SELECT inicio, fim, em_andamento FROM telemetria.viagem WHERE serial = $1', ['viagemA'])).toEqual([{ inicio: at(0), fim: at(10), em_andamento: true }]);
     const end = first[first.length - 1]!.lat;
     await send('viagemA', park(11, 29, end));
     const [t1] = await trips('viagemA');

@@ -45,7 +45,7 @@ function SectionsTemplate(props: ObjectFieldTemplateProps) {
             )}
             <Grid container columnSpacing={2} rowSpacing={0.5}>
               {s.items.map((p) => (
-                <Grid key={p.name} size={entity?.fields.find((f) => f.name === p.name)?.widget ? 12 : { xs: 12, md: 6 }}>
+                <Grid key={p.name} size={((f) => f?.widget || f?.map)(entity?.fields.find((f) => f.name === p.name)) ? 12 : { xs: 12, md: 6 }}>
                   {p.content}
                 </Grid>
               ))}

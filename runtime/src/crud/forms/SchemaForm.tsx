@@ -21,7 +21,8 @@ export function SchemaForm({ entity, form, sections, idPrefix, templates, onSubm
   const fieldMap = useMemo(() => new Map(entity.fields.map((f) => [f.name, f])), [entity]);
   // data: the form's current values, for widgets whose options depend on another field (mandatory picker items)
   // record: the saved row (its references' labels name the current values without reading their registers)
-  const formContext = useMemo(() => ({ entity, sections, fields: fieldMap, data: form.data, record: form.record }), [entity, sections, fieldMap, form.data, form.record]);
+  // patch: a widget that writes several fields (the map of a geometry field: the shape and its radius)
+  const formContext = useMemo(() => ({ entity, sections, fields: fieldMap, data: form.data, record: form.record, patch: form.patch }), [entity, sections, fieldMap, form.data, form.record, form.patch]);
   return (
     <Form
       schema={form.schema as any}

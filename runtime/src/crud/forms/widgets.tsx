@@ -1,6 +1,6 @@
 // rjsf widgets in react-admin's Material UI look: reference autocomplete, reference chips,
 // enum select ('Nenhum resultado'), upper-case, time and JSON inputs.
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Autocomplete, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
 import type { FieldProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany } from 'react-admin';
@@ -341,4 +341,19 @@ export const widgets: RegistryWidgetsType = {
   date: DateWidget,
   datetime: DateTimeWidget,
 };
-export const fields = { json: JsonField, questionnaire: QuestionnaireField, answers: JsonField };
+// Field type geometry with metadata map: drawn on a map (widgets/GeometryMap.tsx, loaded with its first use).
+const GeometryMap = lazy(() => import('../widgets/GeometryMap'));
+export function GeometryField(props: FieldProps) {
+  const { formData, fieldPathId, name, disabled, readonly, rawErrors } = props;
+  const ctx = props.registry.formContext as { fields?: Map<string, FieldMeta>; data?: Record<string, unknown>; patch?: (v: Record<string, unknown>) => void } | undefined;
+  const f = ctx?.fields?.get(name);
+  if (!f?.map || !ctx?.patch) return <JsonField {...props} />;
+  return (
+    <Suspense fallback={<Typography variant="body2">Carregando o mapa...</Typography>}>
+      <GeometryMap id={fieldPathId.$id} name={name} label={f.label} map={f.map} data={ctx.data ?? {}} value={formData as never}
+        disabled={disabled || readonly} error={rawErrors?.[0]} onChange={ctx.patch} />
+    </Suspense>
+  );
+}
+
+export const fields = { json: JsonField, questionnaire: QuestionnaireField, answers: JsonField, geometry: GeometryField };

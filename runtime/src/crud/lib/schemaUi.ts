@@ -81,8 +81,11 @@ export function buildUiSchema(entity: EntityMeta, schema: JSONSchema7, opts: { c
       case 'time':
         u['ui:widget'] = 'time';
         break;
-      case 'json':
       case 'geometry':
+        // metadata map: drawn on a map (widgets/GeometryMap.tsx); else the GeoJSON typed
+        u['ui:field'] = f.map ? 'geometry' : 'json';
+        break;
+      case 'json':
         u['ui:field'] = 'json';
         break;
       case 'boolean':

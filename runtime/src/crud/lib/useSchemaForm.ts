@@ -58,6 +58,11 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
       return next;
     });
   }, []);
+  // several fields at once from one widget (a map drawing sets the geometry and its radius)
+  const patch = useCallback((values: Record<string, unknown>) => {
+    setData((prev) => ({ ...prev, ...values }));
+    setServerErrors((se) => Object.fromEntries(Object.entries(se).filter(([k]) => !(k in values))));
+  }, []);
   const blur = useCallback((id: string) => {
     const name = id.replace(/^root_/, '').split('_')[0];
     setTouched((t) => (t.has(name) ? t : new Set(t).add(name)));
@@ -79,6 +84,7 @@ export function useSchemaForm(entity: EntityMeta, schema: JSONSchema7, record?: 
     errors: validation.errors,
     dirty,
     change,
+    patch,
     blur,
     checkAll,
     setServerErrors,

@@ -1,0 +1,124 @@
+// npm run bench:history — the replay's reads at scale, against the real server (its own process) and the plain SQL of
+// the same rows in the same run:
+//   BENCH_POSICOES (50,000,000) positions of BENCH_DISPOSITIVOS (1,000) devices over the last 30 days (one fix every
+//   30 days × devices ÷ positions, moving), in telemetria.posicao (monthly partitions, as the gateway writes);
+//   BENCH_ATIVOS_AO_VIVO (10,000) vehicles with a latest state.
+// Measured (median of BENCH_RODADAS, 5):
+//   - the 30-day track of one asset: GET /api/historico/trajetos (all fixes, no zoom: every position of the period,
+//     plus its trips, stops, events and totals) against the plain SQL query of the same positions (pg, the same
+//     columns, rows fetched) — target ≤ 1.5× and under 300 ms; also the same call simplified for zoom 12 (what the
+//     screen asks for a whole-track view);
+//   - the live state of every vehicle: GET /api/rastreamento/ultimo_estado — target under 50 ms.
+// Database: a temp one on BENCH_DATABASE_URL / DATABASE_URL, else embedded PostgreSQL (the data stays in the OS temp
+// dir until the end; 50 M positions take ~10 GB).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { benchDatabase, type BenchDatabase } from './db.ts';
+import { ROOT, startServer, type BenchServer } from './server.ts';
+import { median } from './stats.ts';
+
+const POSICOES = Number(process.env.BENCH_POSICOES ?? 50_000_000);
+const DISPOSITIVOS = Number(process.env.BENCH_DISPOSITIVOS ?? 1_000);
+const AO_VIVO = Number(process.env.BENCH_ATIVOS_AO_VIVO ?? 10_000);
+const RODADAS = Number(process.env.BENCH_RODADAS ?? 5);
+const DIAS = 30;
+const ADMIN_PASSWORD = 'bench-history-admin-123';
+const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-bench-history-'));
+fs.chmodSync(tmp, 0o755);
+let database: BenchDatabase | undefined;
+let server: BenchServer | undefined;
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const v = await fn();
+  return [performance.now() - t, v];
+}
+
+try {
+  database = await benchDatabase('history', tmp);
+  server = await startServer({ url: database.url, dataDir: path.join(tmp, 'data'), adminPassword: ADMIN_PASSWORD, env: { DEMO: 'off' } });
+  const db = new pg.Client({ connectionString: database.url });
+  db.on('error', () => undefined);
+  await db.connect();
+  const empresa = Number((await db.query(`select empresa_ativa from usuario where login = 'admin'`)).rows[0].empresa_ativa);
+  const seed = spawnSync(process.execPath, [TSX, 'server/seed/demo.ts', '--ativos', String(Math.max(AO_VIVO, DISPOSITIVOS)), '--empresa', String(empresa)], { cwd: ROOT, env: { ...process.env, DATABASE_URL: database.url }, encoding: 'utf8' });
+  if (seed.status !== 0) throw new Error(`seed:demo falhou: ${seed.stderr}`);
+  const ativos = (await db.query(`select id from ativo where empresa_id = $1 order by id limit $2`, [empresa, Math.max(AO_VIVO, DISPOSITIVOS)])).rows.map((r) => Number(r.id));
+
+  // Positions: device i drives around its own point (a slow circle), one fix every `passo` seconds, ignition on
+  // from 6 to 20 h. Inserted per group of devices (one statement each), then analysed.
+  const porDispositivo = Math.floor(POSICOES / DISPOSITIVOS);
+  const passo = (DIAS * 86_400) / porDispositivo;
+  const t0 = performance.now();
+  const fim = new Date();
+  const inicio = new Date(fim.getTime() - DIAS * 86_400_000);
+  const GRUPO = Math.max(1, Math.floor(2_000_000 / porDispositivo));
+  for (let d = 0; d < DISPOSITIVOS; d += GRUPO) {
+    await db.query(`insert into telemetria.posicao (serial, fix_time, tipo, received_at, empresa_id, ativo_id, lat, lon, speed, course, valid, ignition, buffered)
+      select 'HIST' || lpad(d::text, 6, '0'), $1::timestamptz + k * make_interval(secs => $2), 'GTFRI', $1::timestamptz + k * make_interval(secs => $2),
+             $3, ($4::int[])[d + 1],
+             -23.5 + (d % 40) * 0.05 + 0.02 * sin(k / 500.0), -46.6 + (d / 40) * 0.05 + 0.02 * cos(k / 500.0),
+             case when extract(hour from $1::timestamptz + k * make_interval(secs => $2)) between 6 and 19 then 20 + (k % 60) else 0 end,
+             (k % 360), true, extract(hour from $1::timestamptz + k * make_interval(secs => $2)) between 6 and 19, false
+      from generate_series($5::int, $6::int) d cross join generate_series(0, $7::int - 1) k`,
+      [inicio.toISOString(), passo, empresa, ativos.slice(0, DISPOSITIVOS), d, Math.min(DISPOSITIVOS, d + GRUPO) - 1, porDispositivo]);
+    process.stderr.write(`\r${Math.min(DISPOSITIVOS, d + GRUPO)}/${DISPOSITIVOS} dispositivos`);
+  }
+  process.stderr.write('\n');
+  await db.query('analyze telemetria.posicao');
+  const total = Number((await db.query('select count(*)::bigint as n from telemetria.posicao')).rows[0].n);
+  const carga = performance.now() - t0;
+
+  // Latest states: every vehicle, near São Paulo.
+  await db.query(`insert into telemetria.ultimo_estado (serial, empresa_id, ativo_id, protocolo, modelo, fix_time, lat, lon, speed, course, valid, ignition, ultima_comunicacao)
+    select 'VIVO' || lpad(n::text, 6, '0'), $1, a, 'queclink', 'GV350CEU', now(), -23.5 + random(), -46.6 + random(), random() * 90, random() * 360, true, true, now()
+    from unnest($2::int[]) with ordinality u(a, n)`, [empresa, ativos.slice(0, AO_VIVO)]);
+  await db.query('analyze telemetria.ultimo_estado');
+  console.log(`Banco: ${database.embedded ? 'PostgreSQL embutido (temporário)' : 'servidor'}; CPUs: ${os.cpus().length}; ${total.toLocaleString('pt-BR')} posições de ${DISPOSITIVOS} dispositivos em ${DIAS} dias (uma a cada ${passo.toFixed(0)} s) carregadas em ${(carga / 1000).toFixed(0)} s; ${AO_VIVO} veículos com estado`);
+
+  const base = server.base;
+  const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
+  const headers = { authorization: `Bearer ${login.payload.token}` };
+  const get = async (p: string) => {
+    const r = await fetch(base + p, { headers });
+    const body = await r.text();
+    if (r.status !== 200) throw new Error(`${p}: ${r.status} ${body.slice(0, 300)}`);
+    return JSON.parse(body);
+  };
+  // The plain SQL: the same positions (the provider's columns), as the table's owner, rows fetched.
+  const sql = `select p.ativo_id, p.fix_time, p.lat, p.lon, p.speed, p.course, p.altitude, p.ignition, p.serial, p.tipo
+    from telemetria.posicao p where p.empresa_id = $1 and p.ativo_id = any($2) and p.fix_time >= $3 and p.fix_time <= $4
+    order by p.fix_time, p.ativo_id, p.serial, p.tipo`;
+
+  const rodadas: { api: number; zoom: number; sql: number; vivo: number; fixos: number; simplificados: number; linhas: number; veiculos: number }[] = [];
+  for (let i = 0; i < RODADAS + 1; i++) {
+    const ativo = ativos[(i * 97) % DISPOSITIVOS]!;
+    const q = `ativos=${ativo}&inicio=${encodeURIComponent(inicio.toISOString())}&fim=${encodeURIComponent(fim.toISOString())}`;
+    const [sqlMs, r] = await timed(() => db.query(sql, [empresa, [ativo], inicio.toISOString(), fim.toISOString()]));
+    const [apiMs, a] = await timed(() => get(`/api/historico/trajetos?${q}`));
+    const [zoomMs, z] = await timed(() => get(`/api/historico/trajetos?${q}&zoom=12`));
+    const [vivoMs, v] = await timed(() => get('/api/rastreamento/ultimo_estado'));
+    const pontos = (x: { payload: { ativos: { pontos: unknown[] }[] } }) => x.payload.ativos.reduce((n, t) => n + t.pontos.length, 0);
+    const [fixos, simplificados] = [pontos(a), pontos(z)];
+    // the first round warms caches and plans
+    if (i > 0) rodadas.push({ api: apiMs, zoom: zoomMs, sql: sqlMs, vivo: vivoMs, fixos, simplificados, linhas: r.rowCount ?? 0, veiculos: (v.payload as unknown[]).length });
+  }
+  await db.end();
+  const m = (k: keyof (typeof rodadas)[number]) => median(rodadas.map((x) => x[k]));
+  const razao = m('api') / m('sql');
+  console.log(`Trajeto de 30 dias de um ativo (${m('linhas')} posições; mediana de ${RODADAS}):`);
+  console.log(`  SQL puro ${ms(m('sql'))} · API completa ${ms(m('api'))} (${m('fixos')} pontos) → ${razao.toFixed(2)}× ${razao <= 1.5 && m('api') < 300 ? '✓ meta ≤ 1,5× e < 300 ms' : '✗ fora da meta (≤ 1,5× e < 300 ms)'}`);
+  console.log(`  API simplificada para o zoom 12: ${ms(m('zoom'))} (${m('simplificados')} pontos)`);
+  console.log(`Estado ao vivo de ${m('veiculos')} veículos: ${ms(m('vivo'))} ${m('vivo') < 50 ? '✓ meta < 50 ms' : '✗ acima da meta de 50 ms'}`);
+  console.log(JSON.stringify({ posicoes: total, dispositivos: DISPOSITIVOS, cargaS: Math.round(carga / 1000), rodadas: RODADAS, trajeto: { posicoes: m('linhas'), sqlMs: +m('sql').toFixed(1), apiMs: +m('api').toFixed(1), razao: +razao.toFixed(2), zoom12Ms: +m('zoom').toFixed(1), zoom12Pontos: m('simplificados') }, aoVivo: { veiculos: m('veiculos'), ms: +m('vivo').toFixed(1) }, cpus: os.cpus().length, carga: os.loadavg() }));
+} finally {
+  await server?.stop();
+  await database?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,217 @@
+// Fences over the real gateway (OsmAnd HTTP) and the real API: fences drawn through /api/cerca (geometry checked,
+// pt-BR 400s), entries and exits computed at ingest (crossings between fixes, interpolated times), time inside
+// stored, late and repeated fixes without duplicates, an edit effective for the next fix, another company's fences
+// never triggering nor showing, the keys required; the geometry utilities.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
+import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
+import { registerDevice } from '../../../server/ingest/testing/db.ts';
+
+let ts: TestServer;
+let gw: Gateway;
+let pool: pg.Pool;
+let A: number, B: number, ativoA: number, ativoB: number;
+let userA: Api, userB: Api, semChave: Api;
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 3600_000;
+const LAT0 = -23.6, LON0 = -46.65;
+/** Degrees per metre on the fences' sphere (geo.ts). */
+const DLAT = 180 / (Math.PI * 6_371_008.8);
+const DLON = DLAT / Math.cos(LAT0 * Math.PI / 180);
+/** Metres east/north of (LON0, LAT0) as [lon, lat]. */
+const pos = (x: number, y: number): [number, number] => [LON0 + x * DLON, LAT0 + y * DLAT];
+const rect = (x0: number, y0: number, x1: number, y1: number) =>
+  ({ type: 'Polygon', coordinates: [[pos(x0, y0), pos(x1, y0), pos(x1, y1), pos(x0, y1), pos(x0, y0)]] });
+const at = (i: number) => new Date(T0 + i * 60_000);
+
+const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
+const events = (serial: string) => q<{ fix_time: Date; code: string; key: string; description: string; empresa_id: number; ativo_id: number }>(
+  `SELECT fix_time, code, key, description, empresa_id, ativo_id FROM telemetria.evento WHERE serial = $1 AND code LIKE 'cerca:%' ORDER BY fix_time, code`, [serial]);
+const stays = (serial: string) => q(`SELECT cerca_id, entrada, saida, duracao FROM telemetria.cerca_permanencia WHERE serial = $1 ORDER BY entrada, cerca_id`, [serial]);
+
+/** Sends fix i at (x, y) metres, 60 km/h. */
+async function send(serial: string, fixes: [i: number, x: number, y: number][]): Promise<void> {
+  for (const [i, x, y] of fixes) {
+    const [lon, lat] = pos(x, y);
+    const r = await fetch(`http://127.0.0.1:${gw.ports.osmandHttp}/?id=${serial}&lat=${lat}&lon=${lon}&speed=${60 / 1.852}&ignition=true&timestamp=${Math.floor(at(i).getTime() / 1000)}`, { method: 'POST' });
+    expect(r.status).toBe(200);
+  }
+  await gw.drain();
+}
+/** North along x = 0, 1 km per minute: fix i at y = i km. */
+const road = (from: number, to: number, x = 0): [number, number, number][] => Array.from({ length: to - from + 1 }, (_, k) => [from + k, x, (from + k) * 1000]);
+
+async function fence(api: Api, body: Record<string, unknown>): Promise<number> {
+  const r = await api.post('/api/cerca', body);
+  expect(r.status).toBe(201);
+  return (await r.json()).id;
+}
+
+let patio: number, rotatoria: number, fora: number, doca: number, deB: number;
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  pool = new pg.Pool({ connectionString: ts.databaseUrl, max: 3 });
+  gw = await startGateway({ databaseUrl: ts.databaseUrl, host: '127.0.0.1', ports: { osmandHttp: 0 }, writer: { lingerMs: 5 }, migrate: false });
+  [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
+  ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
+  ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
+  for (const s of ['cercaA', 'cercaLate', 'cercaEdit']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
+  await registerDevice(pool, 'cercaB', B, ativoB, 'osmand', 'osmand');
+  const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
+  const keys = ['tlm.cee.cercas.lista', 'tlm.cee.cercas.visualizar', 'tlm.cee.cercas.adicionar', 'tlm.cee.cercas.editar', 'tlm.cee.cercas.excluir'];
+  await ts.createUser({ login: 'cercas_a', ambienteId: ambiente, empresas: [A], permissoes: keys });
+  await ts.createUser({ login: 'cercas_b', ambienteId: ambiente, empresas: [B], permissoes: keys });
+  await ts.createUser({ login: 'cercas_sem', ambienteId: ambiente, empresas: [A], permissoes: ['tlm.fro.ativo.lista'] });
+  userA = await ts.login('cercas_a', 'senha-teste-123');
+  userB = await ts.login('cercas_b', 'senha-teste-123');
+  semChave = await ts.login('cercas_sem', 'senha-teste-123');
+  // company A: a yard across the road from 2.5 to 4.5 km; a roundabout of 200 m around 6.5 km (between two fixes);
+  // a fence east of the road (only the late fixes go in); company B: one fence over the whole road
+  patio = await fence(userA, { descricao: 'Pátio', tipo: 'poligono', geometria: rect(-500, 2500, 500, 4500) });
+  rotatoria = await fence(userA, { descricao: 'Rotatória', tipo: 'circulo', geometria: { type: 'Point', coordinates: pos(0, 6500) }, raio: 200 });
+  fora = await fence(userA, { descricao: 'Fora da estrada', tipo: 'poligono', geometria: rect(200, 2500, 800, 4500) });
+  doca = await fence(userA, { descricao: 'Doca', tipo: 'rota', geometria: { type: 'LineString', coordinates: [pos(20_000, 0), pos(20_000, 1000)] }, raio: 100 });
+  deB = await fence(userB, { descricao: 'Estrada de B', tipo: 'poligono', geometria: rect(-5000, -5000, 5000, 50_000) });
+});
+
+afterAll(async () => {
+  await gw?.stop();
+  await pool?.end();
+  await ts?.stop();
+});
+
+describe('drawing fences: the server checks the geometry', () => {
+  it('refuses an open ring, a circle without radius, coordinates off the globe and a kind/geometry mismatch (400, pt-BR)', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ descricao: 'Aberta', tipo: 'poligono', geometria: { type: 'Polygon', coordinates: [[pos(0, 0), pos(100, 0), pos(100, 100), pos(0, 100)]] } }, 'Polígono inválido: o anel deve ser fechado (a última posição igual à primeira)'],
+      [{ descricao: 'Sem raio', tipo: 'circulo', geometria: { type: 'Point', coordinates: pos(0, 0) } }, 'Informe o raio do círculo, em metros'],
+      [{ descricao: 'Fora', tipo: 'circulo', geometria: { type: 'Point', coordinates: [-200, 10] }, raio: 50 }, 'Coordenadas inválidas: longitude entre -180 e 180 e latitude entre -90 e 90'],
+      [{ descricao: 'Trocada', tipo: 'rota', geometria: rect(0, 0, 10, 10), raio: 50 }, 'Geometria inválida: uma rota é um GeoJSON LineString'],
+    ];
+    for (const [body, msg] of cases) {
+      const r = await userA.post('/api/cerca', body);
+      expect(r.status).toBe(400);
+      expect((await r.json()).msg).toBe(msg);
+    }
+    // an edit that changes only the kind is checked against the stored geometry too
+    const r = await userA.put(`/api/cerca/${patio}`, { tipo: 'circulo', raio: 10 });
+    expect(r.status).toBe(400);
+    expect((await r.json()).msg).toBe('Geometria inválida: um círculo é um GeoJSON Point');
+  });
+
+  it('each company sees only its fences', async () => {
+    const a = await json(await userA.get('/api/cerca?range=[0,49]'));
+    expect(a.map((x: any) => x.descricao).sort()).toEqual(['Doca', 'Fora da estrada', 'Pátio', 'Rotatória']);
+    const b = await json(await userB.get('/api/cerca?range=[0,49]'));
+    expect(b.map((x: any) => x.descricao)).toEqual(['Estrada de B']);
+    expect((await userB.get(`/api/cerca/${patio}`)).status).toBe(404);
+    expect((await semChave.get('/api/cerca')).status).toBe(403);
+  });
+});
+
+describe('entries and exits at ingest', () => {
+  it('a drive through the yard and past the roundabout: one entry and one exit each, at the borders’ times', async () => {
+    await send('cercaA', road(0, 8));
+    const ev = await events('cercaA');
+    expect(ev.map((e) => [e.fix_time.toISOString(), e.code, e.key, e.description])).toEqual([
+      [new Date(T0 + 150_000).toISOString(), `cerca:${patio}:entrada`, 'geofenceEnter', 'Entrada em cerca eletrônica: Pátio'],
+      [new Date(T0 + 270_000).toISOString(), `cerca:${patio}:saida`, 'geofenceExit', 'Saída de cerca eletrônica: Pátio'],
+      // no fix inside the roundabout: crossed between the fixes at 6 and 7 km
+      [new Date(T0 + 378_000).toISOString(), `cerca:${rotatoria}:entrada`, 'geofenceEnter', 'Entrada em cerca eletrônica: Rotatória'],
+      [new Date(T0 + 402_000).toISOString(), `cerca:${rotatoria}:saida`, 'geofenceExit', 'Saída de cerca eletrônica: Rotatória'],
+    ]);
+    expect(new Set(ev.map((e) => `${e.empresa_id}/${e.ativo_id}`))).toEqual(new Set([`${A}/${ativoA}`]));
+    expect(await stays('cercaA')).toEqual([
+      { cerca_id: patio, entrada: new Date(T0 + 150_000), saida: new Date(T0 + 270_000), duracao: 120 },
+      { cerca_id: rotatoria, entrada: new Date(T0 + 378_000), saida: new Date(T0 + 402_000), duracao: 24 },
+    ]);
+    // the same fixes again: nothing new
+    await send('cercaA', road(3, 5));
+    expect(await events('cercaA')).toHaveLength(4);
+    expect(await stays('cercaA')).toHaveLength(2);
+  });
+
+  it('a company’s fences never trigger for another company’s vehicle', async () => {
+    // B's device drives the same road: only B's fence (it starts inside it: an entry at its first fix)
+    await send('cercaB', road(0, 8));
+    const ev = await events('cercaB');
+    expect(ev.map((e) => [e.code, e.empresa_id, e.fix_time.toISOString()])).toEqual([[`cerca:${deB}:entrada`, B, at(0).toISOString()]]);
+    // and A's vehicle never got B's fence, though it drove inside it
+    expect((await events('cercaA')).some((e) => e.code.startsWith(`cerca:${deB}:`))).toBe(false);
+  });
+
+  it('late fixes: the detour they show is computed once, then resent without duplicates', async () => {
+    // the fixes at 3 and 4 km come late: the straight line 2 → 5 stays west of the fence
+    await send('cercaLate', road(0, 8).filter(([i]) => i !== 3 && i !== 4));
+    expect((await events('cercaLate')).filter((e) => e.code.startsWith(`cerca:${fora}:`))).toEqual([]);
+    const detour: [number, number, number][] = [[3, 600, 3000], [4, 600, 4000]];
+    await send('cercaLate', detour);
+    const only = async () => (await events('cercaLate')).filter((e) => e.code.startsWith(`cerca:${fora}:`)).map((e) => [e.code, e.fix_time.toISOString()]);
+    expect(await only()).toEqual([[`cerca:${fora}:entrada`, new Date(T0 + 150_000).toISOString()], [`cerca:${fora}:saida`, new Date(T0 + 270_000).toISOString()]]);
+    await send('cercaLate', detour);
+    await send('cercaLate', [[2, 0, 2000]]);
+    expect(await only()).toHaveLength(2);
+    // the yard, re-computed along the detour: out of it at x = 500 m between 2 and 3, back in between 4 and 5; once
+    expect((await events('cercaLate')).filter((e) => e.code.startsWith(`cerca:${patio}:`)).map((e) => [e.code, e.fix_time.getTime() - T0])).toEqual([
+      [`cerca:${patio}:entrada`, 150_000], [`cerca:${patio}:saida`, 170_000], [`cerca:${patio}:entrada`, 250_000], [`cerca:${patio}:saida`, 270_000]]);
+    expect((await stays('cercaLate')).filter((s: any) => s.cerca_id === fora)).toEqual([{ cerca_id: fora, entrada: new Date(T0 + 150_000), saida: new Date(T0 + 270_000), duracao: 120 }]);
+  });
+
+  it('an edit of a fence takes effect for the next fix', async () => {
+    // parked 20 km east: outside the Doca corridor (it lies 20 km east, 0 to 1 km north... the car is at 2 km north)
+    await send('cercaEdit', [[0, 20_000, 2000], [1, 20_000, 2000]]);
+    expect(await events('cercaEdit')).toEqual([]);
+    // the corridor extended north to 3 km: the next fix (same place) enters
+    const r = await userA.put(`/api/cerca/${doca}`, { geometria: { type: 'LineString', coordinates: [pos(20_000, 0), pos(20_000, 3000)] } });
+    expect(r.status).toBe(200);
+    await send('cercaEdit', [[2, 20_000, 2000]]);
+    expect((await events('cercaEdit')).map((e) => [e.code, e.fix_time.toISOString()])).toEqual([[`cerca:${doca}:entrada`, at(2).toISOString()]]);
+    // deactivated: the stay ends at the next fix, without an exit event
+    expect((await userA.put(`/api/cerca/${doca}`, { ativo: false })).status).toBe(200);
+    await send('cercaEdit', [[3, 20_000, 2000]]);
+    expect(await events('cercaEdit')).toHaveLength(1);
+    expect(await stays('cercaEdit')).toEqual([{ cerca_id: doca, entrada: at(2), saida: at(3), duracao: 60 }]);
+  });
+});
+
+describe('over HTTP', () => {
+  it('events and stays are listed for the company only, with the fence and the asset', async () => {
+    const ev = await json(await userA.get(`/api/cercas/eventos?filter=${encodeURIComponent(JSON.stringify({ cercaId: patio }))}&sort=${encodeURIComponent('["fixTime","ASC"]')}&range=[0,49]`));
+    expect(ev.filter((e: any) => e.serial === 'cercaA').map((e: any) => [e.tipo, e.cercaDescricao, e.fixTime])).toEqual([
+      ['Entrada', 'Pátio', new Date(T0 + 150_000).toISOString()], ['Saída', 'Pátio', new Date(T0 + 270_000).toISOString()]]);
+    const st = await json(await userA.get(`/api/cercas/permanencias?filter=${encodeURIComponent(JSON.stringify({ cercaId: rotatoria }))}&range=[0,49]`));
+    expect(st.map((s: any) => [s.serial, s.cercaDescricao, s.duracao, s.ativoId]).sort()).toEqual([['cercaA', 'Rotatória', 24, ativoA], ['cercaLate', 'Rotatória', 24, ativoA]]);
+    // B sees its own event only, never A's fences
+    const evB = await json(await userB.get('/api/cercas/eventos?range=[0,49]'));
+    expect(evB.map((e: any) => [e.serial, e.cercaDescricao])).toEqual([['cercaB', 'Estrada de B']]);
+    const stB = await json(await userB.get('/api/cercas/permanencias?range=[0,49]'));
+    expect(stB.map((s: any) => s.cercaDescricao)).toEqual(['Estrada de B']);
+    expect((await semChave.get('/api/cercas/eventos')).status).toBe(403);
+    expect((await semChave.get('/api/cercas/permanencias')).status).toBe(403);
+  });
+
+  it('/util/geo/line_to_polygon and /wkd/geo/pol_to_circle', async () => {
+    const r = await userA.post('/api/util/geo/line_to_polygon', { linha: { type: 'LineString', coordinates: [pos(0, 0), pos(1000, 0)] }, largura: 100 });
+    expect(r.status).toBe(200);
+    const poly = (await r.json()).payload;
+    expect(poly.type).toBe('Polygon');
+    const ring = poly.coordinates[0];
+    expect(ring[0]).toEqual(ring[ring.length - 1]);
+    const lats = ring.map((p: number[]) => (p[1]! - LAT0) / DLAT);
+    expect(Math.max(...lats)).toBeCloseTo(50, 0);
+    expect(Math.min(...lats)).toBeCloseTo(-50, 0);
+    const c = await userA.post('/wkd/geo/pol_to_circle'.replace(/^/, '/api'), { poligono: rect(0, 0, 300, 400) });
+    expect(c.status).toBe(200);
+    const { centro, raio } = (await c.json()).payload;
+    expect(raio).toBeCloseTo(250, 0);
+    expect(centro.type).toBe('Point');
+    expect((centro.coordinates[1] - LAT0) / DLAT).toBeCloseTo(200, 0);
+    const bad = await userA.post('/api/util/geo/line_to_polygon', { linha: [pos(0, 0)], largura: 100 });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).msg).toBe('Rota inválida: a linha precisa de ao menos 2 pontos');
+    const noWidth = await userA.post('/api/util/geo/line_to_polygon', { linha: [pos(0, 0), pos(1, 1)] });
+    expect((await noWidth.json()).msg).toBe('Informe a largura do corredor da rota, em metros');
+    expect((await semChave.post('/api/wkd/geo/pol_to_circle', { poligono: rect(0, 0, 1, 1) })).status).toBe(403);
+  });
+});

@@ -1,0 +1,203 @@
+// Report files: XLSX (exceljs, streamed), CSV (pt-BR: ';', decimal comma, BOM) and PDF (pdfmake: landscape table
+// with the title, the parameters, the company, when it was generated and page numbers). Rows come from the read
+// engine in batches of EXPORT_BATCH.
+// exportReport() is the one seam: today the HTTP route streams its chunks; a background job (spool) can run the
+// same call inside the company (withCompany) and write the chunks to storage, reporting onProgress.
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ReportColumnMeta } from '../../../shared/relatorio.ts';
+import { cellText, columnTitle, dateTimeBr } from '../../../shared/relatorio-format.ts';
+import type { Session } from '../../../server/app/env.ts';
+import { entityByKey } from '../../../server/core/registry.ts';
+import { badRequest } from '../../../server/http/envelope.ts';
+import { readFields, readOptions } from '../../../server/read/engine.ts';
+import { readReport, resolveReport, type ReportRequest, type ResolvedReport } from './reports.ts';
+
+export type ReportFormat = 'xlsx' | 'csv' | 'pdf';
+export const REPORT_FORMATS: ReportFormat[] = ['xlsx', 'csv', 'pdf'];
+export interface ReportContext { em: EntityManager; session: Session }
+export interface ReportFile { filename: string; contentType: string; total: number; title: string; chunks: AsyncGenerator<Uint8Array> }
+export type OnProgress = (done: number, total: number) => void;
+
+export const EXPORT_BATCH = 1000;
+export const maxExportRows = () => Number(process.env.RELATORIO_EXPORT_MAX ?? 100_000);
+export const maxPdfRows = () => Number(process.env.RELATORIO_PDF_MAX ?? 10_000);
+
+const CONTENT_TYPES: Record<ReportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};
+
+/** What heads the file: the title, the company, when, and the parameters in words. */
+export interface ReportHeading { title: string; empresa: string; geradoEm: string; parametros: [string, string][] }
+
+export const reportTitle = (r: ResolvedReport) => `Relatório de ${r.family.label} — ${r.kind.label}`;
+
+async function heading(ctx: ReportContext, r: ResolvedReport, params: Record<string, unknown>): Promise<ReportHeading> {
+  const empresa = await readFields(ctx.em, entityByKey('empresa')!, ctx.session, { id: ctx.session.empresaAtiva }, ['fantasia']);
+  const parametros: [string, string][] = [];
+  for (const p of r.kind.params) {
+    const v = params[p.name];
+    if (p.type === 'periodo') {
+      parametros.push([p.label, `${dateTimeBr(String(r.bind.inicio), r.fuso)} até ${dateTimeBr(String(r.bind.fim), r.fuso)}`]);
+    } else if (p.type === 'registros') {
+      const ids = Array.isArray(v) ? (v as number[]) : [];
+      if (!ids.length) { parametros.push([p.label, 'Todos']); continue; }
+      const e = entityByKey(p.reference!)!;
+      // labels of the chosen rows the caller's company scope sees (others: the id)
+      const seen = await readOptions(ctx.em, e, ctx.session, 'id', e.recordRepresentation ?? 'descricao', { id: { $in: ids } }, ids.length);
+      const by = new Map(seen.map((o) => [Number(o.value), String(o.label)]));
+      parametros.push([p.label, ids.map((id) => by.get(id) ?? `#${id}`).join(', ')]);
+    } else {
+      parametros.push([p.label, p.options?.find((o) => o.value === v)?.label ?? String(v ?? '')]);
+    }
+  }
+  return { title: reportTitle(r), empresa: String(empresa?.fantasia ?? ''), geradoEm: dateTimeBr(new Date(), r.fuso), parametros };
+}
+
+// ---------- encoders ----------
+
+const enc = new TextEncoder();
+const tick = () => new Promise<void>((res) => setImmediate(res));
+type Rows = AsyncIterable<Record<string, unknown>[]>;
+
+/** Text cells that a spreadsheet would read as a formula get a leading quote. */
+const safeText = (s: string) => (/^[=+\-@\t\r]/.test(s) && !/^-\d+(,\d+)?$/.test(s) ? `'${s}` : s);
+const csvCell = (s: string) => {
+  const v = safeText(s);
+  return /[";\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+};
+
+async function* csvChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
+  yield enc.encode('\uFEFF' + cols.map((c) => csvCell(columnTitle(c))).join(';') + '\r\n');
+  for await (const batch of rows) {
+    yield enc.encode(batch.map((r) => cols.map((c) => csvCell(cellText(c, r[c.name], { timeZone: tz, plain: true }))).join(';')).join('\r\n') + '\r\n');
+    await tick();
+  }
+}
+
+/** XLSX value: numbers stay numbers (with the column's decimals as the format), the rest as the text shown. */
+function xlsxValue(c: ReportColumnMeta, v: unknown, tz: string): unknown {
+  if (v === null || v === undefined || v === '') return null;
+  if (c.type === 'integer' || c.type === 'number') return Number(v);
+  return safeText(cellText(c, v, { timeZone: tz }));
+}
+
+async function* xlsxChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
+  const pass = new PassThrough();
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
+  wb.title = h.title;
+  wb.company = h.empresa;
+  const ws = wb.addWorksheet('Relatório');
+  ws.columns = cols.map((c) => ({
+    key: c.name, width: Math.max(12, columnTitle(c).length + 2),
+    ...(c.type === 'number' ? { style: { numFmt: c.decimals ? `0.${'0'.repeat(c.decimals)}` : '0' } } : {}),
+  }));
+  // title, company and parameters above the table
+  ws.addRow([h.title]).font = { bold: true, size: 14 };
+  ws.addRow([`${h.empresa} · Gerado em ${h.geradoEm}`]);
+  for (const [k, v] of h.parametros) ws.addRow([`${k}: ${v}`]);
+  ws.addRow([]);
+  const head = ws.addRow(cols.map(columnTitle));
+  head.font = { bold: true };
+  head.commit();
+  let stop = false;
+  const ac = new AbortController();
+  const producer = (async () => {
+    for await (const batch of rows) {
+      if (stop) return;
+      for (const r of batch) ws.addRow(cols.map((c) => xlsxValue(c, r[c.name], tz))).commit();
+      while (!stop && pass.readableLength > 1 << 20) await once(pass, 'data', { signal: ac.signal });
+      await tick();
+    }
+    ws.commit();
+    await wb.commit();
+  })().catch((err) => { pass.destroy(err); });
+  try {
+    for await (const chunk of pass) yield chunk as Uint8Array;
+  } finally {
+    stop = true;
+    ac.abort();
+    await producer;
+  }
+}
+
+// pdfmake 0.3 on the server (CommonJS); the standard Helvetica of PDF readers: no font file, offline, WinAnsi
+// (the accents of Portuguese).
+let pdfmake: any;
+async function pdfMake(): Promise<any> {
+  if (!pdfmake) {
+    const mod = await import('pdfmake');
+    pdfmake = (mod as any).default ?? mod;
+    const helvetica = { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' };
+    pdfmake.setFonts({ Helvetica: helvetica });
+    // no file and no URL is read: only the names of the standard fonts (built into pdfkit)
+    const standard = new Set(Object.values(helvetica));
+    pdfmake.setUrlAccessPolicy(() => false);
+    pdfmake.setLocalAccessPolicy((path: string) => standard.has(path));
+  }
+  return pdfmake;
+}
+
+async function* pdfChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
+  const body: unknown[][] = [cols.map((c) => ({ text: columnTitle(c), style: 'th' }))];
+  const right = (c: ReportColumnMeta) => ['integer', 'number', 'duration'].includes(c.type);
+  for await (const batch of rows) {
+    for (const r of batch) body.push(cols.map((c) => ({ text: cellText(c, r[c.name], { timeZone: tz }), ...(right(c) ? { alignment: 'right' } : {}) })));
+    await tick();
+  }
+  if (body.length === 1) body.push([{ text: 'Nenhum item foi encontrado', colSpan: cols.length, alignment: 'center' }, ...cols.slice(1).map(() => ({}))]);
+  const doc = {
+    pageSize: 'A4', pageOrientation: 'landscape', pageMargins: [28, 44, 28, 36],
+    info: { title: h.title, author: h.empresa, creator: 'Rastro' },
+    defaultStyle: { font: 'Helvetica', fontSize: 8 },
+    header: () => ({ columns: [{ text: h.empresa, bold: true }, { text: `Gerado em ${h.geradoEm}`, alignment: 'right' }], margin: [28, 18, 28, 0], fontSize: 9 }),
+    footer: (page: number, pages: number) => ({ text: `Página ${page} de ${pages}`, alignment: 'center', fontSize: 8, margin: [0, 12, 0, 0] }),
+    content: [
+      { text: h.title, fontSize: 14, bold: true, margin: [0, 0, 0, 6] },
+      ...h.parametros.map(([k, v]) => ({ text: [{ text: `${k}: `, bold: true }, v], fontSize: 9 })),
+      { table: { headerRows: 1, widths: cols.map(() => 'auto'), body }, layout: 'lightHorizontalLines', margin: [0, 8, 0, 0] },
+    ],
+    styles: { th: { bold: true, fillColor: '#eeeeee' } },
+  };
+  const pm = await pdfMake();
+  const buf: Buffer = await pm.createPdf(doc).getBuffer();
+  for (let i = 0; i < buf.length; i += 1 << 16) yield new Uint8Array(buf.subarray(i, i + (1 << 16)));
+}
+
+// ---------- the seam ----------
+
+/**
+ * One report as a file. Checks the request (404 unknown report; 400 bad parameters, columns, sort, or more rows than
+ * the format allows) and reads the first batch before answering; the chunks read the next batches as they are
+ * taken. Runs in the caller's company (the request's, or withCompany in a job) through ctx.session's scope.
+ */
+export async function exportReport(ctx: ReportContext, req: ReportRequest, format: ReportFormat, onProgress?: OnProgress): Promise<ReportFile> {
+  if (!REPORT_FORMATS.includes(format)) throw badRequest('Formato de exportação inválido: use xlsx, csv ou pdf');
+  const r = resolveReport(req);
+  const first = await readReport(ctx.em, ctx.session, r, 0, EXPORT_BATCH);
+  const total = first.total;
+  if (total > maxExportRows()) throw badRequest(`O relatório tem ${total.toLocaleString('pt-BR')} linhas, acima do limite de ${maxExportRows().toLocaleString('pt-BR')} para exportar: escolha um período menor ou mais filtros`);
+  if (format === 'pdf' && total > maxPdfRows()) throw badRequest(`O relatório tem ${total.toLocaleString('pt-BR')} linhas, acima do limite de ${maxPdfRows().toLocaleString('pt-BR')} do PDF: exporte em XLSX ou CSV`);
+  const h = await heading(ctx, r, req.params);
+  async function* batches(): AsyncGenerator<Record<string, unknown>[]> {
+    let done = first.rows.length;
+    yield first.rows;
+    onProgress?.(done, total);
+    while (done < total && done < maxExportRows()) {
+      const { rows } = await readReport(ctx.em, ctx.session, r, done, EXPORT_BATCH);
+      if (!rows.length) break;
+      done += rows.length;
+      yield rows;
+      onProgress?.(done, total);
+    }
+  }
+  const encode = format === 'csv' ? csvChunks : format === 'xlsx' ? xlsxChunks : pdfChunks;
+  return {
+    filename: `relatorio_${r.family.key}_${r.kind.key}.${format}`, contentType: CONTENT_TYPES[format], total, title: h.title,
+    chunks: encode(r.columns, h, r.fuso, batches()),
+  };
+}

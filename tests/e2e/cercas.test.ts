@@ -1,0 +1,100 @@
+// Fences in the browser (issue 21): a polygon drawn on the fence form's map (leaflet-geoman) is saved as a closed
+// GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map lists the entry and the exit.
+// In the demo's second company (other browser tests count the first company's rows).
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiCall, randomPlate, secondCompanySession, type AdminSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const adminPassword = inject('adminPassword');
+const gatewayPort = inject('gatewayPort');
+const T = { timeout: 30_000 };
+const SHOTS = '/tmp/shots/cercas';
+
+let s: AdminSession;
+let ctx: BrowserContext;
+let page: Page;
+const stamp = String(Date.now()).slice(-9);
+const nome = `Pátio ${stamp}`;
+const veic = { descricao: `Cerca${stamp} Caminhão`, placa: randomPlate(), serial: `869${stamp}01`, id: 0 };
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000;
+
+function frame(i: number, lat: number, lon: number): string {
+  const t = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
+  return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,40.0,90,760.0,${lon.toFixed(6)},${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,12000.0,0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
+}
+function send(frames: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
+    sock.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  s = await secondCompanySession(baseUrl, adminPassword, `cercas.${stamp}`);
+  ({ ctx, page } = s);
+  veic.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: veic.descricao, placa: veic.placa })).id;
+  await apiCall(ctx, baseUrl, '/api/equipamento', { serial: veic.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
+  await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: veic.serial, ativoId: veic.id, dataInicio: '2024-01-01T00:00:00Z' });
+}, 120_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('Cercas', () => {
+  it('draws a polygon on the form’s map and saves it as a closed GeoJSON polygon', async () => {
+    await page.goto(`${baseUrl}/tlm/cee/cercas/adicionar`);
+    await page.getByLabel('Descrição').fill(nome);
+    const map = page.getByTestId('mapa-root_geometria');
+    const area = map.locator('.leaflet-container');
+    await area.waitFor(T);
+    for (let i = 0; i < 9; i++) await map.locator('.leaflet-control-zoom-in').click();
+    await expect.poll(() => page.getByTestId('resumo-root_geometria').textContent(), T).toBe('Nada desenhado');
+    await map.getByTitle('Desenhar Polígonos').click();
+    const box = (await area.boundingBox())!;
+    const at = (x: number, y: number) => [box.x + box.width * x, box.y + box.height * y] as const;
+    for (const [x, y] of [[0.3, 0.3], [0.7, 0.3], [0.7, 0.7], [0.3, 0.7], [0.3, 0.3]] as const) {
+      await page.mouse.move(...at(x, y), { steps: 4 });
+      await page.mouse.down();
+      await page.mouse.up();
+    }
+    await expect.poll(() => page.getByTestId('resumo-root_geometria').textContent(), T).toBe('Polígono com 4 vértices');
+    await page.screenshot({ path: `${SHOTS}/1-desenhada.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(`${baseUrl}/tlm/cee/cercas`, T);
+    await page.getByText(nome).waitFor(T);
+    const [c] = (await apiCall(ctx, baseUrl, `/api/cerca?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`)) as any[];
+    expect([c.descricao, c.tipo, c.geometria.type]).toEqual([nome, 'poligono', 'Polygon']);
+    const ring = c.geometria.coordinates[0] as number[][];
+    expect(ring).toHaveLength(5);
+    expect(ring[4]).toEqual(ring[0]);
+    // a square on screen: two distinct longitudes and two distinct latitudes
+    expect(new Set(ring.map((p) => p[0])).size).toBe(2);
+    expect(new Set(ring.map((p) => p[1])).size).toBe(2);
+  });
+
+  it('a truck driving through it: the fences’ map shows the fence, its entry and its exit', async () => {
+    const [c] = (await apiCall(ctx, baseUrl, `/api/cerca?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`)) as any[];
+    const ring = c.geometria.coordinates[0] as number[][];
+    const lons = ring.map((p) => p[0]!), lats = ring.map((p) => p[1]!);
+    const lat = (Math.min(...lats) + Math.max(...lats)) / 2;
+    const w = Math.min(...lons), e = Math.max(...lons), span = e - w;
+    // 11 fixes west to east: 3 before the fence, inside, 3 after
+    await send(Array.from({ length: 11 }, (_, i) => frame(i, lat, w - span * 0.5 + (span * 2 * i) / 10)));
+    await expect.poll(async () => (await apiCall(ctx, baseUrl, `/api/cercas/eventos?filter=${encodeURIComponent(JSON.stringify({ cercaId: c.id }))}`)).map((x: any) => x.tipo).sort().join(','), { ...T, interval: 300 })
+      .toBe('Entrada,Saída');
+    await page.goto(`${baseUrl}/tlm/cee/mapa_de_cercas`);
+    await page.getByTestId('lista-cercas').getByText(nome).waitFor(T);
+    const ev = page.getByTestId('eventos-cercas');
+    await ev.getByText('Entrada', { exact: true }).waitFor(T);
+    await ev.getByText('Saída', { exact: true }).waitFor(T);
+    await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa})`).first().waitFor(T);
+    await expect.poll(() => page.getByTestId('mapa-cercas').locator('path.leaflet-interactive').count(), T).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/2-mapa.png`, fullPage: true });
+    expect(s.errors).toEqual([]);
+  });
+});

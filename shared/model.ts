@@ -374,8 +374,9 @@ export interface ReportKindMeta {
   params: ReportParamMeta[];
   columns: ReportColumnMeta[];
   sort: { field: string; order: 'ASC' | 'DESC' };
-  /** The rows: read by the read engine (server/read/provider.ts) with the company condition of `sql.scope`. */
-  sql: ProviderSql;
+  /** The rows: read by the read engine (server/read/provider.ts) with the company condition of `sql.scope`;
+   *  `plataforma`: registers without company (scope global, e.g. the event library) read without one. */
+  sql: ProviderSql & { plataforma?: string[] };
   /** JSON Schema (draft-07) of the parameters: the screen's form and the server's validation. */
   schema: Record<string, unknown>;
 }

@@ -107,4 +107,21 @@ describe('kind relatorio', () => {
       `${FILE}: /tipos/0/sql/columns/serial: coluna desconhecida em telemetria.viagem: numero_serie`,
     ]);
   });
+
+  it('sql.plataforma: a register without company is read without {scope:x}; a company register or an unread table is refused', async () => {
+    const lib = 'LEFT JOIN LATERAL (SELECT b.description FROM biblioteca_evento b WHERE b.event = v.serial LIMIT 1) bib ON TRUE';
+    const { model } = await gen((() => { const p = project(); edit(p, (d) => { d.tipos[0].sql.from += ` ${lib}`; d.tipos[0].sql.plataforma = ['biblioteca_evento']; }); return p; })());
+    expect(model.relatorios!.find((f) => f.key === 'viagem')!.tipos[0].sql.plataforma).toEqual(['biblioteca_evento']);
+    expect(await problems((d) => { d.tipos[0].sql.from += ` ${lib}`; })).toEqual([
+      `${FILE}: /tipos/0/sql/from: a tabela biblioteca_evento (b) sem {scope:b}`,
+    ]);
+    expect(await problems((d) => {
+      d.tipos[0].sql.from = d.tipos[0].sql.from.replace('LEFT JOIN motorista m ON m.id = v.motorista_id AND {scope:m}', 'LEFT JOIN motorista m ON m.id = v.motorista_id');
+      d.tipos[0].sql.plataforma = ['motorista', 'cerca'];
+    })).toEqual([
+      `${FILE}: /tipos/0/sql/plataforma/1: tabela não lida na SQL: cerca`,
+      `${FILE}: /tipos/0/sql/plataforma/0: motorista não é um cadastro da plataforma (sem empresa): leia-o com {scope:apelido}`,
+      `${FILE}: /tipos/0/sql/plataforma/1: cerca não é um cadastro da plataforma (sem empresa): leia-o com {scope:apelido}`,
+    ]);
+  });
 });

@@ -9,7 +9,7 @@ import {
   GROUPINGS, IMPLICIT_PARAMS, PERIOD_SHORTCUTS, REPORT_COLUMN_KEYS, REPORT_PARAMS, REPORTS_KEY, REPORTS_ROUTE,
   type ReportColumnMeta, type ReportFamilyMeta, type ReportKindMeta, type ReportParamMeta, type ReportParamName,
 } from '../../shared/relatorio.ts';
-import { snippetProblems } from '../../shared/scope-sql.ts';
+import { snippetProblems, tablesRead } from '../../shared/scope-sql.ts';
 import { problem } from '../errors.ts';
 import { buildTelemetry, checkTelemetryRefs } from '../telemetry.ts';
 import type { Err, KindModule } from './types.ts';
@@ -20,7 +20,7 @@ const DEFAULT_MAX_DIAS = 186;
 
 type RawParam = ReportParamName | { name: ReportParamName; label?: string; required?: boolean; shortcuts?: string[]; maxDias?: number; options?: string[]; default?: string };
 interface RawColumn { name: string; label: string; type?: ReportColumnMeta['type']; unit?: ReportColumnMeta['unit']; decimals?: number; sortable?: boolean; default?: boolean }
-interface RawTipo { key: string; label: string; help?: string; params: RawParam[]; columns: RawColumn[]; sort?: { field: string; order?: 'ASC' | 'DESC' }; sql: ProviderSql & { scope: string; columns: Record<string, string> } }
+interface RawTipo { key: string; label: string; help?: string; params: RawParam[]; columns: RawColumn[]; sort?: { field: string; order?: 'ASC' | 'DESC' }; sql: ProviderSql & { scope: string; columns: Record<string, string>; plataforma?: string[] } }
 export interface RawRelatorio { kind: 'relatorio'; key: string; label: string; permission: string; order?: number; help?: string; tipos: RawTipo[] }
 
 const PARAM_REF = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -102,11 +102,18 @@ function normalizeTipo(t: RawTipo, at: string, err: Err): ReportKindMeta {
   const allowed = new Set<string>([...IMPLICIT_PARAMS, ...params.flatMap((p) => (p.type === 'periodo' ? ['inicio', 'fim'] : [p.name]))]);
   for (const n of bound) if (!allowed.has(n)) err(`${at}/sql`, `{param:${n}} não é um parâmetro do tipo (declare em params; periodo dá inicio e fim)`);
   for (const n of allowed) if (!(IMPLICIT_PARAMS as readonly string[]).includes(n) && !bound.has(n)) err(`${at}/sql/from`, `parâmetro declarado e não usado na SQL: ${n}`);
-  // company conditions: {scope:x} for every table read (the scope alias gets the engine's), never empresa_id by hand
+  // company conditions: {scope:x} for every table read (the scope alias gets the engine's), never empresa_id by hand;
+  // the platform registers listed in sql.plataforma (no company: the event library…) are read without one (link checks
+  // that they are global registers)
+  const plataforma = t.sql.plataforma ?? [];
+  const exempt = (m: string) => plataforma.some((g) => m.startsWith(`a tabela ${g} `));
   for (const [path, text] of [['from', from], ...Object.entries(t.sql.columns).map(([n, v]) => [`columns/${n}`, v])] as [string, string][]) {
-    snippetProblems(text, 'empresa').forEach((m) => err(`${at}/sql/${path}`, m));
+    snippetProblems(text, 'empresa').filter((m) => !exempt(m)).forEach((m) => err(`${at}/sql/${path}`, m));
   }
-  const sql: ProviderSql = { from, scope: t.sql.scope, ...(t.sql.this ? { this: t.sql.this } : {}), columns: t.sql.columns, tiebreak: t.sql.tiebreak };
+  plataforma.forEach((g, i) => {
+    if (!tablesRead([from, ...Object.values(t.sql.columns)].join('\n')).some((x) => x.table === g)) err(`${at}/sql/plataforma/${i}`, `tabela não lida na SQL: ${g}`);
+  });
+  const sql: ReportKindMeta['sql'] = { from, scope: t.sql.scope, ...(plataforma.length ? { plataforma } : {}), ...(t.sql.this ? { this: t.sql.this } : {}), columns: t.sql.columns, tiebreak: t.sql.tiebreak };
   return {
     key: t.key, label: t.label, ...(t.help ? { help: t.help } : {}), params, columns,
     sort: { field: sortField, order: t.sort?.order ?? 'ASC' }, sql, schema: paramsSchema(params),
@@ -143,6 +150,11 @@ export const relatorioKind: KindModule<ReportFamilyMeta, RawRelatorio> = {
         for (const p of t.params) {
           if (p.reference && !ctx.model.entities.some((e) => e.key === p.reference)) ctx.problems.push(problem(f.file, `/tipos/${i}/params`, `entidade desconhecida: ${p.reference}`));
         }
+        // platform registers read without a company condition: only registers without company (scope global)
+        (t.sql.plataforma ?? []).forEach((g, j) => {
+          const e = ctx.model.entities.find((x) => x.table === g);
+          if (!e || e.scope !== 'global') ctx.problems.push(problem(f.file, `/tipos/${i}/sql/plataforma/${j}`, `${g} não é um cadastro da plataforma (sem empresa): leia-o com {scope:apelido}`));
+        });
         // telemetry tables: only the columns metadata/telemetria describes
         const refs = checkTelemetryRefs([{ file: f.file, area: f.area, data: { sql: t.sql } }], tables);
         ctx.problems.push(...refs.map((m) => m.replace(`${f.file}: /sql`, `${f.file}: /tipos/${i}/sql`)));

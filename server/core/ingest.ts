@@ -43,6 +43,9 @@ export interface IngestLog {
 
 export interface IngestModule {
   name: string;
+  /** Modules whose consumers read what this one reads after them (e.g. totals read the stored trips): they are
+   *  handed each batch and drained first. */
+  after?: string[];
   /** Started with the gateway: SQL through its pool (the gateway's role, every company). */
   start(ctx: { pool: pg.Pool; log: IngestLog }): IngestConsumer;
 }
@@ -51,12 +54,29 @@ export const defineIngest = (m: IngestModule): IngestModule => m;
 
 const MODULES_DIR = fileURLToPath(new URL('../../modules/', import.meta.url));
 
-/** Every modules/<name>/ingest.ts, in name order. */
+/** Every modules/<name>/ingest.ts, in name order, a module after those it names in `after`. */
 export async function loadIngestModules(): Promise<IngestModule[]> {
   const names = existsSync(MODULES_DIR) ? readdirSync(MODULES_DIR).sort().filter((n) => existsSync(join(MODULES_DIR, n, 'ingest.ts'))) : [];
-  return Promise.all(names.map(async (name) => {
+  const mods = await Promise.all(names.map(async (name) => {
     const m = (await import(pathToFileURL(join(MODULES_DIR, name, 'ingest.ts')).href)).default as IngestModule;
     if (m?.name !== name) throw new Error(`modules/${name}/ingest.ts: default export must be an ingest module named '${name}'`);
     return m;
   }));
+  return orderIngestModules(mods);
+}
+
+/** Modules in the given order, each after the modules it names in `after` (unknown names are ignored; a cycle is an error). */
+export function orderIngestModules(mods: IngestModule[]): IngestModule[] {
+  const byName = new Map(mods.map((m) => [m.name, m]));
+  const out: IngestModule[] = [], state = new Map<string, 'visiting' | 'done'>();
+  const visit = (m: IngestModule) => {
+    if (state.get(m.name) === 'done') return;
+    if (state.get(m.name) === 'visiting') throw new Error(`ingest: ciclo em 'after' passando por '${m.name}'`);
+    state.set(m.name, 'visiting');
+    for (const d of m.after ?? []) { const dep = byName.get(d); if (dep) visit(dep); }
+    state.set(m.name, 'done');
+    out.push(m);
+  };
+  mods.forEach(visit);
+  return out;
 }

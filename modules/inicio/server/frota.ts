@@ -16,6 +16,7 @@ import { route } from '../../../server/core/pipeline.ts';
 import { entityByKey } from '../../../server/core/registry.ts';
 import { memoryPage, type Provider, type ProviderRow } from '../../../server/crud/provider.ts';
 import { ativo, equipamento_pendente as pend, fila_processamento as fila, pontuacao_de_eventos as pe } from '../../../server/generated/columns.ts';
+import { fusoHorario } from '../../../server/core/fuso-horario.ts';
 import { ok } from '../../../server/http/envelope.ts';
 import { companySql, qParams, sameCompany, scopeSql, type Params } from '../../../server/tenancy/scope.ts';
 
@@ -23,7 +24,7 @@ export const semComunicacaoMin = () => {
   const v = Number(process.env.SEM_COMUNICACAO_MIN ?? 10);
   return Number.isFinite(v) && v > 0 ? v : 10;
 };
-export const fusoHorario = () => process.env.FUSO_HORARIO || 'America/Sao_Paulo';
+export { fusoHorario };
 
 export const ESTADOS = ['em_movimento', 'parado', 'desligado', 'sem_comunicacao'] as const;
 export type EstadoFrota = (typeof ESTADOS)[number];

@@ -107,13 +107,15 @@ function Comparacao({ id }: { id: string }) {
   const [escolhida, setEscolhida] = useState<string>();
   const [foco, setFoco] = useState<number>();
 
+  const valido = /^\d{1,12}$/.test(id);
   useEffect(() => {
+    if (!valido) { setIt(null); return; }
     call<ItRow[]>(`/api/historico_itinerario/itinerarios?filter=${q({ id: Number(id) })}&range=${q([0, 0])}`).then((x) => setIt(x[0] ?? null), (e: Error) => setErro(e.message));
     call<Ativo[]>(`/api/historico_itinerario/ativos?range=${q([0, 999])}`).then(setAtivos, (e: Error) => setErro(e.message));
-  }, [id]);
+  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     setR(undefined); setFoco(undefined);
-    if (!ativoId) return;
+    if (!ativoId || !valido) return;
     let off = false;
     const inicio = new Date(`${periodo.from}T00:00:00`).toISOString(), fim = new Date(`${periodo.to}T23:59:59.999`).toISOString();
     call<Resposta>(`/api/historico_itinerario/${id}/comparacao?ativo=${ativoId}&inicio=${encodeURIComponent(inicio)}&fim=${encodeURIComponent(fim)}`).then((x) => {
@@ -122,7 +124,7 @@ function Comparacao({ id }: { id: string }) {
       setEscolhida((x.viagens.find((v) => v.desvios.length) ?? x.viagens[x.viagens.length - 1])?.id);
     }, (e: Error) => { if (!off) setErro(e.message); });
     return () => { off = true; };
-  }, [id, ativoId, periodo]);
+  }, [id, ativoId, periodo]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const v = r?.viagens.find((x) => x.id === escolhida);
   const ativo = useMemo(() => ativos.find((a) => a.id === ativoId) ?? null, [ativos, ativoId]);
@@ -137,7 +139,7 @@ function Comparacao({ id }: { id: string }) {
       <Stack direction="row" spacing={2} alignItems="center">
         <Button variant="outlined" size="small" onClick={() => navigate('/tlm/ras/historico_itinerario')}>Voltar</Button>
         <Typography variant="h5" component="h1">Histórico de itinerário{it ? `: ${it.descricao}` : ''}</Typography>
-        {it?.linhaDescricao && <Chip label={`Linha ${it.linhaDescricao}`} />}
+        {it?.linhaDescricao && <Chip label={`Linha: ${it.linhaDescricao}`} />}
         {it?.largura && <Chip variant="outlined" label={`Corredor de ${metros(it.largura)}`} />}
       </Stack>
       {it === null && <Alert severity="error">Itinerário não encontrado</Alert>}

@@ -1,11 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261127143426 extends Migration {
+export class Migration20261127145757 extends Migration {
 
-  override name = 'Migration20261127143426';
+  override name = 'Migration20261127145757';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "itinerario_ponto" ("id" serial primary key, "empresa_id" int not null, "itinerario" int not null, "ordem" int not null, "descricao" varchar(120) not null, "direcao" text not null default 'ida', "horario" varchar(5) not null, "raio" double precision null default 100, "posicao" jsonb not null, "created_at" timestamptz not null, "updated_at" timestamptz not null);`);
+    this.addSql(`create table "itinerario_ponto" ("id" serial primary key, "empresa_id" int not null, "itinerario" int not null, "ordem" int not null, "descricao" varchar(120) not null, "direcao" text not null default 'ida', "horario" varchar(5) not null, "raio" double precision null default 100, "posicao" jsonb null, "created_at" timestamptz not null, "updated_at" timestamptz not null);`);
     this.addSql(`create index "itinerario_ponto_empresa_id_index" on "itinerario_ponto" ("empresa_id");`);
     this.addSql(`create index "itinerario_ponto_itinerario_index" on "itinerario_ponto" ("itinerario");`);
     this.addSql(`create index "itinerario_ponto_descricao_trgm_index" on "itinerario_ponto" using gin ("descricao" gin_trgm_ops);`);

@@ -94,6 +94,10 @@ describe('Itinerários', () => {
     const [w, lat] = c[0]!, e = c[2]![0];
     itinerario = (await apiCall(ctx, baseUrl, '/api/itinerario', { descricao: `Itinerário ${stamp}`, linha: linha.id, inicioIda: hhmm(T0), ativos: [veic.id] })).id;
     await apiCall(ctx, baseUrl, '/api/itinerario_ponto', { itinerario, ordem: 1, descricao: 'Terminal leste', horario: hhmm(T0 + 8 * 60_000), raio: 150, posicao: { type: 'Point', coordinates: [e, lat] } });
+    // the itinerary's record page lists its stop points in a tab
+    await page.goto(`${baseUrl}/tlm/cee/itinerarios/${itinerario}/pontos`);
+    await page.getByText('Terminal leste').waitFor(T);
+    await page.screenshot({ path: `${SHOTS}/0-pontos.png`, fullPage: true });
     // 11 fixes a minute apart west to east; minutes 4..6 run 0.003° north of the line
     await send(Array.from({ length: 11 }, (_, i) => frame(i, lat + (i >= 4 && i <= 6 ? 0.003 : 0), w + ((e - w) * i) / 10)));
     const dia = await page.evaluate((t) => { const d = new Date(t); return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`; }, T0);

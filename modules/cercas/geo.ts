@@ -4,13 +4,11 @@
 // Kinds: poligono (Polygon, holes allowed), circulo (Point + radius), rota (LineString corridor: `raio` is the
 // corridor's full width, so a point is inside when it is within raio/2 of the line).
 
-export type Kind = 'poligono' | 'circulo' | 'rota';
-export type Pos = [number, number];
-export interface FenceInput { id: number; tipo: Kind; geometria: unknown; raio?: number | null }
+import { M_PER_DEG, RAD, flatten, inCorridor, inRings, planeAround, type Pos } from '../../shared/geo.ts';
 
-const R = 6_371_008.8;
-const RAD = Math.PI / 180;
-const M_PER_DEG = R * RAD;
+export type Kind = 'poligono' | 'circulo' | 'rota';
+export type { Pos };
+export interface FenceInput { id: number; tipo: Kind; geometria: unknown; raio?: number | null }
 
 /** A fence ready for tests: its plane, its shape in metres and its bounding box in degrees (radius included). */
 export interface Prepared {
@@ -75,18 +73,13 @@ export function prepare(f: FenceInput): Prepared | null {
   if (geometryProblem(f.tipo, f.geometria, f.raio)) return null;
   const c = (f.geometria as { coordinates: unknown }).coordinates;
   const pts: Pos[] = f.tipo === 'circulo' ? [c as Pos] : f.tipo === 'rota' ? (c as Pos[]) : (c as Pos[][]).flat();
-  let minLon = Infinity, minLat = Infinity, maxLon = -Infinity, maxLat = -Infinity;
+  const { lon0, lat0, kx, ky } = planeAround(pts);
+  let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
   for (const [lon, lat] of pts) {
     if (lon < minLon) minLon = lon; if (lon > maxLon) maxLon = lon;
     if (lat < minLat) minLat = lat; if (lat > maxLat) maxLat = lat;
   }
-  const lon0 = (minLon + maxLon) / 2, lat0 = (minLat + maxLat) / 2;
-  const ky = M_PER_DEG, kx = M_PER_DEG * Math.max(Math.cos(lat0 * RAD), 1e-6);
-  const flat = (ps: Pos[]) => {
-    const a = new Float64Array(ps.length * 2);
-    ps.forEach(([lon, lat], i) => { a[2 * i] = (lon - lon0) * kx; a[2 * i + 1] = (lat - lat0) * ky; });
-    return a;
-  };
+  const flat = (ps: Pos[]) => flatten({ lon0, lat0, kx, ky }, ps);
   const r = f.tipo === 'circulo' ? Number(f.raio) : f.tipo === 'rota' ? Number(f.raio) / 2 : 0;
   // the box grows by the radius (a little more: the plane's scale differs slightly away from lat0)
   const dLat = (r * 1.01) / ky, dLon = (r * 1.01) / (M_PER_DEG * Math.max(Math.cos((Math.abs(lat0) + Math.abs(maxLat - minLat) / 2 + dLat) * RAD), 1e-6));
@@ -100,33 +93,6 @@ export function prepare(f: FenceInput): Prepared | null {
 }
 
 // ---------- point tests ----------
-
-function inRings(rings: Float64Array[], x: number, y: number): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
-      const xi = ring[i]!, yi = ring[i + 1]!, xj = ring[j]!, yj = ring[j + 1]!;
-      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
-}
-
-/** Squared distance from (x, y) to the segment (ax, ay)-(bx, by). */
-function segDist2(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax, dy = by - ay;
-  const l2 = dx * dx + dy * dy;
-  let t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const ex = ax + t * dx - x, ey = ay + t * dy - y;
-  return ex * ex + ey * ey;
-}
-
-function inCorridor(line: Float64Array, hw: number, x: number, y: number): boolean {
-  const h2 = hw * hw;
-  for (let i = 0; i + 3 < line.length; i += 2) if (segDist2(x, y, line[i]!, line[i + 1]!, line[i + 2]!, line[i + 3]!) <= h2) return true;
-  return false;
-}
 
 /** Whether the position (lon, lat) is inside the fence (its border included for circles and corridors). */
 export function contains(f: Prepared, lon: number, lat: number): boolean {

@@ -68,6 +68,8 @@ export interface FieldMeta {
   /** reference / referenceList: the referenced row's fields (keys) must equal this row's fields (values); the picker
    *  lists only such rows and the server refuses others (server/crud/write.ts checkReferences). */
   narrow?: Record<string, string>;
+  /** A valid value (JSON schema `examples`), where a hook decides validity; the conformance suite writes it. */
+  example?: unknown;
   /** referenceList: the multi-select item's second label (a field of the referenced register) and its colour */
   pick?: { secondLabel?: string; colorSecond?: string | Record<string, string> };
   /** string: a code of a register (e.g. equipamento.modelo → modelo.codigo); choices and validation come from its

@@ -86,6 +86,7 @@ export function fieldSchema(f: FieldMeta, model: Model, required = f.required): 
   const s: Schema = { title: f.label, ...(required ? value : nullable(value)) };
   if (f.help !== undefined) s.description = f.help;
   if (f.default !== undefined) s.default = f.default as Schema['default'];
+  if (f.example !== undefined) s.examples = [f.example as NonNullable<Schema['default']>];
   if (f.writeOnly) s.writeOnly = true;
   s['x-type'] = f.type;
   return s;

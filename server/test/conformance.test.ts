@@ -55,7 +55,7 @@ async function make(key: string, t: Tenant, depth = 0): Promise<number> {
       continue;
     }
     if (!f.required && f.default === undefined && f.type !== 'boolean') continue;
-    data[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+    data[f.name] = f.default !== undefined && f.default !== null ? f.default : f.example !== undefined ? f.example : sample(f);
   }
   satisfyCompare(e.compare, data);
   const row = await ts.insert(key, { ...data, ...paramValues(e) });
@@ -91,7 +91,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
       continue;
     }
     if (!f.required && f.default === undefined) continue;
-    body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+    body[f.name] = f.default !== undefined && f.default !== null ? f.default : f.example !== undefined ? f.example : sample(f);
   }
   satisfyCompare(e.compare, body);
   return { ...body, ...paramValues(e) };

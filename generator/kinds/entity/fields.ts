@@ -16,7 +16,7 @@ export function field(f: RawField, system = false): FieldMeta {
   const optional = ['uniqueGlobal', 'caseInsensitive', 'uniqueWhileEmpty', 'min', 'max', 'minLength', 'maxLength', 'pattern', 'format', 'patternMessage'] as const;
   for (const k of optional) if (f[k] !== undefined) (out as any)[k] = f[k];
   out.upperCase = f.upperCase ?? false;
-  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'secretUrl', 'upload', 'pick', 'lookup', 'narrow', 'map'] as const) {
+  for (const k of ['options', 'items', 'optionsFrom', 'widget', 'reference', 'onDelete', 'help', 'rangeMessage', 'zeroDisables', 'default', 'secretToken', 'secretUrl', 'upload', 'pick', 'lookup', 'narrow', 'map', 'example'] as const) {
     if (f[k] !== undefined) (out as any)[k] = f[k];
   }
   out.readOnly = f.readOnly ?? false;

@@ -113,7 +113,12 @@ describe('tracks', () => {
     expect(a1.totais.distancia).toBeLessThan(15.2);
     expect(a1.totais.emMovimento).toBe(db.reduce((s, v) => s + v.duracao - v.tempo_ocioso, 0));
     expect(a1.totais.velocidadeMedia).toBeCloseTo(a1.totais.distancia / (a1.totais.emMovimento / 3600), 1);
-    expect(a2.totais).toMatchObject({ viagens: 0, paradas: 0, distancia: 0, velocidadeMaxima: 36 });
+    // asset 2 is still driving at its last fix: its trip is stored open ("Em andamento", modules/viagens) and counts
+    const db2 = await q('SELECT em_andamento, distancia FROM telemetria.viagem WHERE serial = $1', ['hist2']);
+    expect(db2.map((v) => v.em_andamento)).toEqual([true]);
+    expect(a2.viagens.map((v: any) => v.distancia)).toEqual([Math.round(db2[0].distancia / 10) / 100]);
+    expect(a2.totais).toMatchObject({ viagens: 1, paradas: 0, velocidadeMaxima: 36 });
+    expect(a2.totais.distancia).toBeCloseTo(5.7, 1);
   });
 
   it('a low zoom keeps far fewer fixes, never the ends, the event’s fix nor an ignition change; a high zoom keeps the wobble', async () => {

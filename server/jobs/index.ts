@@ -184,6 +184,8 @@ export async function startJobs(o: StartJobsOptions): Promise<JobService> {
   }
   const mark = `novo:${crypto.randomUUID()}`;
   const system = new pg.Pool({ connectionString: o.url, max: 3, application_name: 'rastro-tarefas' });
+  // An idle client's error (the database went away) must not crash the process: the next query fails instead.
+  system.on('error', (err) => log.warn({ err: err.message }, 'tarefas: conexão perdida'));
   const q = async <T = TarefaRow>(sql: string, params: unknown[] = []) => (await system.query(sql, params)).rows as T[];
   const boss = new PgBoss({ connectionString: o.url, schema: BOSS_SCHEMA, max: 4, application_name: 'rastro-pgboss', migrate: true, supervise: true, schedule: false });
   boss.on('error', (err) => log.error({ err: (err as Error).message }, 'pg-boss'));

@@ -20,6 +20,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   s = await secondCompanySession(baseUrl, adminPassword, login);
   page = s.page;
+  // the demo trackers of this company have reported (a fresh server's simulator starts a few seconds in): the
+  // recompute has positions to read
+  const reported = async () => ((await apiCall(s.ctx, baseUrl, '/api/rastreamento/ultimo_estado')).payload as { fixTime: string | null }[]).some((r) => r.fixTime);
+  for (let i = 0; i < 90 && !(await reported()); i++) await new Promise((r) => setTimeout(r, 1000));
   await apiCall(s.ctx, baseUrl, '/api/parametro_viagem', { descricao: `Paradas curtas ${stamp}`, distanciaMinima: 500, duracaoMinima: 300, paradaMinima: 120, intervaloSemDados: 3600, usarIgnicao: true, velocidadeMovimento: 3 });
 }, 120_000);
 

@@ -1,4 +1,5 @@
 // Headless Chromium (Debian's binary) via playwright-core, plus small page helpers.
+import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
@@ -79,4 +80,12 @@ export async function secondCompanySession(baseUrl: string, adminPassword: strin
     await admin.close();
   }
   return openSession(baseUrl, login, senha);
+}
+
+/** Sends device frames (text, e.g. Queclink +RESP…$) to the test gateway's TCP port in one connection. */
+export function sendToGateway(port: number, frames: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
+    sock.on('error', reject);
+  });
 }

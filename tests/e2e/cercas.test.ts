@@ -2,10 +2,9 @@
 // GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map lists the entry and the exit.
 // In the demo's second company (other browser tests count the first company's rows).
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, randomPlate, secondCompanySession, type AdminSession } from './browser';
+import { apiCall, randomPlate, secondCompanySession, sendToGateway, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -25,12 +24,7 @@ function frame(i: number, lat: number, lon: number): string {
   const t = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
   return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,40.0,90,760.0,${lon.toFixed(6)},${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,12000.0,0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
 }
-function send(frames: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
-    sock.on('error', reject);
-  });
-}
+const send = (frames: string[]) => sendToGateway(gatewayPort, frames);
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });

@@ -3,10 +3,9 @@
 // timeline, the day's story lists the trip, play moves the markers and the playhead, the chart hover marks the map.
 // In the demo's second company (other browser tests count the first company's vehicles).
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, randomPlate, secondCompanySession, type AdminSession } from './browser';
+import { apiCall, randomPlate, secondCompanySession, sendToGateway, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -30,12 +29,7 @@ function frame(serial: string, i: number, lat: number, lon: number, kmh: number,
   return `+RESP:GTFRI,740904,${serial},GV350CEU,,10,1,1,${kmh.toFixed(1)},0,760.0,${lon.toFixed(6)},${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${odo.toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
 }
 
-function send(frames: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
-    sock.on('error', reject);
-  });
-}
+const send = (frames: string[]) => sendToGateway(gatewayPort, frames);
 
 async function veiculo(v: typeof v1) {
   v.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: v.descricao, placa: v.placa })).id;

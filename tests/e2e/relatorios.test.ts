@@ -2,11 +2,10 @@
 // ingest); the user opens Relatórios from the menu, picks Viagem, Detalhado, chooses the asset and the period, sees the
 // trip's row and exports it as XLSX (read back). In the demo's second company (other tests count the first's vehicles).
 import { mkdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, menuEntry, randomPlate, secondCompanySession, type AdminSession } from './browser';
+import { apiCall, menuEntry, randomPlate, secondCompanySession, sendToGateway, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -30,12 +29,7 @@ function frame(i: number): string {
   return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,${moving ? '60.0' : '0.0'},0,760.0,-46.650000,${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${(12000 + km).toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
 }
 
-function send(frames: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
-    sock.on('error', reject);
-  });
-}
+const send = (frames: string[]) => sendToGateway(gatewayPort, frames);
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });

@@ -2,10 +2,9 @@
 // Viagens tab lists the trip with its distance (pt-BR decimals) and duration, and Análise de viagens shows it with the
 // day totals. In the demo's second company (other browser tests count the first company's vehicles).
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, randomPlate, secondCompanySession, type AdminSession } from './browser';
+import { apiCall, randomPlate, secondCompanySession, sendToGateway, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -29,12 +28,7 @@ function frame(i: number): string {
   return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,${moving ? '60.0' : '0.0'},0,760.0,-46.650000,${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${(12000 + km).toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
 }
 
-function send(frames: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const sock = net.connect(gatewayPort, '127.0.0.1', () => sock.end(frames.join(''), () => resolve()));
-    sock.on('error', reject);
-  });
-}
+const send = (frames: string[]) => sendToGateway(gatewayPort, frames);
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });

@@ -67,6 +67,12 @@ async function produce(key: string): Promise<void> {
   } else if (key === 'tarefa') {
     // a background job (server/jobs): a recompute of the last hour's trips, started through the core's route
     await apiCall(s.ctx, baseUrl, '/api/tarefa/inicia/recalculo_viagens', { inicio: new Date(Date.now() - 3_600_000).toISOString(), fim: new Date().toISOString() });
+  } else if (key === 'relatorio_gerado') {
+    // a report generated in the background (spool job), listed once the job stored it
+    const fim = new Date(), inicio = new Date(fim.getTime() - 86_400_000);
+    await apiCall(s.ctx, baseUrl, '/api/tarefa/inicia/relatorio_gera', { familia: 'viagem', tipo: 'detalhado', params: { periodo: { inicio: inicio.toISOString(), fim: fim.toISOString() } }, formato: 'csv' });
+    await expect.poll(async () => (await apiCall(s.ctx, baseUrl, `/api/relatorio_gerado?range=${q([0, 0])}`)).length,
+      { timeout: 30_000, interval: 200, message: 'o relatório gerado não apareceu' }).toBeGreaterThan(0);
   } else if (key === 'tratamento_alarme') {
     // an operator took an alarm: a panic (GTSOS) two days ago from a device of the company (today's counters and
     // the live map keep their values), then POST /api/alarmes/assumir
@@ -105,7 +111,7 @@ async function bodyFor(e: EntityMeta): Promise<Record<string, unknown>> {
       continue;
     }
     if (!f.required && f.default === undefined) continue;
-    body[f.name] = f.default !== undefined && f.default !== null ? f.default : sample(f);
+    body[f.name] = f.default !== undefined && f.default !== null ? f.default : f.example !== undefined ? f.example : sample(f);
   }
   satisfyCompare(e.compare, body);
   return body;
@@ -222,7 +228,8 @@ async function visit(path: string, titles: string[], lands: string): Promise<str
       if (decodeURI(window.location.pathname) !== decodeURI(at)) return false;
       const h1 = [...document.querySelectorAll('h1')].map((h) => h.textContent ?? '').find((x) => x.trim());
       if (!h1 || (t.length && !t.some((x) => h1.startsWith(x)))) return false;
-      if (document.querySelector('.MuiCircularProgress-root, .MuiSkeleton-root, .MuiLinearProgress-root')) return false;
+      // still loading (a determinate bar — a job's progress in the corner panel or a list — shows a value, not a wait)
+      if (document.querySelector('.MuiCircularProgress-indeterminate, .MuiSkeleton-root, .MuiLinearProgress-indeterminate, .MuiLinearProgress-query')) return false;
       const main = document.querySelector('main') ?? document.body;
       return !!main.querySelector('table thead, form, input, [role="tab"], .leaflet-container, [role="list"], a[href], button')
         || /Nenhum item foi encontrado/.test(main.textContent ?? '');

@@ -119,19 +119,20 @@ async function* csvChunks(o: ExportOpts, source: AsyncIterable<Record<string, an
   }
 }
 
-async function* xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]>): AsyncGenerator<Uint8Array> {
+/** A streamed XLSX workbook (exceljs' writer): `setup` adds the sheet and its heading rows, then each batch's rows
+ *  (cell values, `rowsOf`) are written as they come, with backpressure toward the client and a turn of the event loop
+ *  between slices. Stops reading when the consumer stops. Also used by the reports module. */
+export async function* xlsxStream<T>(setup: (wb: ExcelJS.stream.xlsx.WorkbookWriter) => ExcelJS.Worksheet, source: AsyncIterable<T>,
+  rowsOf: (batch: T) => unknown[][] | Promise<unknown[][]>): AsyncGenerator<Uint8Array> {
   const pass = new PassThrough();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
-  const ws = wb.addWorksheet(o.entity.label.plural.slice(0, 31));
-  ws.columns = o.columns.map((c) => ({ header: c.label, key: c.field.name, width: Math.max(12, c.label.length + 2) }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
+  const ws = setup(wb);
   let stop = false;
   const ac = new AbortController();
   const producer = (async () => {
-    for await (const rows of source) {
+    for await (const batch of source) {
       if (stop) return;
-      const vals = await cellValues(o, rows);
+      const vals = await rowsOf(batch);
       for (let i = 0; i < vals.length; i++) {
         ws.addRow(vals[i]).commit();
         if (i % SLICE === SLICE - 1) await tick();
@@ -150,6 +151,16 @@ async function* xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, a
     ac.abort();
     await producer;
   }
+}
+
+function xlsxChunks(o: ExportOpts, source: AsyncIterable<Record<string, any>[]>): AsyncGenerator<Uint8Array> {
+  return xlsxStream((wb) => {
+    const ws = wb.addWorksheet(o.entity.label.plural.slice(0, 31));
+    ws.columns = o.columns.map((c) => ({ header: c.label, key: c.field.name, width: Math.max(12, c.label.length + 2) }));
+    ws.getRow(1).font = { bold: true };
+    ws.getRow(1).commit();
+    return ws;
+  }, source, (rows) => cellValues(o, rows));
 }
 
 /** The encoded file as chunks (used by exportResponse; also handy in tests). The first batch is read before the

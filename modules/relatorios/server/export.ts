@@ -3,9 +3,6 @@
 // engine in batches of EXPORT_BATCH.
 // exportReport() is the one seam: today the HTTP route streams its chunks; a background job (spool) can run the
 // same call inside the company (withCompany) and write the chunks to storage, reporting onProgress.
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ReportColumnMeta } from '../../../shared/relatorio.ts';
 import { cellText, columnTitle, dateTimeBr } from '../../../shared/relatorio-format.ts';
@@ -13,6 +10,7 @@ import type { Session } from '../../../server/app/env.ts';
 import { entityByKey } from '../../../server/core/registry.ts';
 import { badRequest } from '../../../server/http/envelope.ts';
 import { readFields, readOptions } from '../../../server/read/engine.ts';
+import { xlsxStream } from '../../../server/crud/export.ts';
 import { readReport, resolveReport, type ReportRequest, type ResolvedReport } from './reports.ts';
 
 export type ReportFormat = 'xlsx' | 'csv' | 'pdf';
@@ -86,43 +84,25 @@ function xlsxValue(c: ReportColumnMeta, v: unknown, tz: string): unknown {
   return safeText(cellText(c, v, { timeZone: tz }));
 }
 
-async function* xlsxChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
-  const pass = new PassThrough();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true, useSharedStrings: false });
-  wb.title = h.title;
-  wb.company = h.empresa;
-  const ws = wb.addWorksheet('Relatório');
-  ws.columns = cols.map((c) => ({
-    key: c.name, width: Math.max(12, columnTitle(c).length + 2),
-    ...(c.type === 'number' ? { style: { numFmt: c.decimals ? `0.${'0'.repeat(c.decimals)}` : '0' } } : {}),
-  }));
-  // title, company and parameters above the table
-  ws.addRow([h.title]).font = { bold: true, size: 14 };
-  ws.addRow([`${h.empresa} · Gerado em ${h.geradoEm}`]);
-  for (const [k, v] of h.parametros) ws.addRow([`${k}: ${v}`]);
-  ws.addRow([]);
-  const head = ws.addRow(cols.map(columnTitle));
-  head.font = { bold: true };
-  head.commit();
-  let stop = false;
-  const ac = new AbortController();
-  const producer = (async () => {
-    for await (const batch of rows) {
-      if (stop) return;
-      for (const r of batch) ws.addRow(cols.map((c) => xlsxValue(c, r[c.name], tz))).commit();
-      while (!stop && pass.readableLength > 1 << 20) await once(pass, 'data', { signal: ac.signal });
-      await tick();
-    }
-    ws.commit();
-    await wb.commit();
-  })().catch((err) => { pass.destroy(err); });
-  try {
-    for await (const chunk of pass) yield chunk as Uint8Array;
-  } finally {
-    stop = true;
-    ac.abort();
-    await producer;
-  }
+function xlsxChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
+  return xlsxStream((wb) => {
+    wb.title = h.title;
+    wb.company = h.empresa;
+    const ws = wb.addWorksheet('Relatório');
+    ws.columns = cols.map((c) => ({
+      key: c.name, width: Math.max(12, columnTitle(c).length + 2),
+      ...(c.type === 'number' ? { style: { numFmt: c.decimals ? `0.${'0'.repeat(c.decimals)}` : '0' } } : {}),
+    }));
+    // title, company and parameters above the table
+    ws.addRow([h.title]).font = { bold: true, size: 14 };
+    ws.addRow([`${h.empresa} · Gerado em ${h.geradoEm}`]);
+    for (const [k, v] of h.parametros) ws.addRow([`${k}: ${v}`]);
+    ws.addRow([]);
+    const head = ws.addRow(cols.map(columnTitle));
+    head.font = { bold: true };
+    head.commit();
+    return ws;
+  }, rows, (batch) => batch.map((r) => cols.map((c) => xlsxValue(c, r[c.name], tz))));
 }
 
 // pdfmake 0.3 on the server (CommonJS); the standard Helvetica of PDF readers: no font file, offline, WinAnsi

@@ -14,14 +14,19 @@ class EveryScreenLast extends BaseSequencer {
 
 // Three projects: pure unit tests, server integration tests over real HTTP and a real database,
 // and browser tests in headless Chromium. `npm test` runs all three.
-// One after another (sequence.groupOrder), so they never compete for the cores: unit tests first, in at most 2
-// workers and leaving one core to the rest (the main process, the servers the global setups started); then the
-// integration files one at a time (each starts the app on its own database); then the browser tests one file at a
-// time (the app, Chromium and the test share the machine). Budgets leave room for a loaded 2-core machine.
-// (Vitest starts every project's global setup before the first group: the e2e app, with its demo trackers, idles
-// at ~9% of a core during the unit and integration groups.)
+// One after another (sequence.groupOrder), so they never compete for the cores: unit tests first, then the
+// integration files (each starts the app on its own copy of the run's template database), unit in at most 2
+// workers leaving a core free, integration one file at a time (beside them the main process and the e2e app); then the browser tests one
+// file at a time (one shared server and database whose rows the files count; the app, Chromium and the test share
+// the machine). Budgets leave room for a loaded 2-core machine.
+// (Vitest runs every project's global setup before the first group. The e2e app's cold start is not awaited there:
+// it overlaps the unit and integration groups, and each browser file waits for it (tests/e2e/server-ready.ts); then
+// it idles, with its demo trackers, at ~9% of a core.)
 // RASTRO_SELF_CHECK (set only by tests/self-check/run.ts) adds the deliberately failing fixtures of
 // tests/self-check/fixtures to each project, to prove a failure exits non-zero under the real configuration.
+// Measured on this 2-core machine: two integration files at a time made the whole run slower (3,826 s against
+// 3,195 s; each file starts an app), so integration stays one file at a time and unit leaves a core free.
+const WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 const selfCheck = (project: string) => (process.env.RASTRO_SELF_CHECK ? [`tests/self-check/fixtures/${project}/*.fixture.ts`] : []);
 
 export default defineConfig({
@@ -32,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 1 }, // not 0: vitest runs single-worker projects of group 0 last
-          maxWorkers: Math.min(2, Math.max(1, availableParallelism() - 1)),
+          maxWorkers: WORKERS,
           // Generator tests build whole temp projects (40+ entities): slow on a shared, loaded machine.
           testTimeout: 30_000,
           include: ['generator/**/*.test.ts', 'shared/**/*.test.ts', 'protocol/**/*.test.ts', 'runtime/**/*.test.{ts,tsx}', 'server/**/*.unit.test.ts', 'tests/tools/**/*.unit.test.ts',
@@ -50,6 +55,8 @@ export default defineConfig({
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Files could run side by side (each its database, its app on a random port; Redis keys and channels carry
+          // the database's name; second processes run no device gateway on the fixed ports), but here it was slower.
           fileParallelism: false,
         },
       },
@@ -61,6 +68,7 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000 } },
           include: ['tests/e2e/**/*.test.ts', ...selfCheck('e2e')],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/server-ready.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -36,6 +36,7 @@ import { defaultWorkers, startGatewayCluster } from '../server/ingest/cluster.ts
 import { startGateway } from '../server/ingest/index.ts';
 import { QueclinkVehicle } from '../server/ingest/simulator.ts';
 import { median } from './stats.ts';
+import { benchServer, registerFleet } from './db.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
 import { POSICAO_COLS } from '../server/ingest/writer.ts';
 import { TELEMETRY_TABLES } from '../server/generated/telemetry.ts';
@@ -53,19 +54,6 @@ const WARMUP_PASSES = Math.max(1, Number(process.env.BENCH_WARMUP_PASSES ?? 2));
 const FENCES = Number(process.env.BENCH_FENCES ?? 10_000);
 const WORKERS = process.env.BENCH_WORKERS ? Number(process.env.BENCH_WORKERS) : defaultWorkers();
 const SERIAL_BASE = 864100000000000;
-const envUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-
-/** The server to run on: the env URL, a local PostgreSQL on 5432, or an embedded one in a temp dir. */
-async function databaseServer(): Promise<{ url: string; stop?: () => Promise<void>; label: string }> {
-  if (envUrl) return { url: envUrl, label: 'variável de ambiente' };
-  const local = 'postgres://postgres@127.0.0.1:5432/postgres';
-  const c = new pg.Client({ connectionString: local, connectionTimeoutMillis: 2000 });
-  try { await c.connect(); await c.end(); return { url: local, label: 'PostgreSQL local :5432' }; } catch { /* none */ }
-  const { startEmbeddedPostgres } = await import('../server/db/embedded.ts');
-  const dir = (await import('node:fs')).mkdtempSync(join((await import('node:os')).tmpdir(), 'rastro-bench-pg-'));
-  const e = await startEmbeddedPostgres({ dir: join(dir, 'data'), database: 'postgres' });
-  return { url: e.url, stop: e.stop, label: 'PostgreSQL embutido (fsync=off)' };
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString('pt-BR');
 const fix = (n: number, d = 2) => n.toFixed(d).replace('.', ',');
@@ -133,22 +121,20 @@ async function main(): Promise<void> {
   if (dec.length) console.log(`decodificação, 1 núcleo (mediana de ${dec[0]!.cpu.length}; carga média ${fix(loadavg()[0]!, 1)}):`);
   for (const d of dec) console.log(`  ${decLine(d)}  [${d.cpu.map(fmt).join(' / ')}]`);
 
-  const server = await databaseServer();
+  const server = await benchServer();
   console.log(`banco: ${server.label}`);
   const db = await createDatabase(server.url, 'rastro_bench_ingest');
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   try {
-    await pool.query(`INSERT INTO equipamento (empresa_id, serial, modelo, tecnologia, ativado, created_at, updated_at)
-      SELECT 1 + (g % 5), ($1::bigint + g)::text, 'gv58cg', 'queclink', true, now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
-    await pool.query(`INSERT INTO ativo (id, empresa_id, descricao, placa, created_at, updated_at)
-      SELECT 1000 + g, 1 + (g % 5), 'Ativo ' || g, 'B' || g, now(), now() FROM generate_series(0, $1 - 1) g`, [DEVICES]);
-    await pool.query(`INSERT INTO equipamento_ativo (empresa_id, serial, ativo_id, data_inicio, created_at, updated_at)
-      SELECT 1 + (g % 5), ($1::bigint + g)::text, 1000 + g, now() - interval '1 day', now(), now() FROM generate_series(0, $2 - 1) g`, [SERIAL_BASE, DEVICES]);
+    await registerFleet(pool, SERIAL_BASE, DEVICES);
 
     // Fences: a 100-wide grid (600 m apart, each company shifted 70 m) of 300 m squares, 150 m circles and 450 m
-    // corridors 60 m wide, around the simulated fleet's São Paulo garages.
+    // corridors 60 m wide, around the simulated fleet's São Paulo garages. Half of them have a schedule (vigência:
+    // Seg–Sex 06:00–22:00 not on holidays, or every night 22:00–06:00) and each company has two holidays.
     if (FENCES > 0) {
-      await pool.query(`INSERT INTO cerca (empresa_id, descricao, tipo, geometria, raio, ativo, created_at, updated_at)
+      await pool.query(`INSERT INTO calendario (empresa_id, data, descricao, tipo, recorrente, created_at, updated_at)
+        SELECT e, d::date, 'Feriado', 'feriado_nacional', r, now(), now() FROM generate_series(1, 5) e, (VALUES ('2000-12-25', true), ('2026-11-20', false)) v(d, r)`);
+      await pool.query(`INSERT INTO cerca (empresa_id, descricao, tipo, geometria, raio, ativo, dias_semana, hora_inicial, hora_final, nao_vale_em_feriados, created_at, updated_at)
         SELECT e, 'Cerca ' || g, (ARRAY['poligono', 'circulo', 'rota'])[1 + g % 3],
           CASE g % 3
             WHEN 0 THEN jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(jsonb_build_array(
@@ -156,7 +142,9 @@ async function main(): Promise<void> {
             WHEN 1 THEN jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(x, y))
             ELSE jsonb_build_object('type', 'LineString', 'coordinates', jsonb_build_array(jsonb_build_array(x, y), jsonb_build_array(x + 0.004, y + 0.002)))
           END,
-          CASE g % 3 WHEN 0 THEN NULL WHEN 1 THEN 150 ELSE 60 END, true, now(), now()
+          CASE g % 3 WHEN 0 THEN NULL WHEN 1 THEN 150 ELSE 60 END, true,
+          CASE g % 4 WHEN 1 THEN '["seg","ter","qua","qui","sex"]'::jsonb END,
+          CASE g % 4 WHEN 1 THEN '06:00' WHEN 3 THEN '22:00' END, CASE g % 4 WHEN 1 THEN '22:00' WHEN 3 THEN '06:00' END, g % 4 = 1, now(), now()
         FROM generate_series(1, 5) e, generate_series(0, $1 - 1) g,
              LATERAL (SELECT -46.95 + (g % 100) * 0.006 + e * 0.0007 AS x, -23.85 + (g / 100) * 0.006 + e * 0.0007 AS y) c`, [FENCES]);
       console.log(`cercas ativas: ${fmt(FENCES)} por empresa (5 empresas)`);

@@ -78,6 +78,8 @@ describe('kind telemetria in the generator (registered kind)', () => {
       // its from joins the driver (motoristaNome) on motorista_id too
       'modules/rastreamento/metadata/tlm/ultimo_estado.yaml: /sql/from: coluna desconhecida em telemetria.ultimo_estado: motorista_id',
       'modules/rastreamento/metadata/tlm/ultimo_estado.yaml: /sql/columns/motoristaId: coluna desconhecida em telemetria.ultimo_estado: motorista_id',
+      // the last records report names the driver of the latest state
+      'modules/relatorios/metadata/rel/ultimo_registro.yaml: /sql/from: coluna desconhecida em telemetria.ultimo_estado: motorista_id',
     ]);
   });
 });

@@ -64,6 +64,17 @@ describe('npm run decode', () => {
     expect(typeof bad.error).toBe('string');
   });
 
+  it('decodes @Track frames given as arguments, text and binary (hex), without --protocol', () => {
+    // Traccar's public tests: Gl200TextProtocolDecoderTest (GTWIF), Gl200BinaryProtocolDecoderTest (+RSP)
+    const text = '+RESP:GTWIF,210102,354524044484948,,1,08626693fb98,-36,,,,,,,,97,20170119071300,05E3$';
+    const bin = '2b5253500700fc1fbf005d4501020209563254030003430564377e42071001000000000000007eff75a151025c6a8107e10801081a2a02680003189c1ac500000000000002100700000000000000000007e1080108241019e17ebe0d0a';
+    const r = run([text, bin]);
+    expect(r.status).toBe(0);
+    const [a, b] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(a).toMatchObject({ deviceId: '354524044484948', attributes: { wifiAccessPoints: [{ mac: '08:62:66:93:fb:98', rssi: -36 }], batteryLevel: 97 } });
+    expect(b).toMatchObject({ deviceId: '865084030003675', positions: [{ latitude: 39.611009, longitude: -9.068207, altitude: 126 }], attributes: { batteryLevel: 100 } });
+  });
+
   it('fails with usage on an unknown protocol or a missing --protocol', () => {
     expect(run(['--protocol', 'nope'], '').status).toBe(2);
     const r = run([], '');

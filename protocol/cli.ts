@@ -1,7 +1,10 @@
 // npm run decode -- --protocol queclink|legacy [file]
+// npm run decode -- '<frame>' ...   (frames given as arguments: an @Track text frame "+RESP:...$", or hex for
+//                                    binary frames; "+..." and "2b..." lines default to --protocol queclink)
 // Reads one message per line (hex for binary protocols) from the file or stdin and prints one JSON
 // object per line in the normalized shape; undecodable lines print an object with an `error` field.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { isDecodeError, toJson, type DecodeError, type DecodeResult, type Decoder } from './types.ts';
@@ -61,26 +64,29 @@ export function decodeLine(p: CliProtocol, line: string, lineNo: number): Record
 
 function usage(msg?: string): never {
   if (msg) process.stderr.write(`${msg}\n`);
-  process.stderr.write('uso: npm run decode -- --protocol queclink|legacy [arquivo]\n');
+  process.stderr.write("uso: npm run decode -- --protocol queclink|legacy [arquivo]\n     npm run decode -- [--protocol queclink|legacy] '<quadro>' ...\n");
   process.exit(2);
 }
 
 export async function main(argv: string[]): Promise<void> {
   let protocol: string | undefined;
   let file: string | undefined;
+  const frames: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--protocol' || a === '-p') protocol = argv[++i];
     else if (a.startsWith('--protocol=')) protocol = a.slice('--protocol='.length);
     else if (a === '--help' || a === '-h') usage();
+    else if (a.startsWith('+') || (!existsSync(a) && /^[0-9a-fA-F\s]+$/.test(a) && a.length > 8)) frames.push(a); // a frame, not a file
     else if (a.startsWith('-') && a !== '-') usage(`opção desconhecida: ${a}`);
     else file = a;
   }
+  if (!protocol && frames.length && frames.every((f) => f.startsWith('+') || /^2b/i.test(f))) protocol = 'queclink';
   if (!protocol) usage('informe --protocol');
   const p = await loadProtocol(protocol);
   if (!p) usage(`protocolo indisponível: ${protocol}`);
 
-  const input = file && file !== '-' ? createReadStream(file) : process.stdin;
+  const input = frames.length ? Readable.from([frames.join('\n')]) : file && file !== '-' ? createReadStream(file) : process.stdin;
   input.on('error', (err) => { process.stderr.write(`${err.message}\n`); process.exit(1); });
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;

@@ -1,62 +1,16 @@
 // SIGTERM stops the real server (`node --import tsx server/main.ts`, as npm start runs it) within a generous
 // functional bound whatever state its database is in: embedded database killed, or a download stalled by its client.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createDatabase } from './test/harness.ts';
+import { cleanupMain, login, startMain, type Server } from './test/main-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const BOUND_MS = 15_000; // "it exits", not a speed figure
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-interface Server { child: ChildProcess; url: string; dataDir: string; output: () => string; exited: Promise<{ code: number | null; signal: string | null }> }
-
-async function startMain(env: Record<string, string>, waitReady = true): Promise<Server> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-main-'));
-  fs.chmodSync(dataDir, 0o755); // the embedded cluster may run as another user when we are root
-  dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: path.join(dataDir, 'no-dist'),
-      GATEWAY: 'off', DEMO_SIMULATION: 'off', ADMIN_PASSWORD: 'admin-senha-123', LOG_LEVEL: 'info', ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  if (!waitReady) return { child, url: '', dataDir, output: () => out, exited };
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`servidor não iniciou: ${out.slice(-2000)}`)), 90_000);
-    const look = () => {
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) { clearTimeout(t); child.stdout!.off('data', look); resolve(m[1].replace('localhost', '127.0.0.1')); }
-    };
-    child.stdout!.on('data', look);
-    void exited.then(() => { clearTimeout(t); reject(new Error(`servidor saiu: ${out.slice(-2000)}`)); });
-  });
-  return { child, url, dataDir, output: () => out, exited };
-}
-
-async function login(url: string): Promise<string> {
-  const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: 'admin-senha-123' }) });
-  expect(r.status).toBe(200);
-  return (await r.json()).payload.token;
-}
+afterEach(cleanupMain);
 
 /** Sends SIGTERM and answers how long the process took to exit (or null if it did not within the bound). */
 async function term(s: Server): Promise<number | null> {

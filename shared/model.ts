@@ -82,8 +82,14 @@ export interface FieldMeta {
 /** Display formats of list columns, for any entity or provider (runtime/src/crud/widgets/ColumnFormat.tsx):
  *  relativo 'há 2 min' (timestamp; full date as tooltip), online chip Online/Offline (timestamp within onlineMinutes,
  *  default 10), coordenada (6 decimals), link (an app path or URL; linkText the link's text), duracao (seconds as
- *  HH:MM:SS), km (a number with one decimal, pt-BR: 12,3). */
-export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link', 'duracao', 'km'] as const;
+ *  HH:MM:SS), km (a number with one decimal, pt-BR: 12,3), arquivo (a file a background job produces on demand; the
+ *  value is the JSON text of ArquivoCell). */
+export const COLUMN_FORMATS = ['relativo', 'online', 'coordenada', 'link', 'duracao', 'km', 'arquivo'] as const;
+/** Value of a `format: arquivo` column: { url } the file is there (a download link, linkText or 'Baixar');
+ *  { gerar, erro? } not produced yet (a button POSTs `gerar`, which starts the job; erro: the last try's failure);
+ *  { gerando: true, tarefa } being produced (its progress comes with the `tarefa` push). The list reads its page again
+ *  on the entity's list.refreshOn push. */
+export interface ArquivoCell { url?: string; gerar?: string; erro?: string | null; gerando?: boolean; tarefa?: number | null }
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
 export interface ColumnDisplay {
   format?: ColumnFormat; onlineMinutes?: number; linkText?: string;
@@ -193,6 +199,7 @@ export interface EntityMeta {
   search: string[];        // quick-search fields (q)
   dateRange?: string;      // field the list's date-range picker filters
   listSelect?: string;     // enum or reference field the list panel's select filters (metadata list.select)
+  listRefreshOn?: string;  // server push on which the list reads its page again (metadata list.refreshOn)
   sort: { field: string; order: 'ASC' | 'DESC' };
   form: { sections: FormSection[] };
   actions: ActionMeta[];
@@ -270,7 +277,7 @@ export interface ScreenList {
 export interface ProviderColumn extends ColumnDisplay { name: string; label: string; type: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'json'; sortable: boolean; default: boolean; sortKey?: string; show?: string; tooltip?: string }
 export interface ProviderFilter { name: string; label: string; type: 'search' | 'string' | 'integer' | 'boolean' | 'date' | 'datetime'; multiple: boolean }
 export interface ProviderParam {
-  name: string; label: string; type: 'string' | 'integer'; enum?: string[]; values?: 'tecnologias' | 'modelos';
+  name: string; label: string; type: 'string' | 'integer' | 'date'; enum?: string[]; values?: 'tecnologias' | 'modelos';
   /** The param names a row of a register (by id or `by`): not seen in the caller's company scope → 404 (server/crud/provider.ts). */
   row?: { entity: string; by?: string; notFound?: string };
 }
@@ -353,7 +360,8 @@ export interface RouteEntry {
 }
 
 /** Report families (metadata kind: relatorio; shared/relatorio.ts has the catalogues). */
-export type ReportParamName = 'periodo' | 'ativos' | 'motoristas' | 'garagens' | 'grupos' | 'agrupamento';
+export type ReportParamName = 'periodo' | 'ativos' | 'motoristas' | 'garagens' | 'grupos' | 'passageiros' | 'itinerarios' | 'formularios' | 'agrupamento'
+  | 'janelaMediana' | 'volumeMinimo' | 'intervaloUniao' | 'somenteParado';
 /** Value types of report columns: date 'YYYY-MM-DD', time 'HH:MM:SS', duration in seconds. */
 export type ReportColumnType = 'string' | 'integer' | 'number' | 'date' | 'time' | 'datetime' | 'duration';
 export interface ReportColumnMeta {
@@ -363,12 +371,13 @@ export interface ReportColumnMeta {
 }
 
 export interface ReportParamMeta {
-  name: ReportParamName; label: string; type: 'periodo' | 'registros' | 'agrupamento'; required: boolean;
+  name: ReportParamName; label: string; type: 'periodo' | 'registros' | 'agrupamento' | 'numero' | 'booleano'; required: boolean;
   reference?: string;           // registros: the register picked
   shortcuts?: string[];         // periodo: the date picker's shortcuts offered
   maxDias?: number;             // periodo: longest period
   options?: { value: string; label: string }[]; // agrupamento
-  default?: string;
+  default?: string | number | boolean;            // agrupamento, numero, booleano
+  minimum?: number; maximum?: number;             // numero
 }
 
 export interface ReportKindMeta {

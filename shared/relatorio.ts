@@ -15,14 +15,22 @@ export const GROUPINGS = [
 ] as const;
 
 /** Parameters a report kind may declare: the period (SQL {param:inicio} and {param:fim}), the register pickers (SQL
- *  {param:<name>}: an int[] or NULL when nothing is chosen) and the grouping ({param:agrupamento}). */
-export const REPORT_PARAMS: Record<ReportParamName, { label: string; type: ReportParamMeta['type']; reference?: string }> = {
+ *  {param:<name>}: an int[] or NULL when nothing is chosen), the grouping ({param:agrupamento}) and the refuel
+ *  detection's settings (numbers and a yes/no with their defaults: Wialon's fuel filling/theft parameters). */
+export const REPORT_PARAMS: Record<ReportParamName, { label: string; type: ReportParamMeta['type']; reference?: string; default?: number | boolean; minimum?: number; maximum?: number }> = {
   periodo: { label: 'Período', type: 'periodo' },
   ativos: { label: 'Ativos', type: 'registros', reference: 'ativo' },
   motoristas: { label: 'Motoristas', type: 'registros', reference: 'motorista' },
   garagens: { label: 'Garagens', type: 'registros', reference: 'garagem' },
   grupos: { label: 'Grupos genéricos', type: 'registros', reference: 'grupo_generico_ativo' },
+  passageiros: { label: 'Passageiros', type: 'registros', reference: 'passageiro' },
+  itinerarios: { label: 'Itinerários', type: 'registros', reference: 'itinerario' },
+  formularios: { label: 'Formulários', type: 'registros', reference: 'formulario' },
   agrupamento: { label: 'Agrupamento', type: 'agrupamento' },
+  janelaMediana: { label: 'Filtro de mediana (leituras)', type: 'numero', default: 5, minimum: 1, maximum: 31 },
+  volumeMinimo: { label: 'Volume mínimo (L)', type: 'numero', default: 10, minimum: 0.1, maximum: 10000 },
+  intervaloUniao: { label: 'Unir eventos a menos de (min)', type: 'numero', default: 10, minimum: 0, maximum: 1440 },
+  somenteParado: { label: 'Abastecimento só com o veículo parado', type: 'booleano', default: true },
 };
 
 /** Every report reads the caller's time zone ({param:fuso}, IANA name) for its dates and hours. */
@@ -52,7 +60,7 @@ export const REPORT_COLUMN_KEYS: readonly string[] = [
   'garagemNome', 'cercaNome', 'qtdeEntradas', 'qtdeSaidas', 'tempoLocal', 'dataSaida', 'horaSaida', 'dataChegada', 'horaChegada',
   'localSaida', 'localChegada', 'cercaSaida', 'cercaChegada',
   // driver scoring, risk
-  'pontuacao', 'totalHoras',
+  'pontuacao', 'totalHoras', 'ranking',
   // forms
   'titulo', 'descricao', 'frequencia', 'unidadeDeFreq', 'perguntas', 'tipoPerguntas', 'idsUsuario', 'idsMotorista', 'criadoPor',
   'dataResposta', 'quemRespondeu', 'respostas', 'quantidade', 'representacao',

@@ -33,6 +33,7 @@ export function providerRowSchema(p: ProviderMeta): Json {
 
 function paramSchema(p: ProviderParam): Json {
   if (p.type === 'integer') return { type: 'integer', minimum: 1 };
+  if (p.type === 'date') return { type: 'string', format: 'date' };
   if (p.enum) return { type: 'string', enum: p.enum };
   return { type: 'string' };
 }

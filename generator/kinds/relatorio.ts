@@ -48,7 +48,12 @@ function normalizeParam(raw: RawParam, at: string, err: Err): ReportParamMeta {
     const values = o.options ?? GROUPINGS.map((g) => g.value);
     p.options = GROUPINGS.filter((g) => values.includes(g.value)).map((g) => ({ value: g.value, label: g.label }));
     p.default = o.default ?? values[0];
-    if (!values.includes(p.default)) err(`${at}/default`, `deve ser um de: ${values.join(', ')}`);
+    if (!values.includes(p.default as string)) err(`${at}/default`, `deve ser um de: ${values.join(', ')}`);
+  }
+  if (cat.type === 'numero' || cat.type === 'booleano') {
+    p.default = cat.default;
+    if (cat.minimum !== undefined) p.minimum = cat.minimum;
+    if (cat.maximum !== undefined) p.maximum = cat.maximum;
   }
   return p;
 }
@@ -75,6 +80,10 @@ export function paramsSchema(params: ReportParamMeta[]): Record<string, unknown>
       };
     } else if (p.type === 'registros') {
       properties[p.name] = { type: 'array', title: p.label, uniqueItems: true, maxItems: 5000, items: { type: 'integer', minimum: 1 }, ...(p.required ? { minItems: 1 } : {}) };
+    } else if (p.type === 'numero') {
+      properties[p.name] = { type: 'number', title: p.label, default: p.default, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}), ...(p.maximum !== undefined ? { maximum: p.maximum } : {}) };
+    } else if (p.type === 'booleano') {
+      properties[p.name] = { type: 'boolean', title: p.label, default: p.default };
     } else {
       properties[p.name] = { type: 'string', title: p.label, enum: p.options!.map((o) => o.value), default: p.default };
     }

@@ -52,7 +52,7 @@ export function normalizeScreen(raw: RawScreen, file: string, area: string, err:
   return screen;
 }
 
-/** Screens that are a provider's list: the provider has a path; params map route params (of subroutes) to its params;
+/** Screens that are a provider's list: the provider has a path; params map route params (of the route or its subroutes) to its params;
  *  the tabs' param is an enum param and each option one of its values; every path param is covered. */
 export function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], problems: string[], entities: EntityMeta[] = []): void {
   for (const t of screens) {
@@ -60,7 +60,8 @@ export function screenLists(screens: ScreenMeta[], providers: ProviderMeta[], pr
     const bad = (path: string, msg: string) => problems.push(problem(t.file, `/list${path}`, msg));
     const p = providers.find((x) => x.key === t.list!.provider);
     if (!p || !p.path) { bad('/provider', p ? `o provider ${p.key} não tem path` : `provider desconhecido: ${t.list.provider}`); continue; }
-    const routeParams = new Set((t.subroutes ?? []).flatMap((s) => s.split('/').filter((x) => x.startsWith(':')).map((x) => x.slice(1))));
+    // route parameters: the :name segments of the route itself and of its subroutes
+    const routeParams = new Set([t.route, ...(t.subroutes ?? [])].flatMap((s) => s.split('/').filter((x) => x.startsWith(':')).map((x) => x.slice(1))));
     const covered = new Set<string>();
     for (const [name, param] of Object.entries(t.list.params)) {
       if (!routeParams.has(name)) bad(`/params/${name}`, `parâmetro de rota desconhecido (veja subroutes): ${name}`);

@@ -6,12 +6,13 @@
 import { defineModule } from '../../server/core/module.ts';
 import { relatorioRoutes } from './server/routes.ts';
 import { relatorioFavorito } from './server/favoritos.ts';
-import { agendadoJob, agendamentoHook, geraJob, spoolRoutes, startSpool } from './server/spool.ts';
+import { agendadoJob, agendamentoHook, formatoJob, geraJob, spoolActions, spoolRoutes, startSpool } from './server/spool.ts';
 
 export default defineModule({
   name: 'relatorios',
   routes: (api) => { relatorioRoutes(api); spoolRoutes(api); },
   hooks: { relatorio_favorito: relatorioFavorito, agendamento_relatorio: agendamentoHook },
-  jobs: [geraJob, agendadoJob],
+  actions: spoolActions,
+  jobs: [geraJob, formatoJob, agendadoJob],
   start: startSpool,
 });

@@ -410,6 +410,14 @@ const FAMILY: FamilyCase[] = [
     attrs: { deviceType: '4B', odo_can: 98276.9, engine_speed_can: 1266, fuelLevel: 69.2, mcc: 370, mnc: 2 },
     reply: '+SACK:BD76$',
   },
+  {
+    name: 'GV300 GTIDA: an RFID card read (ID number → the generic rfid attribute, passengers by tag)',
+    frame: '+RESP:GTIDA,060100,135790246811220,,,D2C4FBC5,1,1,1,0.8,0,22.2,117.198630,31.845229,20120802061037,0460,0000,5663,0359,00,0.0,,,,,,20120802061038,0031$',
+    model: 'gv300', type: 'GTIDA',
+    position: { latitude: 31.845229, longitude: 117.19863, fixTime: '2012-08-02T06:10:37.000Z', speedKmh: 0.8, course: 0, altitude: 22.2, valid: true },
+    attrs: { rfid: 'D2C4FBC5', rfidAuthorized: true, odometer: 0 },
+    reply: '+SACK:0031$',
+  },
 ];
 
 describe('queclink decode: the whole @Track family', () => {

@@ -2,12 +2,13 @@
 // Fields are located once (offsets of the commas) and read in place: no split(), numbers parsed from the
 // character codes, strings sliced only for values that are strings. Layout notes: protocol/queclink/README.md.
 import type { CommandAck, DecodeError, DecodeErrorCode, DecodeResult, NormalizedEvent, NormalizedPosition } from '../types.ts';
+import { decodeBinary, isBinaryFrame } from './binary.ts';
 import { eventsFor } from './events.ts';
 import { bits, FIELDS, FieldError, round, type Attrs } from './fields.ts';
 import { MAX_FRAME } from './framer.ts';
 import {
   BLE_FIELDS, CAN_EXPANSION, CAN_EXPANSION3, CAN_EXPANSION_BIT, CAN_TAIL_BITS, layoutFor, modelFromVersion,
-  type CanBit, type ModelInfo, type ModelSpec, type Segment,
+  type CanBit, type ModelInfo, type ModelSpec, type Segment, GENERIC_MODEL,
 } from './models.ts';
 
 export const PROTOCOL = 'queclink';
@@ -189,9 +190,10 @@ function dd(c: Cursor, p: number): number {
 }
 const two = (n: number) => (n < 10 ? '0' : '') + n;
 function utcAt(c: Cursor, i: number, name: string): string {
-  const s = c.ST[i]!;
-  if (c.EN[i]! - s !== 14) throw new FieldError(name, str(c, i));
-  const y1 = dd(c, s), y2 = dd(c, s + 2), mo = dd(c, s + 4), d = dd(c, s + 6), h = dd(c, s + 8), mi = dd(c, s + 10), se = dd(c, s + 12);
+  const s = c.ST[i]!, len = c.EN[i]! - s;
+  // 14 digits; a send time may have 12 (YYYYMMDDHHMM, no seconds: real devices without count)
+  if (len !== 14 && !(len === 12 && name === 'sendTime')) throw new FieldError(name, str(c, i));
+  const y1 = dd(c, s), y2 = dd(c, s + 2), mo = dd(c, s + 4), d = dd(c, s + 6), h = dd(c, s + 8), mi = dd(c, s + 10), se = len === 14 ? dd(c, s + 12) : 0;
   if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) throw new FieldError(name, str(c, i));
   const y = y1 * 100 + y2;
   if (y < 100) throw new FieldError(name, str(c, i)); // Date.UTC never round-trips years 0-99: always refused
@@ -262,6 +264,42 @@ function layoutOf(vi: VersionInfo, codeKey: number, code: string): Segment[] | n
     vi.layouts.set(codeKey, l);
   }
   return l;
+}
+
+
+/** A frame without protocol-version field: the generic rules, no model. */
+const NO_VERSION: VersionInfo = { info: { model: '', known: false, spec: GENERIC_MODEL, deviceType: '' }, version: '', layouts: new Map() };
+
+/**
+ * Text variants real devices send, brought to the common shape "header,version,IMEI,name,...,send time,count":
+ * - no protocol-version field (the IMEI right after the header, e.g. GT300/GTTRI "+RESP:GTTRI,862370030005908,1,..."):
+ *   an empty version field is inserted; when the frame ends "send time,count,version" (GTINF
+ *   "...,20131018084015,00EE,0103090402") that trailing version takes its place.
+ * - a 12-digit send time (YYYYMMDDHHMM) without count ("...,,,,202306161834$"): an empty count field is added.
+ * Returns true when the frame has no count.
+ */
+function normalizeVariants(c: Cursor): boolean {
+  const ST = c.ST, EN = c.EN;
+  if (flen(c, 1) === 15 && digitsAt(c, 1)) {
+    let vs = EN[0]!, ve = EN[0]!; // empty field (any position; empty)
+    const l = c.NF - 1;
+    if ((flen(c, l) === 6 || flen(c, l) === 10) && hexFieldAt(c, l) && isCountAt(c, l - 1) && isTime14At(c, l - 2)) {
+      vs = ST[l]!; ve = EN[l]!;
+      c.NF--;
+    }
+    ST.copyWithin(2, 1, c.NF); EN.copyWithin(2, 1, c.NF);
+    ST[1] = vs; EN[1] = ve;
+    c.NF++;
+  }
+  const l = c.NF - 1;
+  if (isCountAt(c, l)) return false;
+  const n = flen(c, l);
+  if ((n === 12 || n === 14) && digitsAt(c, l)) {
+    ST[c.NF] = EN[c.NF] = EN[l]!;
+    c.NF++;
+    return true;
+  }
+  return false;
 }
 
 /** Message code strings ("GTFRI") by number, so that they are not sliced from each frame. */
@@ -819,6 +857,135 @@ function readEri(c: Cursor): void {
   }
 }
 
+
+// ---- Message bodies (reports whose body is not a position layout) ----
+
+/** mcc, mnc (decimal), lac, cell id (hex) and rx level at j..j+4 → a cell; null when the group is empty or invalid. */
+function cellAt(c: Cursor, j: number): Attrs | null {
+  if (flen(c, j) === 0 && flen(c, j + 3) === 0) return null;
+  const mcc = intAt(c, j), mnc = intAt(c, j + 1), lac = flen(c, j + 2) <= 8 ? hexAt(c, j + 2) : NaN, cell = flen(c, j + 3) <= 10 ? hexAt(c, j + 3) : NaN;
+  if (mcc !== mcc || mnc !== mnc || lac !== lac || cell !== cell) return null;
+  const t: Attrs = { mcc, mnc, lac, cellId: cell };
+  const rx = flen(c, j + 4) === 0 ? NaN : decAt(c, j + 4);
+  if (rx === rx) t.rxLevel = rx;
+  return t;
+}
+/** Groups of `size` fields from `from` up to c.end, each a cell (mcc, mnc, lac, cell id, rx level, reserved...). */
+function readCells(c: Cursor, from: number, size: number, max: number): void {
+  const cells: Attrs[] = [];
+  for (let j = from; j + 5 <= c.end && cells.length < max; j += size) {
+    const t = cellAt(c, j);
+    if (t) cells.push(t);
+  }
+  if (cells.length) c.attrs.cellTowers = cells;
+}
+/** "c413e200ff14" → "c4:13:e2:00:ff:14" (lower case). */
+function macAt(c: Cursor, k: number): string | null {
+  if (flen(c, k) !== 12 || !hexFieldAt(c, k)) return null;
+  const s = str(c, k).toLowerCase();
+  return `${s.slice(0, 2)}:${s.slice(2, 4)}:${s.slice(4, 6)}:${s.slice(6, 8)}:${s.slice(8, 10)}:${s.slice(10, 12)}`;
+}
+/**
+ * A Wi-Fi list at c.i: count, then per access point MAC (12 hex), RSSI and three reserved fields; advanced past.
+ * false when the count or an entry is invalid.
+ */
+function readWifi(c: Cursor): boolean {
+  const n = intAt(c, c.i);
+  if (n !== n || n > 20) return false;
+  const aps: Attrs[] = [];
+  let k = c.i + 1;
+  for (let s = 0; s < n; s++, k += 5) {
+    if (k + 2 > c.end) return false;
+    const mac = macAt(c, k), rssi = decAt(c, k + 1);
+    if (mac === null || rssi !== rssi) return false;
+    aps.push({ mac, rssi });
+  }
+  c.i = k;
+  if (aps.length) c.attrs.wifiAccessPoints = aps;
+  return true;
+}
+/** Battery percentage (0-100) at k → attrs.batteryLevel. */
+function batteryAt(c: Cursor, k: number): void {
+  if (k < 4 || k >= c.end || flen(c, k) === 0 || flen(c, k) > 3) return;
+  const v = intAt(c, k);
+  if (v === v && v <= 100) c.attrs.batteryLevel = v;
+}
+/** "0A03" (4 hex) → "0A.03". */
+function versionAt(c: Cursor, k: number): string | undefined {
+  if (flen(c, k) !== 4 || !hexFieldAt(c, k)) return undefined;
+  const s = upper(str(c, k));
+  return `${s.slice(0, 2)}.${s.slice(2)}`;
+}
+
+/**
+ * Battery trackers after the layout: a Wi-Fi list after the position block (GT501 "...,{time},6,0e36c9916485,-50,,,,
+ * ...,310,10,711D,81ECF0F,...") with the cell after it, and the battery percentage at its place from the end.
+ */
+function batteryTail(c: Cursor): void {
+  if (!c.desync && c.i + 1 < c.end && macAt(c, c.i + 1) !== null && readWifi(c) && readCell(c, c.i, c.end, c.attrs)) c.i += 4;
+  const n = c.spec.batteryFromEnd!;
+  if (n && c.attrs.batteryLevel === undefined) batteryAt(c, c.end - n);
+}
+
+/**
+ * Bodies read field by field (not by a position layout). `first` is the first field after the device name.
+ * Returns false when the code has no body reader here.
+ */
+function readBody(c: Cursor, code: string, first: number): boolean {
+  const a = c.attrs;
+  switch (code) {
+    case 'GTGSM': {
+      // No device name: the field after the IMEI is the fix type (STR, CTN, NMR, RTL...); then up to 7 cells
+      // (6 neighbours and the serving one) of mcc, mnc, lac, cell id, rx level, reserved.
+      delete a.deviceName;
+      if (flen(c, 3) !== 0) a.gsmFixType = str(c, 3);
+      readCells(c, 4, 6, 7);
+      return true;
+    }
+    case 'GTLBS': {
+      // trigger type, report type, battery %, reserved, motion status, reserved, reserved, component mask, then
+      // 7 cells of mcc, mnc, lac, cell id, rx level, reserved.
+      batteryAt(c, first + 2);
+      readCells(c, first + 8, 6, 7);
+      return true;
+    }
+    case 'GTVER': {
+      // device type name, firmware version, hardware version (4 hex each "0A03" = 0A.03)
+      if (first < c.end && flen(c, first) !== 0) a.deviceTypeName = str(c, first);
+      const fw = versionAt(c, first + 1), hw = versionAt(c, first + 2);
+      if (fw) a.firmwareVersion = fw;
+      if (hw) a.hardwareVersion = hw;
+      return true;
+    }
+    case 'GTDTT': {
+      // reserved, reserved, data type, data length, data (hex)
+      const t = intAt(c, first + 2), len = intAt(c, first + 3), d = first + 4;
+      if (t === t) a.transparentDataType = t;
+      if (d < c.end && hexFieldAt(c, d) && (len !== len || flen(c, d) === len * 2)) a.transparentData = upper(str(c, d));
+      return true;
+    }
+    case 'GTDAT': {
+      // report type, reserved, reserved, data [, position block, reserved...]. The data is the device's
+      // transparent string as sent (it may hold commas: up to the position block, or else the send time).
+      const d = first + 3;
+      if (d >= c.end) return true;
+      const b = findBlock(c, first, c.end);
+      const last = b >= 0 ? b - 1 : c.end - 1;
+      if (last >= d) a.transparentData = c.T.slice(c.ST[d]!, c.EN[last]!);
+      if (b >= 0) { c.i = b; readPosition(c); }
+      return true;
+    }
+    case 'GTWIF': {
+      // count, access points (MAC, RSSI, 3 reserved), reserved fields, battery %
+      c.i = first;
+      readWifi(c);
+      batteryAt(c, c.end - 1);
+      return true;
+    }
+  }
+  return false;
+}
+
 function decodeAck(c: Cursor, kind: string, code: string, base: Omit<DecodeResult, 'type'>): DecodeResult {
   const count = str(c, c.NF - 1);
   const version = str(c, 1);
@@ -868,17 +1035,21 @@ function decodeText(c: Cursor, opts: DecodeOptions): DecodeResult {
   if (h === 83) fail('UNSUPPORTED', '+SACK é enviado pelo servidor, não pelo equipamento');
   const at = k + 2, codeKey = c.T.charCodeAt(at + 2) * 65536 + c.T.charCodeAt(at + 3) * 256 + c.T.charCodeAt(at + 4);
   const code = codeOf(c, at, codeKey);
+  if (c.NF < 5) fail('TRUNCATED', 'mensagem com campos insuficientes');
+  const noCount = normalizeVariants(c);
   if (c.NF < 6) fail('TRUNCATED', 'mensagem com campos insuficientes');
-  const vi = versionInfo(c, 1);
+  const vi = flen(c, 1) === 0 ? NO_VERSION : versionInfo(c, 1);
   if (!vi) fail('MALFORMED', `versão de protocolo inválida: ${str(c, 1)}`);
   if (!isImeiAt(c, 2)) fail('MALFORMED', `IMEI inválido: ${str(c, 2)}`);
-  if (!isCountAt(c, c.NF - 1)) fail('MALFORMED', `contador inválido: ${str(c, c.NF - 1)}`);
+  if (!noCount && !isCountAt(c, c.NF - 1)) fail('MALFORMED', `contador inválido: ${str(c, c.NF - 1)}`);
   const info = vi.info;
   const deviceId = str(c, 2), rawCount = str(c, c.NF - 1), count = upper(rawCount);
   const attributes = new AttributeBag() as Attrs;
-  attributes.protocolVersion = vi.version;
-  attributes.deviceType = info.deviceType;
-  attributes.messageCount = count;
+  if (vi !== NO_VERSION) {
+    attributes.protocolVersion = vi.version;
+    attributes.deviceType = info.deviceType;
+  }
+  if (!noCount) attributes.messageCount = count;
   if (info.firmware) attributes.firmwareVersion = info.firmware;
   let first = 4; // first field after the device name
   if (c.NF > 8 && isVinAt(c, 3)) {
@@ -887,7 +1058,7 @@ function decodeText(c: Cursor, opts: DecodeOptions): DecodeResult {
     first = 5;
   } else if (flen(c, 3) !== 0) attributes.deviceName = str(c, 3);
   const base: Omit<DecodeResult, 'type'> = { protocol: PROTOCOL, deviceId, positions: [], events: [], attributes };
-  base.model = info.model;
+  if (vi !== NO_VERSION) base.model = info.model;
   if (h === 66) base.buffered = true;
   if (flen(c, c.NF - 2) !== 0) base.sentTime = utcAt(c, c.NF - 2, 'sendTime');
 
@@ -898,10 +1069,11 @@ function decodeText(c: Cursor, opts: DecodeOptions): DecodeResult {
     // the configuration, command by command, between the device name and the send time: kept as the device wrote it
     // (its field layout is each command's, per model and firmware)
     base.configuration = first <= c.NF - 3 ? c.T.slice(c.ST[first]!, c.EN[c.NF - 3]!) : '';
-  } else {
+  } else if (!readBody(c, code, first)) {
     const layout = layoutOf(vi, codeKey, code);
     if (layout) {
       runLayout(c, layout);
+      if (c.spec.batteryFromEnd !== undefined) batteryTail(c);
       if (layout.length === 0 && c.NF !== 6) attributes.unparsed = c.T.slice(c.ST[4]!, c.EN[c.NF - 3]!);
     } else readAnyPositions(c);
   }
@@ -915,6 +1087,7 @@ function decodeText(c: Cursor, opts: DecodeOptions): DecodeResult {
   base.events = eventOf(code, reportType);
   const result = base as DecodeResult;
   result.type = code;
+  if (noCount) return result; // nothing to acknowledge with
   if (code === 'GTHBD') result.reply = `+SACK:GTHBD,${str(c, 1)},${rawCount}$`;
   else if (opts.sackReports !== false) result.reply = `+SACK:${rawCount}$`;
   return result;
@@ -951,7 +1124,10 @@ function scan(c: Cursor, frame: Buffer): DecodeError | null {
   // a cut right after a position's time (then the "count" would be the MCC, and the two fields before the
   // time longitude and latitude).
   if (frame[n - 1] !== 36 && !(c.NF >= 6 && isCountAt(c, c.NF - 1) && isTime14At(c, c.NF - 2)
-    && !(isCoordAt(c, c.NF - 3) && isCoordAt(c, c.NF - 4)))) {
+    && !(isCoordAt(c, c.NF - 3) && isCoordAt(c, c.NF - 4)))
+    // variant "send time,count,protocol version" (no version field after the header). A 12-digit send time
+    // without count is accepted only with its '$': without it, it cannot be told from a cut.
+    && !(c.NF >= 6 && (flen(c, c.NF - 1) === 6 || flen(c, c.NF - 1) === 10) && hexFieldAt(c, c.NF - 1) && isCountAt(c, c.NF - 2) && isTime14At(c, c.NF - 3))) {
     return { protocol: PROTOCOL, error: "quadro sem '$' final", errorCode: 'TRUNCATED' };
   }
   return null;
@@ -983,6 +1159,8 @@ const pool: Cursor[] = [];
 const NO_POSITIONS: NormalizedPosition[] = [];
 
 export function decode(frame: Buffer, _now?: Date, opts: DecodeOptions = NO_OPTS): DecodeResult | DecodeError {
+  // Binary (HEX) form: "+\0", or "+RSP"/"+EVT"... where a text frame has its ':' (byte 4 or 5).
+  if (frame && frame.length > 5 && (frame[1] === 0 || (frame[4] !== 58 && frame[5] !== 58)) && isBinaryFrame(frame)) return decodeBinary(frame);
   const c = pool.pop() ?? new Cursor();
   try {
     return scan(c, frame) ?? read(c, opts);

@@ -27,6 +27,7 @@ const BY_CODE: Record<string, EventDef> = {
   GTRTL: { key: 'positionRequest', description: 'Posição solicitada em tempo real' },
   GTDIS: { key: 'digitalInputChange', description: 'Mudança de estado de entrada digital' },
   GTDOS: { key: 'digitalOutputChange', description: 'Mudança de estado de saída digital' },
+  GTIDA: { key: 'rfidRead', description: 'Leitura de cartão RFID' },
   // Older and personal-tracker models (GV55, GV300, GL300...).
   GTIDL: { key: 'idle', description: 'Veículo parado com o motor ligado (marcha lenta)' },
   GTEPN: { key: 'externalPowerOn', description: 'Alimentação externa conectada' },

@@ -220,6 +220,10 @@ const canPrefixed = (key: string, set: Setter<number>, scale: Record<string, num
 export const FIELDS: Record<string, FieldFn> = {
   reserved: () => {},
   externalPowerVoltage: (raw, a, name) => { a.externalPowerSupplyVoltage = round(int(raw, name) / 1000, 3); },
+  /** GV600M GTINF: the second power input (mV). */
+  externalPowerVoltage2: (raw, a, name) => { a.externalPowerSupplyVoltage2 = round(int(raw, name) / 1000, 3); },
+  /** Battery trackers (GL500, GL530): device temperature, °C. */
+  deviceTemperature: setNum((a, v) => { a.deviceTemperature = v; }, 1, 1),
   reportIdType: (raw, a, name) => {
     // 1 or 2 hex digits: report id, report type ("5" = id 0, type 5).
     const n = raw.length;
@@ -240,6 +244,9 @@ export const FIELDS: Record<string, FieldFn> = {
   eriMask: setStr((a, v) => { a.eriMask = v; }, /^[0-9A-Fa-f]{8}$/),
   ignitionOffDuration: setInt((a, v) => { a.ignitionOffDuration = v; }),
   ignitionOnDuration: setInt((a, v) => { a.ignitionOnDuration = v; }),
+  // RFID card read (GTIDA ID number): the generic `rfid` attribute the ingest modules read (passengers by tag).
+  rfid: setStr((a, v) => { a.rfid = upper(v); }, /^[0-9A-Fa-f]{1,20}$/),
+  rfidAuthorized: setBool((a, v) => { a.rfidAuthorized = v; }),
   crashCounter: setInt((a, v) => { a.crashCounter = v; }),
   jammingState: setInt((a, v) => { a.gnssJammingState = v; }),
   powerOnReason: setInt((a, v) => { a.powerOnReason = v; }),

@@ -1,5 +1,8 @@
-// Splits a TCP byte stream into @Track frames: "+RESP:"/"+BUFF:"/"+ACK:"/"+SACK:" ... "$".
+// Splits a TCP byte stream into @Track frames: text "+RESP:"/"+BUFF:"/"+ACK:"/"+SACK:" ... "$", and binary (HEX)
+// frames "+RSP"/"+BSP"/"+EVT"/"+BVT"/"+INF"/"+HBD"/"+ACK".../"+\0" taken by their length field (binary.ts), on
+// the same stream: a device configured for HEX reports and one sending text can share the port.
 import type { FrameResult } from '../types.ts';
+import { binaryHeaderAt, binaryLengthAt, binaryTailOk } from './binary.ts';
 
 export const MAX_FRAME = 4096;
 
@@ -22,12 +25,20 @@ function headerAt(buf: Buffer, i: number): 1 | 0 | -1 {
   return partial ? 0 : -1;
 }
 
-/** Next index >= from where a header starts (or may start, if cut at the end); -1 if none. */
-function nextHeader(buf: Buffer, from: number): number {
+/** Next index >= from where a text or binary header starts (or may start, if cut at the end); -1 if none. */
+function nextHeader(buf: Buffer, from: number, maxFrame: number): number {
   for (let i = buf.indexOf(PLUS, from); i !== -1; i = buf.indexOf(PLUS, i + 1)) {
     if (headerAt(buf, i) >= 0) return i;
+    const b = binaryHeaderAt(buf, i);
+    if (b === undefined || (b && binaryLengthAt(buf, i, b, maxFrame) >= 0)) return i;
   }
   return -1;
+}
+
+/** A whole text header ("+RESP:"...) starts in [from, to). */
+function textHeaderIn(buf: Buffer, from: number, to: number): boolean {
+  for (let i = buf.indexOf(PLUS, from); i !== -1 && i < to; i = buf.indexOf(PLUS, i + 1)) if (headerAt(buf, i) === 1) return true;
+  return false;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -44,14 +55,34 @@ export function frame(buffer: Buffer, maxFrame = MAX_FRAME): FrameResult {
   };
 
   while (pos < buffer.length) {
-    const start = nextHeader(buffer, pos);
+    const start = nextHeader(buffer, pos, maxFrame);
     if (start === -1) { skip(buffer.length); break; }
     skip(start);
-    if (headerAt(buffer, start) === 0) break; // cut header: wait for more bytes
+    const text = headerAt(buffer, start);
+    if (text < 1) {
+      const b = binaryHeaderAt(buffer, start);
+      if (b === undefined || (b === null && text === 0)) break; // cut header: wait for more bytes
+      if (b) {
+        const n = binaryLengthAt(buffer, start, b, maxFrame);
+        if (n === 0) break; // length field not there yet
+        // A text header inside what the length field claims, or a wrong tail: the '+' was noise that looked
+        // like a binary header (it must not swallow the text frame after it).
+        if (n > 0 && !textHeaderIn(buffer, start + 1, Math.min(start + n, buffer.length))) {
+          if (start + n > buffer.length) break; // incomplete: keep in rest
+          if (binaryTailOk(buffer, start, n)) {
+            frames.push(buffer.subarray(start, start + n));
+            pos = start + n;
+            continue;
+          }
+        }
+      }
+      skip(start + 1); // a '+' that starts nothing
+      continue;
+    }
     const end = buffer.indexOf(DOLLAR, start);
     // A new header before the '$' means this frame was truncated: drop it, keep the next one.
-    const inner = nextHeader(buffer, start + 1);
-    if (inner !== -1 && (end === -1 || inner < end) && headerAt(buffer, inner) === 1) {
+    const inner = nextHeader(buffer, start + 1, maxFrame);
+    if (inner !== -1 && (end === -1 || inner < end) && (headerAt(buffer, inner) === 1 || !!binaryHeaderAt(buffer, inner))) {
       skip(inner);
       continue;
     }

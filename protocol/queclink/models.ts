@@ -57,6 +57,12 @@ export interface ModelSpec {
   eriBlocks: EriBlock[];
   /** BLE accessory: a raw data length field before the raw data by default (GV600M family); inferred per frame. */
   bleRawLength: boolean;
+  /**
+   * Battery-powered trackers (GL500/GL505, GT501, GL530, GL500M...): the position reports end with the battery
+   * percentage this many fields before the send time (1 = the field just before it); 0 = not at the end. A Wi-Fi
+   * list after the position block (GT501) is read too.
+   */
+  batteryFromEnd?: number;
 }
 
 // Position append mask: bit0 satellites; bit1 GNSS trigger type; bit3 HDOP/VDOP/PDOP; bit4 jamming state.
@@ -105,6 +111,9 @@ export const DEFAULT_LAYOUTS: Record<string, Segment[]> = {
     'analogInput2', 'analogInput3', 'digitalInputs', 'digitalOutputs', 'timezoneOffset', 'daylightSaving'],
   GTCAN: ['canReportType', 'canBusState', { can: true }],
   GTHBD: [],
+  // ID report: an RFID card (ID number, hex) read by the reader on the accessory port; ID report type 1 = authorized.
+  // +RESP:GTIDA,<ver>,<imei>,<name>,<reserved>,<ID>,<ID report type>,<number>,<positions>,<mileage>,<reserved ×5>,<send time>,<count>$
+  GTIDA: ['reserved', 'rfid', 'rfidAuthorized', COUNTED, 'mileage'],
 };
 
 // CAN report mask bits 0-21 are the same on every model with a CAN interface (GV65, GV300W, GV350M, GV35xCEU...).
@@ -274,11 +283,31 @@ function gl(key: string): ModelSpec {
     eriBlocks: ERI_BLOCKS, bleRawLength: false };
 }
 
+// Battery-powered trackers (GL500/GL505, GT501, GL530, GL500M, GL50...): no external power, no append mask, no
+// mileage after the block; the battery percentage is at the end of the position reports (batteryFromEnd) or, in
+// GTSTR/GTCTN (GL500, GL530), before the block after the device temperature. Captures (Traccar's public tests):
+// GL500 "+RESP:GTFRI,110100,...,0460,0000,18d8,6141,00,80,{send}" (battery 80), GT501
+// "...,310,10,711D,81ECF0F,00,,93,{send}" (93), GL500M "...,00D07F02,18,0,,93,0,,,{send}" (93), GL500 GTSTR
+// "...,GL500,0,0,2,21.1,86,0,1.6,..." (21.1 °C, 86 %), GL530 GTSTR "...,GL530,0,0,2,,100,3,0.6,..." (100 %).
+// GTINF as the GL300 ("...,4.19,1,1,1,0,0,{last fix},100,..." battery after the last fix time).
+const BAT_EVENT: Segment[] = ['reserved', 'reportIdType', COUNTED];
+const BAT_STR: Segment[] = ['reserved', 'reserved', 'reserved', 'deviceTemperature', 'batteryLevel', SINGLE];
+const BAT_LAYOUTS: Record<string, Segment[]> = {
+  GTFRI: BAT_EVENT, GTRTL: BAT_EVENT, GTGEO: BAT_EVENT, GTSOS: BAT_EVENT, GTSPD: BAT_EVENT, GTDOG: BAT_EVENT,
+  GTDIS: BAT_EVENT, GTIGL: BAT_EVENT, GTPNL: BAT_EVENT, GTTMP: BAT_EVENT,
+  GTERI: ['eriMask', 'reserved', 'reportIdType', COUNTED],
+  GTSTR: BAT_STR, GTCTN: BAT_STR,
+  GTINF: GL300_LAYOUTS.GTINF!,
+};
+function bat(key: string, batteryFromEnd: number): ModelSpec {
+  return { ...gl(key), layouts: BAT_LAYOUTS, batteryFromEnd };
+}
+
 // GV600M: one analog input and a reserved field before the battery (capture "...,0.0,,,,3,410000,"); GTINF has
 // a second power voltage after the first (capture "...,19,0,11,12295,13985,4.25,0,0,,,{last fix},...").
 const GV600M_ADCS = ['analogInput1', 'reserved'];
 const GV600M_LAYOUTS: Record<string, Segment[]> = {
-  GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'reserved', 'externalPowerVoltage', 'reserved', 'backupBatteryVoltage',
+  GTINF: ['motionStatus', 'iccid', 'rssi', 'ber', 'reserved', 'externalPowerVoltage', 'externalPowerVoltage2', 'backupBatteryVoltage',
     'charging', 'ledOn', 'reserved', 'reserved', 'lastFixTime'],
 };
 
@@ -313,6 +342,12 @@ export const MODELS: Record<string, ModelSpec> = {
   gl300m: gl('gl300m'),
   gl300w: gl('gl300w'),
   gl300vc: gl('gl300vc'),
+  gl500: bat('gl500', 1),
+  gt501: bat('gt501', 1),
+  gl530: bat('gl530', 0),
+  gl500m: bat('gl500m', 4),
+  gl50: bat('gl50', 1),
+  gl50b: bat('gl50b', 1),
 };
 
 /** Fallback for devices of unknown types: @Track rules with the layout inferred from the frame. */

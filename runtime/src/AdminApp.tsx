@@ -21,8 +21,9 @@ import { Loading } from './crud/widgets/Loading';
 import { theme } from './theme';
 import { RealtimePush } from './layout/Realtime';
 import { TarefasEmAndamento } from './layout/Tarefas';
+import { chunk } from './api/bugtrack';
 
-const Home = lazy(() => import('./pages/Home').then((m) => ({ default: m.Home })));
+const Home = lazy(chunk(() => import('./pages/Home').then((m) => ({ default: m.Home })), 'Home'));
 const screenLoaders = new Map(screenModules.map((s) => [s.key, s.load]));
 
 function NotFound() {
@@ -49,15 +50,15 @@ const screens = routeTable().flatMap((rt): (RouteEntry & { Screen: ComponentType
   }
   if (rt.view === 'screen') {
     const load = rt.screen ? screenLoaders.get(rt.screen) : undefined;
-    return load ? [{ ...rt, Screen: lazy(load) }] : [];
+    return load ? [{ ...rt, Screen: lazy(chunk(load, rt.screen)) }] : [];
   }
   const entity = rt.entity ? entityByKey(rt.entity) : undefined;
   const schema = entity && schemas[entity.key];
   if (!entity || !schema) return [];
   // Record page (metadata record): the same page, told which tab (and group entry tab) the route shows.
   const Screen = rt.view === 'record'
-    ? lazy(async () => ({ default: await loadRecord(entity, schema, rt.tab, rt.sub) }))
-    : lazy(async () => ({ default: (await loadView(entity, rt.view as View, schema, rt.alias !== undefined ? entity.aliases?.[rt.alias] : undefined)) ?? NotFound }));
+    ? lazy(chunk(async () => ({ default: await loadRecord(entity, schema, rt.tab, rt.sub) }), `${entity.key}/record`))
+    : lazy(chunk(async () => ({ default: (await loadView(entity, rt.view as View, schema, rt.alias !== undefined ? entity.aliases?.[rt.alias] : undefined)) ?? NotFound }), `${entity.key}/${rt.view}`));
   return [{ ...rt, Screen }];
 });
 

@@ -7,8 +7,9 @@ import { getToken } from './api/cookie';
 import { LoginPage } from './pages/Login';
 import { isPublic, loginRedirect } from './routing/signedOut';
 import { screens } from '@rastro/generated';
+import { chunk } from './api/bugtrack';
 
-const AdminApp = lazy(() => import('./AdminApp').then((m) => ({ default: m.AdminApp })));
+const AdminApp = lazy(chunk(() => import('./AdminApp').then((m) => ({ default: m.AdminApp })), 'AdminApp'));
 // Public screens (metadata `public: true`, e.g. the public link's page) open with no session, before react-admin.
 const publicScreens = new Map(screens.filter((s) => s.public).map((s) => [s.route, lazy(s.load)]));
 

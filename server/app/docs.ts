@@ -10,6 +10,19 @@ import { sessionFromCookie } from '../auth/middleware.ts';
 import { route } from '../core/pipeline.ts';
 import { can } from '../auth/users.ts';
 
+/** OpenAPI paths of hand-written calls (server/calls/*.ts declare theirs with documentCalls), added to the generated
+ *  document. An operation of a 'self' route (the caller's own session or data) says `x-self: true`. */
+const callPaths: Record<string, Record<string, unknown>> = {};
+export function documentCalls(paths: Record<string, Record<string, unknown>>): void {
+  for (const [p, item] of Object.entries(paths)) callPaths[p] = { ...(callPaths[p] ?? {}), ...item };
+}
+const withCalls = new WeakMap<object, Record<string, any>>();
+function withCallPaths(doc: Record<string, any>): Record<string, any> {
+  let out = withCalls.get(doc);
+  if (!out) { out = { ...doc, paths: { ...(doc.paths ?? {}), ...callPaths } }; withCalls.set(doc, out); }
+  return out;
+}
+
 /** Minimal OpenAPI 3.1 document from the model, used only when the generated one is missing. */
 export function fallbackOpenapi(model: Model): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
@@ -82,6 +95,7 @@ export function openapiFor(doc: Record<string, any>, may: (key: string) => boole
       // The caller's copy names, as x-permission, the key the caller holds.
       const key = op && typeof op === 'object' ? permissionsOf(op).find(may) : undefined;
       if (key) kept[k] = op['x-permission'] === undefined || op['x-permission'] === key ? op : { ...op, 'x-permission': key };
+      else if (op && typeof op === 'object' && op['x-self'] === true && !op['x-permission'] && !op['x-permissions']) kept[k] = op;
     }
     if (!Object.keys(kept).length) continue;
     for (const [k, v] of Object.entries(item)) if (!METHODS.includes(k)) kept[k] = v; // parameters, summary, ...
@@ -148,7 +162,7 @@ export function docsRoutes(model: Model, openapi?: Record<string, unknown>): Hon
   // Opened in a browser tab there is no bearer header: the front end's token cookie identifies the session.
   const fromCookie = sessionFromCookie();
   const nested = nestedKeys(model);
-  const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(load(), (k) => can(s, k), nested); };
+  const mine = (c: import('hono').Context<AppEnv>) => { const s = c.get('session'); return openapiFor(withCallPaths(load()), (k) => can(s, k), nested); };
   app.get('/openapi.json', fromCookie);
   app.get('/docs', fromCookie);
   route(app, 'get', '/openapi.json', { permission: 'self', scope: 'ambiente' }, (c) => c.json(mine(c)));

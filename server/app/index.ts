@@ -12,6 +12,7 @@ import { setOrm } from '../db/context.ts';
 import { staleSessionRetry } from '../auth/middleware.ts';
 import { setRuntime } from '../core/registry.ts';
 import { HttpError } from '../http/envelope.ts';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { bodyLimits, calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
 import { hasBody, inputGuard } from '../http/input-guard.ts';
@@ -106,6 +107,11 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
       const code = (err as unknown as { code?: string }).code ?? '';
       // Data errors from PostgreSQL (class 22: invalid text, out of range, ...) are the client's fault.
       if (code.startsWith('22')) return c.json(errorBody(400, 'Valor inválido para o tipo do campo'), 400);
+    }
+    if (isDatabaseUnavailable(err)) {
+      o.log.warn({ err: (err as Error).message, path: c.req.path }, 'banco de dados indisponível');
+      c.header('Retry-After', '5');
+      return c.json(errorBody(503, DATABASE_UNAVAILABLE), 503);
     }
     o.log.error({ err, path: c.req.path }, 'erro não tratado');
     return c.json(errorBody(500, 'Erro interno do servidor'), 500);

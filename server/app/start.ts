@@ -13,9 +13,10 @@ import { rlsProblems } from '../db/rls.ts';
 import { initSecret } from '../auth/tokens.ts';
 import { demoMode, seedIfEmpty, type SeedOptions, type SeedResult } from '../seed/index.ts';
 import { seedCatalogues } from '../seed/catalogos.ts';
-import { attachRealtime, type Realtime } from '../realtime/index.ts';
+import { attachRealtime, SOCKET_PATH, type Realtime } from '../realtime/index.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
 import { answerClientErrors } from '../http/client-error.ts';
+import { attachUpgrades } from '../http/upgrade.ts';
 import { modules } from '../calls/index.ts';
 import { startJobs, type JobService } from '../jobs/index.ts';
 
@@ -35,6 +36,9 @@ export interface StartOptions {
   auth?: AppOptions['auth'];
   /** Uploaded files; default storageFromEnv(dataDir): S3 when S3_BUCKET is set, else {dataDir}/uploads. */
   storage?: Storage;
+  /** Compare the metadata with the committed migrations' snapshot before serving (default true). Only the test
+   * harness turns it off, for copies of a template database this run already verified with the same metadata. */
+  verifyMigrations?: boolean;
 }
 
 export interface Running {
@@ -65,7 +69,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const orm = await createOrm({ url, entities: bundle.entities, migrationsPath: o.migrationsPath ?? process.env.MIGRATIONS_PATH, logger: log });
   let migrations: { applied: string[] };
   try {
-    migrations = await migrate(orm, log);
+    migrations = await migrate(orm, log, { verify: o.verifyMigrations ?? true });
     // Row-level security (server/db/rls.ts): refuse to serve when the app role could bypass it or is unreachable.
     const problems = await rlsProblems((sql) => orm.em.getConnection().execute(sql));
     if (problems.length) throw new Error(problems.join('\n'));
@@ -88,6 +92,8 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const actual = (server.address() as AddressInfo).port;
   // socket.io at /socket_server on the same HTTP server.
   const realtime = attachRealtime(server as import('node:http').Server, { orm, log, live: modules.flatMap((m) => m.live ?? []) });
+  // The other WebSocket upgrades (the video proxy) through the app's pipeline.
+  const upgrades = attachUpgrades(server as import('node:http').Server, (req, env) => app.fetch(req, env), { skipPath: SOCKET_PATH });
   // The modules' background work (contract server/core/module.ts `start`), outside requests.
   const exec = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params) as Promise<Record<string, unknown>[]>;
   const jobs = modules.flatMap((m) => (m.start ? [m.start({ exec, log, onEstado: realtime.onEstado, io: realtime.io, storage, em: () => orm.em.fork() })] : []));
@@ -98,6 +104,7 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
     close: async () => {
       await tarefas.stop();
       await Promise.all(jobs.map((j) => j.stop()));
+      upgrades.close();
       await realtime.close(); // also closes the HTTP server
       await new Promise<void>((r) => server.close(() => r()));
       await orm.close(true);

@@ -7,7 +7,7 @@
 //    (invalidationsSent, awaited by server/app/index.ts). Writes outside the app are seen only after the cache TTL.
 // Either way a cache hit is trusted only after version() was read (after the request arrived) and found unmoved,
 // so a change counted before the request arrived is never missed, whenever its message comes.
-import pg from 'pg';
+import { bounded, listen } from '../db/listen.ts';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -34,59 +34,23 @@ export interface InvalidationBus {
   close(): Promise<void>;
 }
 
-/** Bounded wait: a shutdown never waits on a server that stopped answering. */
-const bounded = (p: Promise<unknown> | undefined) => Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
-
 export function pgBus(url: string | undefined, h: BusHandlers, log?: Logger): InvalidationBus {
-  let client: pg.Client | undefined;
-  let ready: pg.Client | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    if (closed || !url) return;
-    const c = new pg.Client({ connectionString: url, application_name: 'rastro-sessao-listener' });
-    client = c;
-    c.on('notification', (m) => {
-      const [kind, id] = String(m.payload ?? '').split(':');
-      h.message(kind, Number(id));
-    });
-    const retry = (err?: unknown) => {
-      if (client !== c) return;
-      client = ready = undefined;
-      h.down();
-      c.end().catch(() => undefined);
-      if (closed) return;
-      if (err) log?.warn({ err }, 'cache de sessões: conexão LISTEN perdida; cache desligado até reconectar');
-      timer = setTimeout(() => void connect(), 1000);
-      timer.unref();
-    };
-    c.on('error', retry);
-    c.on('end', () => retry());
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${CHANNEL}`);
-      if (client !== c) return;
-      ready = c;
-      h.up();
-    } catch (err) { retry(err); }
-  };
-  void connect();
+  const l = listen(url, CHANNEL, 'rastro-sessao-listener', {
+    message: (payload) => { const [kind, id] = payload.split(':'); h.message(kind!, Number(id)); },
+    up: h.up,
+    down: h.down,
+    lost: (err) => log?.warn({ err }, 'cache de sessões: conexão LISTEN perdida; cache desligado até reconectar'),
+  });
   return {
     kind: 'pg',
     version: async () => {
+      const ready = l.ready();
       if (!ready) throw new Error('cache de sessões sem escuta');
       const r = await ready.query(VERSION_SQL);
       return String(r.rows[0]?.v ?? '');
     },
     publish: async () => undefined,
-    close: async () => {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = ready = undefined;
-      h.down();
-      await bounded(c?.end());
-    },
+    close: () => l.close(),
   };
 }
 

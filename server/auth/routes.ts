@@ -16,10 +16,13 @@ import { RecuperacaoSenhaSchema } from '../db/system-entities.ts';
 import { HttpError, badRequest, fail, ok, unauthorized } from '../http/envelope.ts';
 import { sendMail } from './mail.ts';
 import { emitSessionEnded } from '../realtime/events.ts';
-import { invalidateSession } from './session-cache.ts';
 import { endSession, loadSession, sessaoName } from './middleware.ts';
+import { empresaDoAmbiente, inActiveAmbiente, switchSession } from './ambiente.ts';
+import { withCompany } from '../db/rls.ts';
+import { ambienteOf, inAmbienteRow } from '../tenancy/scope.ts';
 import { route, sessionStep } from '../core/pipeline.ts';
-import { SESSION_HOURS, sha256, signSession } from './tokens.ts';
+import { sha256, signSession } from './tokens.ts';
+import { parametrosDaEmpresa } from './parametros.ts';
 import { can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, rolesAndPermissions, userActive, type Row } from './users.ts';
 import { idOf, idsOf, strings } from '../../shared/ids.ts';
 
@@ -94,8 +97,11 @@ async function endHistory(em: EntityManager, usuarioId: number) {
 /** payload.user of login and get_session. */
 export async function sessionUser(em: EntityManager, s: Session, user?: Row | null) {
   const u = user ?? (await findUser(em, s.usuarioId));
-  const empresas = await findEmpresas(em, s.empresas);
+  // The app bar offers the current ambiente's companies only (the active one is among them, even a platform
+  // holder's company of another ambiente's).
+  const empresas = (await findEmpresas(em, [...new Set([...s.empresas, s.empresaAtiva])])).filter((e) => inAmbienteRow(e, s.ambienteId));
   const permissoes = [...s.permissoes].sort();
+  const { inatividadeSegundos } = await parametrosDaEmpresa(em, s.empresaAtiva, ['inatividadeSegundos']);
   return {
     id: s.usuarioId,
     _id: s.usuarioId,
@@ -109,6 +115,8 @@ export async function sessionUser(em: EntityManager, s: Session, user?: Row | nu
     permissoes,
     ui: u?.ui ?? {},
     sessaoId: s.id,
+    // the front end's inactivity sign-out (spec: timeToDisconnect / timeToShow, 5 s of warning)
+    inatividade: { desconectar: inatividadeSegundos, aviso: inatividadeSegundos - 5 },
   };
 }
 
@@ -149,15 +157,19 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (!userActive(user)) return failed(403, 'Usuário desativado. Procure o administrador do sistema.', 'usuario_desativado');
     const empresas = idsOf(user.empresas);
     const rows = await findEmpresas(em, empresas);
-    const usable = rows.filter(empresaUsable).map((e) => Number(e.id));
+    const usableRows = await inActiveAmbiente(em, rows.filter(empresaUsable));
+    const usable = usableRows.map((e) => Number(e.id));
     const preferred = idOf(user.empresaAtiva);
     const empresaAtiva = preferred != null && usable.includes(preferred) ? preferred : usable[0];
     if (empresaAtiva == null) return failed(403, 'Acesso bloqueado: a empresa está suspensa ou desativada.', 'empresa_bloqueada');
 
     await perLogin.delete(key);
-    const expiraEm = new Date(now.getTime() + SESSION_HOURS * 3600_000);
+    // The session's lifetime: the company's parameter sessao.duracao_horas, else SESSION_HOURS.
+    const { sessaoHoras } = await parametrosDaEmpresa(em, empresaAtiva, ['sessaoHoras'], (msg, x) => o.log.warn(x, msg));
+    const expiraEm = new Date(now.getTime() + sessaoHoras * 3600_000);
     await recordLogin(em, o.log, { ...base, sucesso: true, estaLogado: true, dataValidoAte: expiraEm, usuario: Number(user.id) }, user);
-    const ambienteId = Number(idOf(user.ambienteId));
+    // The session's ambiente is its active company's (server/auth/ambiente.ts).
+    const ambienteId = ambienteOf(usableRows.find((e) => Number(e.id) === empresaAtiva)) ?? Number(idOf(user.ambienteId));
     const sessao = em.create(sessaoName(em), {
       ambienteId, usuario: Number(user.id), login: String(user.login), empresaAtiva, ip,
       userAgent: (c.req.header('user-agent') ?? '').slice(0, 400) || null,
@@ -271,19 +283,22 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
     const em = c.get('em');
     if (!empresaUsable(await findEmpresa(em, id))) throw new HttpError(403, 'Empresa suspensa ou desativada');
-    await em.nativeUpdate(sessaoName(em), { id: s.id } as never, { empresaAtiva: id } as never);
-    invalidateSession(s.id);
-    const usuario = entityByKey('usuario');
-    if (usuario?.fields.some((f) => f.name === 'empresaAtiva')) {
-      await em.nativeUpdate(ormName(em, usuario), { id: s.usuarioId } as never, { empresaAtiva: id } as never);
-    }
-    const u = await findUser(em, s.usuarioId);
-    const { roles, permissoes } = u ? await rolesAndPermissions(em, u, id) : { roles: s.roles, permissoes: s.permissoes };
-    const next = { ...s, empresaAtiva: id, roles, permissoes };
-    return ok(c, { user: await sessionUser(em, next, u) }, 'Empresa alterada');
+    return switched(c, id, 'Empresa alterada');
   });
 
+  // Entering another ambiente (also /api/adm/ambiente/seleciona/{id}, server/calls/ambiente.ts).
+  route(app, 'post', '/ambiente/:ambiente/select', { permission: 'self', scope: 'global', credentials: true },
+    async (c) => switched(c, await empresaDoAmbiente(c.get('em'), c.get('session'), c.req.param('ambiente') ?? ''), 'Ambiente alterado'));
+
   return app;
+}
+
+/** Moves the session to company `empresa` (checked by the caller) and answers the session as it is there, read in
+ *  that company (its row security, its parameters). */
+export async function switched(c: Context<AppEnv>, empresa: number, msg: string) {
+  const { next, user } = await switchSession(c, empresa);
+  const payload = await withCompany(next.empresaAtiva, () => sessionUser(c.get('em'), next, user), next.ambienteId);
+  return ok(c, { user: payload }, msg);
 }
 
 /** /api/adm/sessao: list live sessions of the ambiente, force a logout. */

@@ -17,8 +17,9 @@ import type { Logger } from 'pino';
 import type { Session } from '../app/env.ts';
 import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { inCompany } from '../../shared/scope-sql.ts';
+import { ambienteOfCompany } from '../tenancy/scope.ts';
 import { events } from '../realtime/events.ts';
-import { empresaUsable, grantsOf, userActive } from './users.ts';
+import { empresaUsable, grantsOf, platformKey, userActive } from './users.ts';
 import { ident as q } from '../db/sql.ts';
 import { VERSION_SQL, pgBus, redisBus, track, type BusHandlers, type InvalidationBus, type InvalidationKind } from './invalidation-bus.ts';
 
@@ -176,7 +177,7 @@ export function cacheStats(config: Configuration) {
 // ---- one query --------------------------------------------------------------------------------------
 
 
-interface Sql { text: string; perCompany: boolean }
+interface Sql { text: string; perCompany: boolean; platform?: string }
 const sqlOf = new WeakMap<Configuration, Sql>();
 
 function buildSql(em: EntityManager): Sql {
@@ -185,21 +186,27 @@ function buildSql(em: EntityManager): Sql {
     const m = md.find(ormName(em, entityByKey(key)!))!;
     return { t: (m.schema ? q(m.schema) + '.' : '') + q(m.tableName), c: (p: string) => q(m.properties[p as never].fieldNames[0]) };
   };
-  const s = table('sessao'), u = table('usuario'), e = table('empresa'), c = table('cargo');
+  const s = table('sessao'), u = table('usuario'), e = table('empresa'), c = table('cargo'), a = table('ambiente');
   const perCompany = entityByKey('cargo')?.scope === 'empresa';
+  // The session's ambiente is its active company's; a company outside the user's own only for a platform holder
+  // (the key held anywhere: every cargo counts for that question, server/auth/ambiente.ts).
+  const platform = platformKey();
   const text = `select s.${s.c('id')} as "id", s.${s.c('login')} as "login", s.${s.c('ambienteId')} as "ambienteId",
+  e.${e.c('ambienteId')} as "empresaAmbiente", a.${a.c('ativo')} as "ambienteAtivo",
   s.${s.c('usuario')} as "usuarioId", s.${s.c('ativa')} as "ativa", s.${s.c('dataFim')} as "dataFim",
   s.${s.c('dataValidoAte')} as "dataValidoAte", s.${s.c('dataUltimoAcesso')} as "dataUltimoAcesso",
   u.${u.c('ativo')} as "usuarioAtivo", u.${u.c('empresas')} as "empresas", u.${u.c('roles')} as "roles",
   u.${u.c('permissoesExtras')} as "permissoesExtras",
   e.${e.c('id')} as "empresaAtiva", e.${e.c('status')} as "empresaStatus",
   (select coalesce(json_agg(c.${c.c('permissoes')}), '[]'::json) from ${c.t} c
-    where c.${c.c('id')} = any(u.${u.c('cargos')})${perCompany ? ` and ${inCompany('c', `e.${e.c('id')}`)}` : ''}) as "cargos"
+    where c.${c.c('id')} = any(u.${u.c('cargos')})${perCompany ? ` and ${inCompany('c', `e.${e.c('id')}`)}` : ''}) as "cargos"${platform && perCompany ? `,
+  (select coalesce(json_agg(c.${c.c('permissoes')}), '[]'::json) from ${c.t} c where c.${c.c('id')} = any(u.${u.c('cargos')})) as "todosCargos"` : ''}
 from ${s.t} s
 join ${u.t} u on u.${u.c('id')} = s.${s.c('usuario')}
 left join ${e.t} e on e.${e.c('id')} = coalesce(s.${s.c('empresaAtiva')}, u.${u.c('empresas')}[1])
+left join ${a.t} a on ${ambienteOfCompany('a', 'e')}
 where s.${s.c('id')} = $1`;
-  return { text, perCompany };
+  return { text, perCompany, platform };
 }
 
 interface Resolved { session: Session | null; end: boolean; validUntil: number; lastAccess: number }
@@ -212,11 +219,13 @@ async function resolve(em: EntityManager, sid: number, now: number): Promise<Res
   if (!r || r.ativa === false || r.dataFim || new Date(r.dataValidoAte).getTime() <= now) return none;
   const empresas = (r.empresas ?? []).map(Number) as number[];
   const empresaAtiva = r.empresaAtiva == null ? null : Number(r.empresaAtiva);
-  if (!userActive({ ativo: r.usuarioAtivo }) || empresaAtiva == null || !empresas.includes(empresaAtiva) || !empresaUsable({ status: r.empresaStatus })) {
+  const allowed = empresaAtiva != null && (empresas.includes(empresaAtiva)
+    || (!!sql.platform && grantsOf(r.roles, r.permissoesExtras, r.todosCargos ?? r.cargos ?? []).permissoes.has(sql.platform)));
+  if (!userActive({ ativo: r.usuarioAtivo }) || empresaAtiva == null || !allowed || !empresaUsable({ status: r.empresaStatus }) || r.ambienteAtivo === false) {
     return { ...none, end: true };
   }
   const session: Session = {
-    id: Number(r.id), usuarioId: Number(r.usuarioId), login: String(r.login), ambienteId: Number(r.ambienteId),
+    id: Number(r.id), usuarioId: Number(r.usuarioId), login: String(r.login), ambienteId: Number(r.empresaAmbiente ?? r.ambienteId),
     empresaAtiva, empresas, ...grantsOf(r.roles, r.permissoesExtras, r.cargos ?? []),
   };
   return { session, end: false, validUntil: new Date(r.dataValidoAte).getTime(), lastAccess: r.dataUltimoAcesso ? new Date(r.dataUltimoAcesso).getTime() : 0 };

@@ -24,6 +24,12 @@ function key(): Uint8Array {
   return secret;
 }
 
+/** A secret of its own for `label` derived from the server's secret (the same in every process sharing it), e.g. the
+ *  Web Push VAPID key: nothing more to store or rotate apart. */
+export function derivedSecret(label: string): Buffer {
+  return crypto.createHmac('sha256', Buffer.from(key())).update(`rastro:${label}`).digest();
+}
+
 export const SESSION_HOURS = 12;
 
 export async function signSession(sid: number, expiresAt: Date): Promise<string> {

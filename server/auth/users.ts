@@ -10,6 +10,7 @@ import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { effectiveKeys } from '../tenancy/companies.ts';
 import { companyOnly } from '../tenancy/scope.ts';
 import { idsOf, strings } from '../../shared/ids.ts';
+import { asSystem } from '../db/rls.ts';
 
 export const SUPER_ROLES = ['wiki', 'dev'];
 
@@ -24,13 +25,21 @@ const populateOf = (em: EntityManager, key: string, fields: string[]) => {
 export async function findUserByLogin(em: EntityManager, login: string, withPassword = false): Promise<Row | null> {
   return em.findOne(name(em, 'usuario'), { login: { $ilike: login.replace(/[\\%_]/g, (m) => '\\' + m) } } as never, { populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
 }
+/** A user by id. The row lives in the user's home ambiente while the session may be in another (the ambiente of
+ *  its active company, server/auth/ambiente.ts), so it is read outside the company's row security: callers name
+ *  the session's own user (or a job's owner), never an id from the request. */
 export async function findUser(em: EntityManager, id: number, withPassword = false): Promise<Row | null> {
-  return em.findOne(name(em, 'usuario'), { id } as never, { populate: userPopulate(em, withPassword) }) as Promise<Row | null>;
+  return asSystem(() => em.findOne(name(em, 'usuario'), { id } as never, { populate: userPopulate(em, withPassword) }) as Promise<Row | null>);
 }
 /** The password hash is a lazy property that the app's database role may not read (server/db/rls.ts): only the
  *  sign-in and password change paths ask for it, outside a company (system role). */
 const userPopulate = (em: EntityManager, withPassword: boolean) =>
   [...populateOf(em, 'usuario', ['empresas', 'cargos']), ...(withPassword ? ['senha' as never] : [])];
+/** Writes fields of the session's own user row (preferences, profile): outside the company's row security like
+ *  findUser, by the session's user id only. */
+export async function updateOwnUser(em: EntityManager, s: Pick<Session, 'usuarioId'>, data: Row): Promise<void> {
+  await asSystem(() => em.nativeUpdate(name(em, 'usuario'), { id: s.usuarioId } as never, data as never));
+}
 export async function findEmpresa(em: EntityManager, id: number): Promise<Row | null> {
   return em.findOne(name(em, 'empresa'), { id } as never) as Promise<Row | null>;
 }
@@ -63,6 +72,21 @@ export function grantsOf(rolesRaw: unknown, extras: unknown, cargoKeys: unknown[
   for (const keys of cargoKeys) for (const k of strings(keys)) permissoes.add(k);
   if (roles.some((r) => SUPER_ROLES.includes(r))) for (const k of allPermissionKeys()) permissoes.add(k);
   return { roles, permissoes: effectiveKeys(permissoes) };
+}
+
+/** The key that lets a user enter every active ambiente (metadata/adm/ambiente.yaml `platform.key`). */
+export function platformKey(): string | undefined {
+  return entityByKey('ambiente')?.platform?.key;
+}
+
+/** Whether the user holds the platform key anywhere: roles, extra keys or any of their cargos, whatever its
+ *  company (the question is who may enter other ambientes, not what a key allows inside one company). */
+export async function holdsPlatform(em: EntityManager, u: Row): Promise<boolean> {
+  const key = platformKey();
+  if (!key) return false;
+  const cargoIds = idsOf(u.cargos);
+  const cargos = cargoIds.length ? ((await asSystem(() => em.find(name(em, 'cargo'), { id: { $in: cargoIds } } as never))) as Row[]) : [];
+  return grantsOf(u.roles, u.permissoesExtras, cargos.map((c) => c.permissoes)).permissoes.has(key);
 }
 
 export function can(s: Session, key: string): boolean {

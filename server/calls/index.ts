@@ -19,6 +19,8 @@ import home from './home.ts';
 import upload from './upload.ts';
 import requestTime from './request_time.ts';
 import tarefas from '../jobs/routes.ts';
+import ambiente from './ambiente.ts';
+import aplicacao from './aplicacao.ts';
 
 const MODULES_DIR = fileURLToPath(new URL('../../modules/', import.meta.url));
 
@@ -55,7 +57,7 @@ export const bodyLimits: BodyLimit[] = modules.flatMap((m) => m.bodyLimits ?? []
 const mount = (api: Hono<AppEnv>) => mountProviders(api, getModel().providers ?? [], providers);
 
 export const calls: ((api: Hono<AppEnv>) => void)[] = [
-  usuario, meta, porEmpresa, home, upload, requestTime, tarefas,
+  usuario, meta, porEmpresa, home, upload, requestTime, tarefas, ambiente, aplicacao,
   ...modules.flatMap((m) => (m.routes ? [m.routes] : [])),
   mount,
 ];

@@ -2,8 +2,8 @@
 // (GET/PUT /api/usuario/perfil) belong to modules/perfil.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../app/env.ts';
-import { findUser } from '../auth/users.ts';
-import { entityByKey, getModel, ormName } from '../core/registry.ts';
+import { findUser, updateOwnUser } from '../auth/users.ts';
+import { getModel } from '../core/registry.ts';
 import { choiceColumns, choiceProblem } from '../../shared/column-choices.ts';
 import type { Model } from '../../shared/model.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
@@ -32,7 +32,7 @@ export default (api: Hono<AppEnv>) => {
     const em = c.get('em');
     const u = await findUser(em, s.usuarioId);
     const ui = { ...((u?.ui && typeof u.ui === 'object') ? u.ui : {}), ...b.ui };
-    await em.nativeUpdate(ormName(em, entityByKey('usuario')!), { id: s.usuarioId } as never, { ui } as never);
+    await updateOwnUser(em, s, { ui });
     return ok(c, { _id: s.usuarioId, ui }, 'Preferências salvas');
   });
 };

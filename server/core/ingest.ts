@@ -25,6 +25,8 @@ export interface IngestFix {
   odometer: number | null;
   /** From the device's memory (sent late). */
   buffered: boolean;
+  /** An RFID card read by the device at this fix (the decoded attribute `rfid`: Queclink GTIDA …), else null. */
+  rfid?: string | null;
 }
 
 export interface IngestConsumer {

@@ -26,10 +26,11 @@ const ALLOWED: Record<string, string> = {
   'POST /api/auth/empresa/:id': 'switch of the own active company, checked against the own companies (server/auth/routes.ts)',
   // Declared public routes (publicRoute): no session; the input names one company and the request runs in it.
   'GET /api/public/rastreamento_ao_vivo/query': 'public link page: its token names one link, its company, its assets (modules/link_publico)',
+  'GET /api/report/get/:token': 'share link of a generated report: its token (random, stored hashed, expiring, revocable) names one file of one company (modules/relatorios)',
 };
 
 /** Routes declared with publicRoute: step 'public' (with its reason) then the company scope, nothing else. */
-const PUBLIC = ['GET /api/public/rastreamento_ao_vivo/query'];
+const PUBLIC = ['GET /api/public/rastreamento_ao_vivo/query', 'GET /api/report/get/:token'];
 
 /** Sign-in routes below /api/auth that take no session (so no API key): they act on the token or password sent. */
 const PUBLIC_AUTH = new Set(['POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/changepwd', 'POST /api/auth/recover']);

@@ -83,6 +83,8 @@ export function route(app: Hono<AppEnv>, method: Method, path: string, spec: Rou
 
 /** Why a public route (tagged 'public') is outside the session pipeline, as it declared (route-table tests). */
 export const publicReason = (fn: unknown) => (fn as Tagged | undefined)?.reason;
+/** The keys a permission step of the route table asks ('a|b', 'self', 'computed'). */
+export const permissionOf = (fn: unknown) => (fn as Tagged | undefined)?.permission;
 
 export interface PublicRouteSpec<T> {
   /** Why the route takes no session (listed by server/core/pipeline.test.ts). */

@@ -1,9 +1,13 @@
 // Reading Hono's route table (app.routes) for the pipeline's tests (server/core/pipeline.test.ts,
 // server/auth/api-key-credenciais.test.ts): each endpoint with the tagged steps that run before it.
 import type { Model } from '../../shared/model.ts';
-import { guardsCredentials, stepOf, type Step } from './pipeline.ts';
+import { guardsCredentials, permissionOf, stepOf, type Step } from './pipeline.ts';
 
-export interface Endpoint { id: string; method: string; path: string; steps: Step[]; credentials: boolean }
+export interface Endpoint {
+  id: string; method: string; path: string; steps: Step[]; credentials: boolean;
+  /** The permission step's keys ('k1|k2'), 'self' (the session alone) or 'computed'; undefined without the step. */
+  permission?: string;
+}
 
 const covers = (pattern: string, path: string) =>
   pattern === path || pattern === '*' || pattern === '/*' || (pattern.endsWith('/*') && (path + '/').startsWith(pattern.slice(0, -1)));
@@ -19,7 +23,8 @@ export function endpoints(routes: { method: string; path: string; handler: unkno
     if (method === 'ALL' && path.endsWith('*') && id !== 'ALL /api/*' && routes.slice(i + 1).some((r) => r.path.startsWith(path.slice(0, -1)))) continue; // middleware
     const before = routes.slice(0, i).filter((r) => (r.method === method || r.method === 'ALL') && covers(r.path, path));
     const steps = before.map((r) => stepOf(r.handler)).filter((s): s is Step => !!s);
-    out.push({ id, method, path, steps, credentials: before.some((r) => guardsCredentials(r.handler)) });
+    const permission = before.map((r) => permissionOf(r.handler)).find((k) => k !== undefined);
+    out.push({ id, method, path, steps, credentials: before.some((r) => guardsCredentials(r.handler)), permission });
   }
   return out;
 }

@@ -43,11 +43,29 @@ export async function byId<K extends keyof typeof cols>(tx: EntityManager, s: Se
 }
 
 /** formulario: the author (criadoPor) is the user who created it, never the client's choice; the period is ordered. */
-const formulario: WriteHook = async ({ data, existing, session }) => {
+const formulario: WriteHook = async ({ tx, data, existing, session }) => {
   if (!existing) data.criadoPor = session.apiKey ? null : session.usuarioId;
   const ini = 'dataInicio' in data ? data.dataInicio : existing?.dataInicio;
   const fim = 'dataFim' in data ? data.dataFim : existing?.dataFim;
   if (ini && fim && String(fim).slice(0, 10) < String(ini).slice(0, 10)) throw invalid('dataFim', 'Data fim', 'A data fim deve ser igual ou posterior à data início');
+  const freq = 'frequencia' in data ? data.frequencia : existing?.frequencia;
+  const unidade = 'unidadeDeFreq' in data ? data.unidadeDeFreq : existing?.unidadeDeFreq;
+  if ((freq == null) !== (unidade == null)) throw invalid('unidadeDeFreq', 'Unidade da frequência', 'Informe a frequência e a sua unidade, ou nenhuma das duas');
+  // the names the form report shows (author, respondents), as they are now
+  const names = async (key: 'usuario' | 'motorista', ids: unknown) => {
+    const out: { id: number; nome: string }[] = [];
+    for (const x of (Array.isArray(ids) ? ids : [])) {
+      const r = await byId(tx, session, key, x);
+      if (r) out.push({ id: Number(r.id), nome: String(r.nome) });
+    }
+    return out;
+  };
+  const autor = 'criadoPor' in data ? data.criadoPor : existing?.criadoPor;
+  data.nomes = {
+    criadoPor: autor ? (await names('usuario', [autor]))[0]?.nome ?? null : null,
+    usuarios: await names('usuario', 'usuarios' in data ? data.usuarios : existing?.usuarios),
+    motoristas: await names('motorista', 'motoristas' in data ? data.motoristas : existing?.motoristas),
+  };
 };
 
 /** resposta_formulario: the answers are checked against the questions of their questionnaire (visible to the caller); who answered is the caller (usuario) or the driver named (motorista); dataResposta is now. */
@@ -59,6 +77,10 @@ const respostaFormulario: WriteHook = async ({ tx, data, existing, session }) =>
     data.usuario = session.apiKey ? null : session.usuarioId;
     data.dataResposta = new Date();
   }
+  // who answered, by name: the driver answered for, else the user
+  const mot = 'motorista' in data ? data.motorista : existing?.motorista;
+  const quem = mot ? await byId(tx, session, 'motorista', mot) : (existing?.usuario ?? data.usuario) ? await byId(tx, session, 'usuario', existing?.usuario ?? data.usuario) : null;
+  data.quemRespondeu = quem ? String(quem.nome).slice(0, 160) : null;
   if (!('respostas' in data) && existing) return;
   const problems = checkAnswers((form.questoes ?? []) as Question[], data.respostas ?? []);
   if (problems.length) {

@@ -46,7 +46,8 @@ export function parseSort(raw: string | undefined): { field: string; order: 'ASC
 /** Answers one page as ra-data-simple-rest expects: the rows and Content-Range {unit} {start}-{end}/{total}. */
 export function sendPage(c: Context, unit: string, offset: number, rows: unknown[], total: number) {
   const end = rows.length ? offset + rows.length - 1 : offset;
-  c.header('Content-Range', `${unit} ${offset}-${end}/${total}`);
+  // the unit may come from a path parameter: a header holds printable ASCII only
+  c.header('Content-Range', `${unit.replace(/[^\x21-\x7e]/gu, encodeURIComponent)} ${offset}-${end}/${total}`);
   c.header('Access-Control-Expose-Headers', 'Content-Range');
   return c.json(rows);
 }

@@ -110,6 +110,11 @@ async function parseParams(meta: ProviderMeta, c: Context): Promise<Record<strin
     if (p.type === 'integer') {
       if (!/^\d{1,15}$/.test(v) || Number(v) <= 0) throw badRequest(`Valor inválido para ${p.label}: ${v}`);
       out[p.name] = Number(v);
+    } else if (p.type === 'date') {
+      // a calendar date (AAAA-MM-DD) that exists: the text compares with dates kept as text (e.g. total_diario.data)
+      const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null;
+      if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw badRequest(`Data inválida para ${p.label}: ${v}. Use AAAA-MM-DD.`);
+      out[p.name] = v;
     } else {
       if (p.enum && !p.enum.includes(v)) throw new HttpError(404, `Valor desconhecido para ${p.label}: ${v}. Use ${p.enum.join(', ')}.`);
       // Known technologies and models (metadata and the modelo register): the one before names the technology.

@@ -60,6 +60,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Running, not a zombie waiting for a parent that does not reap it. */
+function processRunning(pid: number): boolean {
+  try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch {
+    try { process.kill(pid, 0); return true; } catch { return false; } // no /proc
+  }
+}
+const isPostgres = (pid: number) => { try { return /postgres/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')); } catch { return false; } };
+/** SIGINT (fast shutdown) to a postmaster, SIGKILL after 15 s; waits until it is gone. */
+async function shutDown(pid: number): Promise<void> {
+  try { process.kill(pid, 'SIGINT'); } catch { return; }
+  for (let i = 0; i < 300 && processRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (processRunning(pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  for (let i = 0; i < 100 && processRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** Starts (initialising when needed) a cluster under `dir`; answers a URL to database `database`. */
 export async function startEmbeddedPostgres(opts: { dir: string; port?: number; database?: string; log?: (m: string) => void }): Promise<EmbeddedHandle> {
   const dir = path.resolve(opts.dir);
@@ -84,10 +99,12 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
     // A crash leaves postmaster.pid behind; postgres refuses to start with it.
     const pid = path.join(dir, 'postmaster.pid');
     if (fs.existsSync(pid)) {
-      const owner = Number(fs.readFileSync(pid, 'utf8').split('\n')[0]);
-      let alive = false;
-      try { if (owner) { process.kill(owner, 0); alive = true; } } catch { alive = false; }
-      if (!alive) fs.rmSync(pid, { force: true });
+      const [ownerLine, dataLine] = fs.readFileSync(pid, 'utf8').split('\n');
+      const owner = Number(ownerLine);
+      // A postmaster of THIS folder still running means our previous process was killed and left it orphaned
+      // (it is not a child of this one): shut it down (fast: rolls back what was in flight) and start our own.
+      if (owner && processRunning(owner) && isPostgres(owner) && path.resolve(dataLine ?? '') === dir) await shutDown(owner);
+      if (!owner || !processRunning(owner)) fs.rmSync(pid, { force: true });
     }
   }
   await pg.start();

@@ -50,7 +50,7 @@ async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Prom
 
 describe('telemetry metadata', () => {
   it('is what the writer and the generated column lists use', () => {
-    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['cerca_permanencia', 'endereco', 'evento', 'mensagem_pendente', 'parada', 'posicao', 'total_diario', 'total_diario_estado', 'ultimo_estado', 'viagem']);
+    expect(TELEMETRY_TABLES.map((t) => t.key)).toEqual(['cerca_permanencia', 'embarque', 'endereco', 'evento', 'mensagem_pendente', 'parada', 'posicao', 'total_diario', 'total_diario_estado', 'ultimo_estado', 'viagem', 'viagem_passageiro']);
     const posicao = TELEMETRY_TABLES.find((t) => t.key === 'posicao')!;
     expect(posicao.partition).toEqual({ column: 'fix_time', interval: 'month', monthsBehind: 1, monthsAhead: 2 });
     expect(posicao.primaryKey).toEqual(['serial', 'fix_time', 'tipo']);

@@ -34,6 +34,8 @@ export function pagePolicy(o: SecurityHeadersOptions = {}): string {
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob:${tiles ? ` ${tiles}` : ''}`,
     "font-src 'self' data:",
+    // live video (Media Source Extensions: mpegts.js, hls.js) plays from blob: URLs of the page
+    "media-src 'self' blob:",
     // 'self' also matches ws:/wss: of the same host (socket.io at /socket_server).
     `connect-src 'self'${o.connectSrc ? ` ${o.connectSrc}` : ''}`,
     "object-src 'none'",

@@ -27,6 +27,7 @@ describe('securityHeaders()', () => {
     expect(csp).toContain("script-src 'self' 'unsafe-eval';"); // no 'unsafe-inline' for scripts
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.test;");
+    expect(csp).toContain("media-src 'self' blob:;"); // live video through Media Source Extensions
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(r.headers.get('x-frame-options')).toBe('DENY');

@@ -36,6 +36,7 @@ beforeAll(async () => {
   await registerDevice(pool, 'phone42', 1, 103, 'osmand', 'osmand');
   await registerDevice(pool, '12345678', 1, 104, 'legacy', 'legacy');
   await registerDevice(pool, '864000000000777', 1, 105, 'gv58cg', 'queclink');
+  await registerDevice(pool, '865084030003675', 1, 106, 'gb100', 'queclink');
 });
 
 afterAll(async () => {
@@ -75,7 +76,7 @@ describe('gateway', () => {
     await locker.query('LOCK TABLE telemetria.ultimo_estado IN EXCLUSIVE MODE');
     await d.send(tinyFrame('860000000000002', 'FRI', iso(100), -23.5, -46.6, 30));
     // the batch reached the database and waits on the lock
-    await until(async () => (await count(`SELECT count(*) n FROM pg_locks WHERE NOT granted AND relation = 'telemetria.ultimo_estado'::regclass`)) > 0, 30_000);
+    await until(async () => (await count(`SELECT count(*) n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND relation = 'telemetria.ultimo_estado'::regclass`)) > 0, 30_000);
     expect(d.received).toBe(''); // the batch is waiting on the lock: not committed, not acked
     expect(await count(`SELECT count(*) n FROM telemetria.posicao WHERE serial = '860000000000002'`)).toBe(0);
     await locker.query('ROLLBACK');
@@ -264,6 +265,38 @@ describe('gateway', () => {
       await d.waitFor(`+SACK:${f.slice(-5, -1)}$`, 5000);
     }), { numRuns: 40 });
     expect((await pool.query(`SELECT count(*)::int n FROM telemetria.posicao WHERE serial = '864000000000777'`)).rows[0].n).toBe(n);
+    d.close();
+  });
+
+  it('takes binary (HEX) @Track frames and text frames on the same Queclink connection', async () => {
+    // +RSP of a GB100 (Traccar's public Gl200BinaryProtocolDecoderTest) between two text reports of the same device.
+    // Its fix and send times (7 bytes: year(2) month day hour minute second) are moved to yesterday: the writer
+    // drops fixes over 5 years old.
+    const bin = Buffer.from('2b5253500700fc1fbf005d4501020209563254030003430564377e42071001000000000000007eff75a151025c6a8107e10801081a2a02680003189c1ac500000000000002100700000000000000000007e1080108241019e17ebe0d0a', 'hex');
+    const put7 = (o: number, ms: number) => {
+      const t = new Date(ms);
+      bin.writeUInt16BE(t.getUTCFullYear(), o);
+      bin.set([t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds()], o + 2);
+    };
+    put7(47, t0 + 60_000);
+    put7(bin.length - 13, t0 + 120_000);
+    const q = (ms: number) => new Date(ms).toISOString().replace(/[-T:]/g, '').slice(0, 14);
+    const text = (ms: number, cnt: string) => `+RESP:GTFRI,450102,865084030003675,,14206,10,1,1,0.0,0,126.0,-9.068207,39.611009,${q(ms)},0268,0003,189C,1AC5,01,7,,,,,100,420000,,,,${q(t0 + 120_000)},${cnt}$`;
+    const a = text(t0, '19E0'), b = text(t0 + 90_000, '19E2');
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const before = gw.metrics.badFrames;
+    await d.send(Buffer.concat([Buffer.from(a), bin.subarray(0, 20)]));
+    await sleep(20);
+    await d.send(Buffer.concat([bin.subarray(20), Buffer.from(b)]));
+    // each report is acked after its batch commits; two batches may commit in either order
+    await d.waitFor('+SACK:19E2$', 5000);
+    await d.waitFor('+SACK:19E0$', 5000);
+    expect(d.count('+SACK:19E0$')).toBe(1);
+    await until(async () => (await count(`SELECT count(*) n FROM telemetria.posicao WHERE serial = '865084030003675'`)) === 3);
+    const rows = (await pool.query(`SELECT * FROM telemetria.posicao WHERE serial = '865084030003675' ORDER BY fix_time`)).rows;
+    expect(rows.map((r) => r.fix_time.toISOString())).toEqual([iso(0), iso(60), iso(90)]);
+    expect(rows[1]).toMatchObject({ lat: 39.611009, lon: -9.068207, empresa_id: 1, ativo_id: 106 });
+    expect(gw.metrics.badFrames).toBe(before);
     d.close();
   });
 

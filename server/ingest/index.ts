@@ -14,6 +14,7 @@ import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
 import { ensurePartitionsAround, migrateTelemetria } from './migrate.ts';
 import { startOsmandHttp } from './osmand.ts';
+import { startDirectoryListener } from './directory-listener.ts';
 import { loadIngestModules, type IngestConsumer, type IngestModule } from '../core/ingest.ts';
 import { BatchWriter, pendingLimitsFromEnv, writerOptionsFromEnv, type WriterOptions } from './writer.ts';
 
@@ -195,8 +196,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   }
   commands.start();
   writer.startMaintenance();
-  // Registrations changed through the API of this process (npm start): resolve serials afresh at once instead of
-  // after the cache's 30 s (a separate `npm run gateway` process relies on the TTL).
+  // Registrations changed anywhere (the API of any process, a script): the database notifies, the directory forgets.
+  const listener = startDirectoryListener(opts.databaseUrl, writer.directory);
+  // The API of this process (npm start) tells at once, before its commit's notification arrives.
   const onChange = (c: RowChange) => { if (DIRECTORY_ENTITIES.has(c.entity)) writer.directory.invalidateChange(c); };
   events.on('change', onChange);
   // Partitions a couple of months ahead, refreshed daily.
@@ -216,6 +218,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     async stop() {
       clearInterval(partTimer);
       events.off('change', onChange);
+      await listener.close();
       commands.stop();
       const closing = [
         ...tcp.map((s) => new Promise<void>((r) => { s.close(() => r()); })),

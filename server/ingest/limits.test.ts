@@ -85,6 +85,41 @@ describe('connection limits', () => {
     expect(gw.metrics.idleTimeouts).toBe(before + 1);
     await until(() => gw.metrics.connections === 0);
   });
+  it("does not close an unidentified connection while the gateway itself holds the reading (write queue full)", async () => {
+    // Its own gateway: a write queue of 1 message, 200 ms to identify; the database held by a lock on the
+    // positions table, so the first device's message stays queued and every connection is paused.
+    const held = await startGateway({
+      databaseUrl: db.url, host: '127.0.0.1', decoders: { tiny: tinyDecoder }, extra: { tiny: { tcp: 0 } }, ports: { osmandHttp: 0 },
+      writer: { lingerMs: 5, maxQueued: 1, maxBatch: 1 }, limits: { idleTimeoutMs: 0, firstMessageTimeoutMs: 200, maxPerAddress: 10 },
+      commands: { pollMs: 60_000 }, migrate: false,
+    });
+    const lock = await pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE telemetria.posicao IN ACCESS EXCLUSIVE MODE');
+      const a = await FakeDevice.connect(held.ports.tinyTcp);
+      await a.send(tinyFrame('860000000000001', 'FRI', iso(100), -23.5, -46.6, 1));
+      await until(() => held.metrics.readPauses === 1);
+      const before = held.metrics.idleTimeouts;
+      const b = await FakeDevice.connect(held.ports.tinyTcp);
+      await b.send(tinyFrame('860000000000001', 'FRI', iso(101), -23.5, -46.6, 1)); // unread: reading is held
+      await sleep(900); // 4.5 × the time to identify
+      expect(b.socket.destroyed).toBe(false);
+      expect(held.metrics.idleTimeouts).toBe(before);
+      await lock.query('ROLLBACK');
+      // reading resumes: the held frame identifies the connection and is stored and acknowledged
+      await b.waitFor(`+ACK:860000000000001,${iso(101)}$`);
+      await a.waitFor(`+ACK:860000000000001,${iso(100)}$`);
+      expect(b.socket.destroyed).toBe(false);
+      expect(held.metrics.idleTimeouts).toBe(before);
+      a.close();
+      b.close();
+    } finally {
+      await lock.query('ROLLBACK').catch(() => undefined);
+      lock.release();
+      await held.stop();
+    }
+  });
   // The per-address cap (unidentified connections only, the oldest goes): flood.test.ts.
 });
 

@@ -162,14 +162,16 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
     let closed = false;
     let identified = false;
     let junk = 0; // bytes received since the last frame that decoded
+    let held = false; // reading paused by the writer's back-pressure (its queue is full)
     const link: Link = {
       id: `tcp-${decoder.protocol}-${++linkSeq}`,
       protocol: decoder.protocol,
       stream: true,
+      address: addr,
       get alive() { return !closed && !socket.destroyed; },
       send(data: Reply) { if (closed || socket.destroyed) return false; socket.write(data); return true; },
-      pause: () => socket.pause(),
-      resume: () => socket.resume(),
+      pause: () => { held = true; socket.pause(); },
+      resume: () => { held = false; socket.resume(); },
     };
     const unregister = sink.register(link);
     if (limits?.idleTimeoutMs) {
@@ -181,16 +183,20 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
       });
     }
     let firstTimer: NodeJS.Timeout | null = null;
-    if (limits?.firstMessageTimeoutMs) {
+    const armFirst = (ms: number) => {
       firstTimer = setTimeout(() => {
         firstTimer = null;
-        if (link.serial) return;
+        if (link.serial || closed) return;
+        // While the gateway itself holds the reading (write queue full), the device's first frame may be waiting
+        // unread in the socket: its silence is ours, not the device's. The clock starts again once reading resumes.
+        if (held) { armFirst(ms); return; }
         metrics.idleTimeouts++;
         log.info({ link: link.id, address: addr }, 'conexão sem identificação do equipamento encerrada');
         socket.destroy();
-      }, limits.firstMessageTimeoutMs);
+      }, ms);
       firstTimer.unref();
-    }
+    };
+    if (limits?.firstMessageTimeoutMs) armFirst(limits.firstMessageTimeoutMs);
     socket.on('data', (chunk: Buffer) => {
       if (closed) return;
       metrics.bytesIn += chunk.length;
@@ -258,6 +264,7 @@ export function startUdp(port: number, host: string, decoder: Decoder, sink: Ing
       link = {
         id: `udp-${decoder.protocol}-${key}`,
         protocol: decoder.protocol,
+        address: rinfo.address,
         alive: true,
         send(data: Reply) { sock.send(typeof data === 'string' ? Buffer.from(data, 'latin1') : data, rinfo.port, rinfo.address); return true; },
       };

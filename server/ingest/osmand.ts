@@ -156,7 +156,7 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
         else res.writeHead(status).end();
       };
       const timer = setTimeout(() => answer(503), timeoutMs);
-      const link: Link = { id: `http-osmand-${req.socket.remoteAddress}`, protocol: 'osmand', alive: true, send: () => false, serial: r.deviceId };
+      const link: Link = { id: `http-osmand-${req.socket.remoteAddress}`, protocol: 'osmand', alive: true, send: () => false, serial: r.deviceId, address: req.socket.remoteAddress };
       // The writer checks the registration again (refused → not stored, done(false)).
       sink.enqueue({ link, result: r, raw: payload.slice(0, 2000), receivedAt: new Date(), done: (ok) => { clearTimeout(timer); answer(ok ? 200 : foreign(r.deviceId) ? 403 : 400); } });
     });

@@ -7,7 +7,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
-import { startTestServer } from '../test/harness.ts';
+import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { DATABASE_UNAVAILABLE } from '../db/unavailable.ts';
 import { startGateway, type Gateway } from './index.ts';
 import { registerDevice } from './testing/db.ts';
 import { sleep, until } from './testing/device.ts';
@@ -20,6 +21,8 @@ const start = Math.floor(Date.now() / 1000) * 1000 - 3 * 3600_000; // simulated 
 let dir: string;
 let pgh: EmbeddedHandle | undefined;
 let gw: Gateway | undefined;
+let app: TestServer | undefined;
+let admin: Api;
 const devices: QueclinkTestDevice[] = [];
 let clock = start;
 let crashed: unknown[] = [];
@@ -47,10 +50,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-restart-'));
   fs.chmodSync(dir, 0o755);
   pgh = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'rastro' });
-  // App schema + seed through the harness (the real server start-up), then the app is closed: only the gateway runs.
-  const ts = await startTestServer({ databaseUrl: pgh.url });
+  // App schema + seed through the harness (the real server start-up); the API keeps running beside the gateway.
+  app = await startTestServer({ databaseUrl: pgh.url });
+  admin = await app.login(ADMIN.login, ADMIN.senha);
   const [{ empresa_id: empresa, id: ativo }] = await query(pgh.url, 'SELECT id, empresa_id FROM ativo ORDER BY id LIMIT 1');
-  await ts.stop();
   const pool = new pg.Pool({ connectionString: pgh.url, max: 1 });
   try { for (const s of imeis) await registerDevice(pool, s, empresa, ativo, 'gv58cg'); } finally { await pool.end(); }
   gw = await startGateway({
@@ -63,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const d of devices) d.close();
   await gw?.stop();
+  await app?.stop();
   await pgh?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   process.off('uncaughtException', onCrash);
@@ -70,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('database stop and restart mid-stream', () => {
-  it('keeps the connections, acks nothing uncommitted, stores every report once and acks all after recovery', async () => {
+  it('keeps the connections, acks nothing uncommitted, stores every report once and acks all after recovery; the API answers 503 meanwhile and recovers by itself', async () => {
     const url = pgh!.url;
     const port = pgh!.port;
     // 1. Streaming normally.
@@ -105,11 +109,40 @@ describe('database stop and restart mid-stream', () => {
     // Whatever was acknowledged before the stop is in the database (checked after the restart below).
     const ackedBefore = devices.map((d) => new Set(d.acks));
 
+    // The API, for 20 s of outage: reads and writes answer 503 with a pt-BR message (never 401: the front end would
+    // drop the session; never 500), while the devices keep reporting.
+    const outage = performance.now();
+    const answers = new Map<string, number>();
+    while (performance.now() - outage < 20_000) {
+      for (const res of [await admin.get('/api/ativo?range=[0,9]'), await admin.post('/api/garagem', { nome: `Na queda ${answers.size}` })]) {
+        const body = await res.json();
+        const k = `${res.status} ${body.msg}`;
+        answers.set(k, (answers.get(k) ?? 0) + 1);
+      }
+      sent += tick();
+      await sleep(500);
+    }
+    expect([...answers.keys()]).toEqual([`503 ${DATABASE_UNAVAILABLE}`]);
+    expect(acked()).toBe(ackedAtStop);
+
     // 3. PostgreSQL comes back on the same port; the devices keep reporting meanwhile.
     pgh = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), port, database: 'rastro' });
     expect(pgh.url).toBe(url);
     for (let i = 0; i < 10; i++) { sent += tick(); await sleep(20); }
     await until(() => pending() === 0, 30_000);
+    // The API recovers by itself (same session, no restart): reads, a write, and a session ended after the outage
+    // is refused at once (the invalidation channel came back too).
+    let status = 0;
+    for (let i = 0; i < 60 && status !== 200; i++) { status = (await admin.get('/api/ativo?range=[0,9]')).status; if (status !== 200) await sleep(500); }
+    expect(status).toBe(200);
+    const created = await admin.post('/api/garagem', { nome: 'Depois da queda' });
+    expect(created.status).toBe(201);
+    expect((await query(url, "SELECT count(*)::int n FROM garagem WHERE nome LIKE 'Na queda%'"))[0].n).toBe(0);
+    const other = await app!.login(ADMIN.login, ADMIN.senha);
+    expect((await other.get('/api/ativo?range=[0,0]')).status).toBe(200);
+    // ended by another process (its trigger notifies every API process): refused at once
+    await query(url, 'UPDATE sessao SET ativa = false, data_fim = now() WHERE id = $1', [other.user.sessaoId]);
+    expect((await other.get('/api/ativo?range=[0,0]')).status).toBe(401);
 
     // Every report acknowledged (replays too), connections never dropped, the process never crashed.
     expect(devices.every((d) => !d.closed)).toBe(true);

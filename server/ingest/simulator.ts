@@ -1,6 +1,10 @@
 // Simulated Queclink @Track devices over TCP: each vehicle drives a tour of waypoints around its garage (in the
 // garage's city), at speeds fit for the road and the vehicle, parks with the ignition off at each stop, and sends
-// GTIGN, GTFRI, GTSPD, GTHBM, GTIGF and +ACK:GTHBD; unacknowledged reports are replayed as +BUFF after a reconnect.
+// GTIGN, GTFRI, GTSPD, GTHBM, GTIGF and +ACK:GTHBD, and now and then a panic button press (GTSOS: an alarm of the
+// console, risk alto in the event library) — about once in three hours of a vehicle on the road; unacknowledged reports are replayed as +BUFF after a reconnect.
+// A vehicle given passenger cards (VehicleOptions.passageiros: RFID tags) reads them as GTIDA: on leaving each stop
+// some passengers get off (a second read of their card) and others get on (a first read); all get off before the
+// ignition is turned off.
 // Pure and seeded: the same IMEI/seed and times give the same frames.
 // CLI: npm run simulate -- --devices N --rate R --host H --port P [--serial-base 864000000000000] [--drop-every S]
 import net from 'node:net';
@@ -10,6 +14,9 @@ import { sameCompany } from '../../shared/scope-sql.ts';
 const VERSIONS: Record<string, string> = { gv50cg: '8020080102', gv58cg: '8020030100', gv350ceu: '740904' };
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
+/** Chance of a panic press per driving step (a second of simulated driving). */
+export const PANIC_PER_STEP = 1 / 10_800;
+
 export function qTime(d: Date): string {
   return `${d.getUTCFullYear()}${pad2(d.getUTCMonth() + 1)}${pad2(d.getUTCDate())}${pad2(d.getUTCHours())}${pad2(d.getUTCMinutes())}${pad2(d.getUTCSeconds())}`;
 }
@@ -114,7 +121,43 @@ export interface VehicleOptions {
   home?: LatLon; radiusKm?: number; sector?: [number, number];
   /** Top speed (km/h), odometer at start (km). */
   maxKmh?: number; odometerKm?: number;
+  /** RFID cards of the passengers who ride this vehicle (a bus): read as GTIDA at the stops. */
+  passageiros?: string[];
+  /** The tank: burnt with distance and idling, refilled at stops (see Fuel); reported only when `fuel.can`. */
+  fuel?: FuelOptions;
+  /** A BLE temperature/humidity sensor in the body (refrigerated truck): the periodic report is a GTERI with it;
+   *  `outOfLimits`: every 15 minutes, 4 minutes of a warm, dry body (door opened: over 35 ºC, under 70 %). */
+  ambient?: { outOfLimits?: boolean };
 }
+
+/** A vehicle's tank and consumption. */
+export interface FuelOptions {
+  tankL: number; kmPerL: number; idleLph: number; pricePerL: number;
+  /** The tracker reads the CAN bus: a GTCAN every 30 s with the level (litres) and the total fuel used. */
+  can?: boolean;
+  /** Refills at the garage's own pump when under 70 % (trucks, buses); elsewhere at a station under 30 %. */
+  garagePump?: boolean;
+  /** A small drain (fuel theft: 18-30 L in about a minute and a half) at the first stop. */
+  drainFirstStop?: boolean;
+}
+
+/** A refill the driver keys in (entrada_combustivel): litres as the pump says (not always what the tank got). */
+export interface FuelEntry { at: Date; litros: number; valor: number; odometerKm: number; atGarage: boolean }
+
+/** Tank and consumption of a demo vehicle by its category (diesel for trucks, buses, vans and pickups). */
+export function fuelProfile(categoria: string | null | undefined): Omit<FuelOptions, 'can'> {
+  const c = plain(categoria ?? '');
+  const diesel = 6.09, gasolina = 6.29;
+  if (c.startsWith('caminhao')) return { tankL: 400, kmPerL: 2.8, idleLph: 3, pricePerL: diesel, garagePump: true };
+  if (c.startsWith('onibus')) return { tankL: 275, kmPerL: 2.6, idleLph: 2.5, pricePerL: diesel, garagePump: true };
+  if (c.startsWith('van')) return { tankL: 75, kmPerL: 9, idleLph: 1, pricePerL: diesel };
+  if (c.startsWith('utilitario')) return { tankL: 70, kmPerL: 10, idleLph: 0.9, pricePerL: diesel };
+  if (c.startsWith('moto')) return { tankL: 14, kmPerL: 35, idleLph: 0.3, pricePerL: gasolina };
+  return { tankL: 50, kmPerL: 12, idleLph: 0.8, pricePerL: gasolina };
+}
+
+/** A fill or drain in progress at a stop: from `start` (ms), `rate` L/s (negative: drain) until `litres` moved. */
+interface FuelOp { start: number; rate: number; litres: number; moved: number }
 
 type Phase = 'parked' | 'idle' | 'driving';
 
@@ -147,6 +190,19 @@ export class QueclinkVehicle {
   private lastTime: number;
   private pos: LatLon;
   private course = 0;
+  private readonly cards: string[];
+  /** Cards of the passengers on board. */
+  readonly onBoard = new Set<string>();
+  private started = false;
+  /** Fuel and sensors draw from a sequence of their own: the driving is the same with or without them. */
+  private readonly rf: () => number;
+  /** Panic presses draw from a sequence of their own too. */
+  private readonly ra: () => number;
+  private readonly fuel: (FuelOptions & { level: number; used: number; drainNext: boolean }) | null;
+  private fuelOp: FuelOp | null = null;
+  private lastCan = -Infinity;
+  private readonly entries: FuelEntry[] = [];
+  private readonly ambient: { outOfLimits: boolean; base: number; hum: number; t0: number } | null;
 
   constructor(readonly imei: string, readonly model: keyof typeof VERSIONS = 'gv58cg', seed = Number(imei.slice(-6)), start = Date.now(), o: VehicleOptions = {}) {
     this.version = VERSIONS[model]!;
@@ -161,10 +217,20 @@ export class QueclinkVehicle {
       const b = rad(b0 + this.r() * (b1 - b0)), d = radius * (0.25 + 0.75 * Math.sqrt(this.r()));
       this.places.push(offset(this.home, Math.sin(b) * d, Math.cos(b) * d));
     }
+    this.cards = o.passageiros ?? [];
     this.mileageKm = o.odometerKm ?? 1000 + (seed % 50_000);
     this.lastTime = start;
     this.phaseSince = start;
     this.pos = this.home;
+    this.rf = rng(seed * 40503 + 7);
+    this.ra = rng(seed * 69069 + 11);
+    if (o.fuel) {
+      // A few start on the reserve (trucks and buses more often: the demo shows their refills soon).
+      const low = this.rf() < (o.fuel.can ? 0.3 : 0.12);
+      const level = o.fuel.tankL * (low ? 0.1 + this.rf() * 0.18 : 0.35 + this.rf() * 0.6);
+      this.fuel = { ...o.fuel, level, used: (this.mileageKm / o.fuel.kmPerL) * 0.97, drainNext: !!o.fuel.drainFirstStop };
+    } else this.fuel = null;
+    this.ambient = o.ambient ? { outOfLimits: !!o.ambient.outOfLimits, base: 30.5 + this.rf() * 2, hum: 78 + this.rf() * 8, t0: start } : null;
     // Half of the fleet starts on its way somewhere, the other half parked at the garage for a while.
     if (this.r() < 0.5) {
       this.depart();
@@ -172,7 +238,10 @@ export class QueclinkVehicle {
       while (this.seg < this.leg!.lengths.length - 1 && skip > this.leg!.lengths[this.seg]!) skip -= this.leg!.lengths[this.seg++]!;
       this.segPos = Math.min(skip, this.leg!.lengths[this.seg]!);
       this.place();
-    } else this.phaseLeft = 60 + this.r() * 1200;
+    } else {
+      this.phaseLeft = 60 + this.r() * 1200;
+      this.planStop(start);
+    }
   }
 
   nextCount(): string { this.count = (this.count + 1) & 0xffff; return hex4(this.count); }
@@ -206,8 +275,68 @@ export class QueclinkVehicle {
 
   private limit(seg = this.seg): number { return Math.min(ROAD_LIMIT[this.leg!.roads[seg]!], this.maxKmh); }
 
-  /** One second of driving; answers the event frames it caused. */
+  /** One second: fuel moved at a stop, the driving, the fuel it burnt; answers the event frames it caused. */
   private tick(t: number): string[] {
+    const m0 = this.mileageKm, engine = this.phase !== 'parked';
+    if (this.fuelOp && this.phase === 'parked' && t >= this.fuelOp.start) this.fuelStep(t);
+    const out = this.move(t);
+    const f = this.fuel;
+    if (f) {
+      const km = this.mileageKm - m0;
+      const l = km / f.kmPerL + (engine && km < 0.001 ? f.idleLph / 3600 : 0);
+      f.level = Math.max(f.tankL * 0.03, f.level - l);
+      f.used += l;
+    }
+    return out;
+  }
+
+  /** Whether this stop has a fill (the garage's pump, or a station when on the reserve) or a drain; makes the stop
+   *  last long enough for it. */
+  private planStop(t: number): void {
+    const f = this.fuel;
+    if (!f) return;
+    const frac = f.level / f.tankL;
+    if (f.can && f.level > 60 && (f.drainNext || this.rf() < 0.005)) {
+      f.drainNext = false;
+      this.fuelOp = { start: t + (60 + this.rf() * 60) * 1000, rate: -(0.25 + this.rf() * 0.15), litres: 18 + this.rf() * 12, moved: 0 };
+    } else if ((this.at === 0 && f.garagePump && frac < 0.7) || frac < 0.3) {
+      const rate = f.tankL >= 200 ? 1 + this.rf() * 0.4 : 0.5 + this.rf() * 0.2;
+      this.fuelOp = { start: t + (45 + this.rf() * 75) * 1000, rate, litres: f.tankL * (0.95 + this.rf() * 0.05) - f.level, moved: 0 };
+    } else return;
+    const op = this.fuelOp;
+    this.phaseLeft = Math.max(this.phaseLeft, (op.start - t) / 1000 + op.litres / Math.abs(op.rate) + 90);
+  }
+
+  /** One second of a fill or drain; at the end of a fill, the entry the driver keys in (or not). */
+  private fuelStep(t: number): void {
+    const f = this.fuel!, op = this.fuelOp!;
+    const d = Math.min(Math.abs(op.rate), op.litres - op.moved);
+    op.moved += d;
+    f.level = Math.min(f.tankL, Math.max(0, f.level + Math.sign(op.rate) * d));
+    if (op.moved < op.litres - 1e-9) return;
+    this.fuelOp = null;
+    if (op.rate < 0) return;
+    // With a level sensor: as pumped (±2 %), more or less than the tank got (±7-14 %), or not keyed in at all.
+    const x = this.rf();
+    let k: number;
+    if (!f.can) { if (x < 0.15) return; k = 1 + (this.rf() - 0.5) * 0.02; }
+    else if (x < 0.45) k = 1 + (this.rf() - 0.5) * 0.04;
+    else if (x < 0.62) k = 1.07 + this.rf() * 0.07;
+    else if (x < 0.77) k = 0.86 + this.rf() * 0.07;
+    else return;
+    const litros = Math.round(op.moved * k * 100) / 100;
+    this.entries.push({ at: new Date(Math.floor(t / 1000) * 1000), litros, valor: Math.round(litros * f.pricePerL * 100) / 100,
+      odometerKm: Math.round(this.mileageKm * 10) / 10, atGarage: this.at === 0 });
+  }
+
+  /** The fuel entries keyed in since the last call. */
+  takeEntries(): FuelEntry[] { return this.entries.splice(0); }
+
+  /** The fuel in the tank (L), none without a tank. */
+  get fuelLevel(): number | null { return this.fuel ? this.fuel.level : null; }
+
+  /** One second of driving; answers the event frames it caused. */
+  private move(t: number): string[] {
     const out: string[] = [];
     const d = new Date(Math.floor(t / 1000) * 1000);
     if (this.phase === 'parked' || this.phase === 'idle') {
@@ -220,6 +349,7 @@ export class QueclinkVehicle {
         return out;
       }
       this.depart();
+      out.push(...this.stopReads(d));
       return out;
     }
     this.engineSeconds++;
@@ -245,6 +375,8 @@ export class QueclinkVehicle {
       this.harsh = 1; this.speed = Math.max(0, v0 - 12);
       out.push(this.resp('RESP', 'GTHBM', `12800,20,1,${this.block(d)},${this.mileageKm.toFixed(1)}`, d)); // harsh braking
     } else this.speed = Math.max(0, v0 + Math.max(-4, Math.min(this.accel, target - v0)));
+    // The driver presses the panic button (one step a second on the road: about once in three hours).
+    if (this.ra() < PANIC_PER_STEP) out.push(this.resp('RESP', 'GTSOS', `12800,00,1,${this.block(d)},${this.mileageKm.toFixed(1)}`, d));
     if (this.speed < 0.5 && target === 0) this.speed = 0;
     // Move along the path.
     let dist = Math.min(toEnd, ((v0 + this.speed) / 2 / 3.6));
@@ -267,9 +399,11 @@ export class QueclinkVehicle {
       this.seg = leg.lengths.length - 1; this.segPos = leg.lengths[this.seg]!;
       this.place();
       this.speed = 0; this.speeding = false; this.redLight = 0;
+      for (const tag of [...this.onBoard]) out.push(this.rfid(tag, d)); // everyone gets off before the engine stops
       out.push(this.resp('RESP', 'GTIGF', `${Math.round((t - this.phaseSince) / 1000)},${this.block(d)},${this.hourMeter()},${this.mileageKm.toFixed(1)}`, d));
       this.phase = 'parked'; this.phaseSince = t;
       this.phaseLeft = this.at === 0 ? 1200 + this.r() * 2400 : 300 + this.r() * 1500;
+      this.planStop(t);
     }
     return out;
   }
@@ -286,19 +420,41 @@ export class QueclinkVehicle {
     return `+${kind}:${code},${this.version},${this.imei},,${body},${qTime(d)},${this.nextCount()}$`;
   }
 
+  /** A card read at the current position (GTIDA, ID report type 1 = authorized); toggles the passenger on board. */
+  rfid(tag: string, d: Date = new Date(this.lastTime)): string {
+    if (this.onBoard.has(tag)) this.onBoard.delete(tag); else this.onBoard.add(tag);
+    return this.resp('RESP', 'GTIDA', `,${tag},1,1,${this.block(d)},${this.mileageKm.toFixed(1)},,,,,`, d);
+  }
+
+  /** At a stop: some passengers get off, then others get on (a read each, a second apart). */
+  private stopReads(d: Date): string[] {
+    if (!this.cards.length) return [];
+    const out: string[] = [];
+    let t = d.getTime();
+    for (const tag of [...this.onBoard]) if (this.r() < 0.5) out.push(this.rfid(tag, new Date(t += 1000)));
+    for (const tag of this.cards) if (!this.onBoard.has(tag) && this.r() < 0.4) out.push(this.rfid(tag, new Date(t += 1000)));
+    return out;
+  }
+
   /** Frames the device sends at time `now`: the events since the last call, else one periodic report. */
   step(now = Date.now()): string[] {
     const out: string[] = [];
+    // A bus already on its way at the start has passengers on board.
+    if (!this.started) { this.started = true; if (this.phase === 'driving') out.push(...this.stopReads(new Date(Math.floor(this.lastTime / 1000) * 1000))); }
     // Physics in whole seconds from the last call (a long gap is lived through, at most a day).
     const from = Math.max(this.lastTime, now - 86_400_000);
     const ticks = Math.floor((now - from) / 1000);
     for (let i = 1; i <= ticks; i++) out.push(...this.tick(from + i * 1000));
     this.lastTime = from + ticks * 1000;
-    if (out.length) return out;
     const d = new Date(Math.floor(now / 1000) * 1000);
-    // Parked: a heartbeat now and then, else a periodic report at rest.
-    if (this.phase === 'parked' && this.r() < 0.2) return [`+ACK:GTHBD,${this.version},${this.imei},,${qTime(d)},${this.nextCount()}$`];
-    return [this.fri(d)];
+    if (!out.length) {
+      // Parked: a heartbeat now and then, else a periodic report at rest (GTERI with the body's sensor, if any).
+      if (this.phase === 'parked' && this.r() < 0.2) out.push(`+ACK:GTHBD,${this.version},${this.imei},,${qTime(d)},${this.nextCount()}$`);
+      else out.push(this.ambient ? this.eri(d) : this.fri(d));
+    }
+    // The CAN bus report every 30 s (parked too: the level sensor is read during a fill).
+    if (this.fuel?.can && now - this.lastCan >= 30_000) { this.lastCan = now; out.push(this.can(d)); }
+    return out;
   }
 
   private hourMeter(): string {
@@ -310,6 +466,49 @@ export class QueclinkVehicle {
   fri(d: Date, kind: 'RESP' | 'BUFF' = 'RESP'): string {
     const power = this.phase !== 'parked' ? 13800 : 12600;
     return this.resp(kind, 'GTFRI', `${power},10,1,${this.block(d)},${this.mileageKm.toFixed(1)},${this.hourMeter()},,,,${90 + (this.count % 10)},${this.status()},,,`, d);
+  }
+
+  /**
+   * GTCAN as the GV350CEU sends it: report type 10, bus on, CAN report mask C00001FF (VIN — empty —, ignition key,
+   * total distance in hm, total fuel used L, rpm, speed, coolant ºC, consumption L/h, level in litres "L…"; bits 30
+   * and 31: the location and cell after them).
+   */
+  can(d: Date): string {
+    const f = this.fuel!;
+    const on = this.phase !== 'parked';
+    const lph = on ? (this.speed > 1 ? this.speed / f.kmPerL : f.idleLph) : 0;
+    const body = ['10', '1', 'C00001FF', '', on ? 2 : this.fuelOp ? 1 : 0, `H${Math.round(this.mileageKm * 10)}`, f.used.toFixed(2),
+      on ? Math.round(this.speed > 0 ? 900 + this.speed * 12 : 650) : 0, Math.round(this.speed), on ? 88 : 45, `L/H${lph.toFixed(1)}`,
+      `L${f.level.toFixed(1)}`, this.block(d)];
+    return this.resp('RESP', 'GTCAN', body.join(','), d);
+  }
+
+  /** The body's temperature (ºC) and humidity (%) at time t: slow drifts within 28-35 ºC and 70-100 %; with
+   *  `outOfLimits`, minutes 3-7 of every 15 go to 37 ºC and 64 % (a minute up, two there, a minute back). */
+  climate(t: number): { temp: number; hum: number } {
+    const a = this.ambient!;
+    const min = (t - a.t0) / 60_000;
+    let temp = a.base + 1.1 * Math.sin((2 * Math.PI * min) / 47) + 0.2 * Math.sin((2 * Math.PI * min) / 3.1);
+    let hum = a.hum + 5 * Math.sin((2 * Math.PI * min) / 61 + 1);
+    if (a.outOfLimits) {
+      const c = (((min - 3) % 15) + 15) % 15;
+      const e = Math.max(0, Math.min(1, c, 4 - c));
+      temp += e * (37 - temp); hum += e * (64 - hum);
+    }
+    return { temp: Math.round(temp * 100) / 100, hum: Math.round(hum) };
+  }
+
+  /**
+   * GTERI with ERI mask 00000100: the GTFRI fields, UART device type 0, then one BLE accessory (index 00, type 6,
+   * model 5, raw data, accessory mask 283F: name, MAC, status, battery mV, temperature, humidity, enhanced
+   * temperature, battery %) — the layout of the GV310LAU/GV350CEU captures in protocol/queclink/decoder.test.ts.
+   */
+  eri(d: Date): string {
+    const { temp, hum } = this.climate(d.getTime());
+    const power = this.phase !== 'parked' ? 13800 : 12600;
+    const ble = ['0', '1', '00', '6', '5', `${hex4(Math.round(temp * 100))}${hex4(hum * 100)}`, '283F', 'SENTEMP1', `7805${this.imei.slice(-8)}`, '1', '3466',
+      Math.round(temp), hum, temp.toFixed(2), '100'];
+    return this.resp('RESP', 'GTERI', `00000100,${power},10,1,${this.block(d)},${this.mileageKm.toFixed(1)},${this.hourMeter()},,,,${90 + (this.count % 10)},${this.status()},${ble.join(',')}`, d);
   }
 
   /** Answer to a command frame (AT+GTxxx=pwd,...,serial$) → +ACK. */
@@ -334,6 +533,8 @@ export interface SimulationOptions {
   model?: 'gv50cg' | 'gv58cg' | 'gv350ceu';
   dropEverySeconds?: number; // drop each connection now and then (then replay +BUFF)
   log?: (msg: string) => void;
+  /** A fuel entry a vehicle's driver keyed in (see FuelEntry). */
+  onFuelEntry?: (serial: string, entry: FuelEntry) => void;
 }
 
 export interface Simulation { stop(): Promise<void>; stats: { sent: number; acked: number; buffered: number; reconnects: number } }
@@ -395,7 +596,9 @@ export function simulate(o: SimulationOptions): Simulation {
     const tick = () => {
       if (stopped) return;
       clock = rate > 1 ? clock + 1000 : Date.now();
-      for (const f of v.step(clock)) {
+      const frames = v.step(clock);
+      for (const e of v.takeEntries()) o.onFuelEntry?.(x.serial, e);
+      for (const f of frames) {
         const count = f.slice(-5, -1);
         if (!f.startsWith('+ACK:')) unacked.set(count, f);
         if (unacked.size > 5000) unacked.delete(unacked.keys().next().value!); // device buffer is bounded
@@ -421,17 +624,29 @@ export function simulate(o: SimulationOptions): Simulation {
 /**
  * Demo: drives the demo trackers the seed registered (server/seed/demo-data.ts: serials of the demo type allocation
  * code, linked to an ativo now) against the gateway, each around its ativo's garage from the ativo's odometer.
- * Registers nothing. Answers the simulation (stop() ends it).
+ * Every vehicle burns fuel (fuelProfile of its category); the GV350CEU ones report it over CAN (GTCAN), the seed's
+ * refrigerated trucks their body's temperature and humidity (GTERI, BLE). The only rows it writes are the fuel
+ * entries the drivers key in after a fill (entrada_combustivel, as the Entradas de combustível screen would).
+ * Answers the simulation (stop() ends it).
  */
 export async function startDemoSimulation(opts: { databaseUrl: string; port: number; host?: string; rate?: number; maxDevices?: number }): Promise<Simulation> {
   const { default: pg } = await import('pg');
-  const { DEMO_TAC } = await import('../seed/demo-data.ts');
+  const { DEMO_TAC, DEMO_REFRIGERADOS, DEMO_PERDA_COMBUSTIVEL, imei } = await import('../seed/demo-data.ts');
+  const refrigerados = new Map(DEMO_REFRIGERADOS.map((r) => [imei(r.ativo), r]));
+  const perda = new Set(DEMO_PERDA_COMBUSTIVEL.map((i) => imei(i)));
   const client = new pg.Client({ connectionString: opts.databaseUrl });
   await client.connect();
-  let rows: { serial: string; modelo: string; odometro: number | null; garagem: string | null; categoria: string | null }[];
+  client.on('error', () => {}); // a lost connection only loses fuel entries, never the process
+  let rows: { serial: string; modelo: string; odometro: number | null; garagem: string | null; categoria: string | null; tags: string[] | null; ativo_id: number; empresa_id: number }[];
   try {
+    // the cards of the passengers registered on the itineraries the vehicle runs (a bus reads them at its stops)
     ({ rows } = await client.query(
-      `SELECT e.serial, e.modelo, a.odometro, g.nome AS garagem, c.descricao AS categoria
+      `SELECT e.serial, e.modelo, a.odometro, a.id AS ativo_id, a.empresa_id, g.nome AS garagem, c.descricao AS categoria,
+              (SELECT array_agg(DISTINCT t.v ORDER BY t.v) FROM itinerario i
+                 JOIN itinerario_passageiro ip ON ip.itinerario = i.id AND ${sameCompany('ip', 'i')}
+                 JOIN passageiro p ON p.id = ip.passageiro AND ${sameCompany('p', 'i')}
+                 CROSS JOIN jsonb_array_elements_text(coalesce(p.tags, '[]'::jsonb)) t(v)
+                WHERE a.id = ANY(i.ativos) AND ${sameCompany('i', 'a')}) AS tags
          FROM equipamento e
          JOIN equipamento_ativo ea ON ea.serial = e.serial AND ${sameCompany('ea', 'e')} AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())
          JOIN ativo a ON a.id = ea.ativo_id AND ${sameCompany('a', 'e')}
@@ -439,15 +654,32 @@ export async function startDemoSimulation(opts: { databaseUrl: string; port: num
          LEFT JOIN categoria_de_ativo c ON c.id = a.categoria
         WHERE e.serial LIKE $1 AND e.tecnologia = 'queclink' AND e.ativado
         ORDER BY e.serial LIMIT $2`, [`${DEMO_TAC}%`, opts.maxDevices ?? 200]));
-  } finally {
+  } catch (e) {
     await client.end();
+    throw e;
   }
+  const bySerial = new Map(rows.map((r) => [r.serial, r]));
   const vehicles = rows.map((r) => {
     const { city, home } = garageHome(r.garagem);
-    return { serial: r.serial, model: (VERSIONS[r.modelo] ? r.modelo : 'gv58cg') as SimulationOptions['model'],
-      options: { home, radiusKm: city.radiusKm, sector: city.sector, maxKmh: topSpeed(r.categoria), odometerKm: r.odometro ?? undefined } };
+    const model = (VERSIONS[r.modelo] ? r.modelo : 'gv58cg') as NonNullable<SimulationOptions['model']>;
+    const fria = refrigerados.get(r.serial);
+    return { serial: r.serial, model,
+      options: { home, radiusKm: city.radiusKm, sector: city.sector, maxKmh: topSpeed(r.categoria), odometerKm: r.odometro ?? undefined, passageiros: r.tags ?? undefined,
+        fuel: { ...fuelProfile(r.categoria), can: model === 'gv350ceu', drainFirstStop: perda.has(r.serial) },
+        ambient: fria && model === 'gv350ceu' ? { outOfLimits: !!fria.foraDosLimites } : undefined } satisfies VehicleOptions };
   });
-  return simulate({ vehicles, rate: opts.rate ?? 0.2, host: opts.host ?? '127.0.0.1', port: opts.port });
+  // The drivers' fuel entries, one insert at a time on the same connection (a few an hour).
+  let writes = Promise.resolve();
+  const onFuelEntry = (serial: string, e: FuelEntry) => {
+    const r = bySerial.get(serial);
+    if (!r) return;
+    const local = e.atGarage ? `Bomba própria — ${r.garagem ?? 'garagem'}` : `Posto conveniado — ${garageHome(r.garagem).city.name}`;
+    writes = writes.then(() => client.query(
+      `INSERT INTO entrada_combustivel (empresa_id, ativo, data, hodometro, unidade_hodometro, litros, valor, local, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'km', $5, $6, $7, now(), now())`, [r.empresa_id, r.ativo_id, e.at, e.odometerKm, e.litros, e.valor, local]).then(() => {}, () => {}));
+  };
+  const sim = simulate({ vehicles, rate: opts.rate ?? 0.2, host: opts.host ?? '127.0.0.1', port: opts.port, onFuelEntry });
+  return { stats: sim.stats, async stop() { await sim.stop(); await writes; await client.end().catch(() => {}); } };
 }
 
 async function main(): Promise<void> {

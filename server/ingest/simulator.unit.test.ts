@@ -74,3 +74,30 @@ describe('simulated day of a demo vehicle', () => {
     expect(fixes[0]!.odometer).toBeGreaterThanOrEqual(52_000);
   });
 });
+
+describe('panic presses of the demo fleet (alarms for the console)', () => {
+  it('now and then a vehicle on the road sends GTSOS, decoded as the panic event with its position', () => {
+    const start = Date.UTC(2026, 10, 23, 9);
+    const { city, home } = garageHome('Filial Campinas');
+    const panics: { speed: number; at: LatLon; event: unknown }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const v = new QueclinkVehicle(`86400150000010${i}`, 'gv58cg', 100 + i, start, { home, radiusKm: city.radiusKm, maxKmh: topSpeed('Utilitário') });
+      for (let s = 1; s <= 86_400; s++) {
+        for (const f of v.step(start + s * 1000)) {
+          if (!f.startsWith('+RESP:GTSOS,')) continue;
+          const r = queclinkDecoder.decode(Buffer.from(f));
+          if (isDecodeError(r)) throw new Error(`${r.error}: ${f}`);
+          const p = r.positions[0]!;
+          panics.push({ speed: p.speedKmh, at: [p.latitude, p.longitude], event: r.events.map((e) => e.key).join() });
+        }
+      }
+    }
+    // six vehicle-days (hours on the road each, one chance in 10,800 per second driven): a few presses
+    expect(panics.length).toBeGreaterThanOrEqual(2);
+    expect(panics.length).toBeLessThanOrEqual(Math.ceil(((6 * 86_400) / 10_800) * 3));
+    for (const p of panics) {
+      expect(p.event).toBe('panic');
+      expect(distanceM(home, p.at)).toBeLessThan(40_000);
+    }
+  });
+});

@@ -9,6 +9,8 @@ export interface Link {
   readonly alive: boolean;
   /** Byte stream (TCP): replies of one batch may be joined into one write. */
   stream?: boolean;
+  /** The peer's IP address (TCP/UDP/HTTP), checked against the company's allowed networks. */
+  address?: string;
   /** Serial seen on this link (set by the first decoded frame). */
   serial?: string;
   model?: string;
@@ -49,4 +51,6 @@ export interface DeviceInfo {
   motoristaId: number | null;
   modelo: string | null;
   tecnologia: string | null;
+  /** The company's allowed source networks (empresa.redes_permitidas); null: any. */
+  redes?: import('./networks.ts').Redes | null;
 }

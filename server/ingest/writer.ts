@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { DecodeResult } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
+import { networkAllowed } from './networks.ts';
 import { envNumber } from './env.ts';
 import { jsonbOrderedJson } from './jsonb-order.ts';
 import { equipamento as eqp, equipamento_pendente as pend } from '../generated/columns.ts';
@@ -322,6 +323,8 @@ export interface Prepared {
   /** The plausible positions, kept only while a writer hands positions on (keepFixes); else null. */
   fixes: { t: number; lat: number; lon: number; speed: number | null; valid: boolean }[] | null;
   odometer: number | null;
+  /** An RFID card read the message carries (generic attribute `rfid`), kept with the fixes. */
+  rfid: string | null;
   buffered: boolean;
 }
 
@@ -378,6 +381,7 @@ export function prepare(m: IngestMessage): Prepared {
     power: num(r.attributes.externalPowerSupplyVoltage) ?? num(r.attributes.power),
     events: null, sentTime: r.sentTime ?? null, attributes, refused: false,
     fixes: null, odometer: keepFixes ? num(r.attributes.odometer) ?? num(r.attributes.odo_can) ?? num(r.attributes.odo_gps) : null,
+    rfid: keepFixes && typeof r.attributes.rfid === 'string' && r.attributes.rfid ? r.attributes.rfid : null,
     buffered: !!r.buffered,
   };
   if (r.positions.length) {
@@ -457,6 +461,8 @@ export interface BatchRows {
   touches: { id: number; t: string }[];
   months: Set<string>;
   refused: number;     // messages of a protocol the device is not registered with: not stored, not acked
+  /** Of `refused`: sent from outside the company's allowed networks (empresa.redes_permitidas). */
+  networkRefused: number;
   pendingKept: number; // raw messages of unknown devices stored (set by the transaction)
 }
 
@@ -469,9 +475,20 @@ export interface Ultimo extends Record<Exclude<UltimoEstadoColumn, 'attributes'>
   power: number | null; ultimo_tipo: string; ultimo_evento: string | null; ultima_comunicacao: string;
 }
 
+const networkLogged = new Map<string, number>();
+/** A frame of a registered device from outside its company's networks: logged once a minute per serial and address. */
+function logForeignNetwork(dev: DeviceInfo, address: string | undefined): void {
+  const key = `${dev.serial}|${address}`, now = Date.now();
+  if (now - (networkLogged.get(key) ?? 0) < 60_000) return;
+  if (networkLogged.size > 10_000) networkLogged.clear();
+  networkLogged.set(key, now);
+  log.warn({ serial: dev.serial, empresa: dev.empresaId, address: address ?? null, redes: dev.redes?.entries },
+    'quadro de rede não permitida descartado (redes permitidas da empresa)');
+}
+
 export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | null>, touch: (s: string) => boolean): BatchRows {
   const out: BatchRows = { posicao: EMPTY, posicaoCount: 0, implausible: 0, eventos: '', eventoCount: 0, ultimos: [], ultimoCount: 0,
-    pendentes: [], mensagensPendentes: [], touches: [], months: new Set(), refused: 0, pendingKept: 0 };
+    pendentes: [], mensagensPendentes: [], touches: [], months: new Set(), refused: 0, networkRefused: 0, pendingKept: 0 };
   const ultimo = new Map<string, { u: Ultimo; last: Prepared | null }>();
   const pend = new Map<string, Record<string, unknown>>();
   const prefixes = new Map<DeviceInfo, Buffer>();
@@ -481,6 +498,11 @@ export function buildRows(batch: Prepared[], devices: Map<string, DeviceInfo | n
     const received = m.received;
     const dev = devices.get(m.deviceId) ?? null;
     m.refused = dev !== null && !protocolAllowed(dev, m.protocol);
+    if (!m.refused && dev !== null && !networkAllowed(dev.redes, m.link.address)) {
+      m.refused = true;
+      out.networkRefused++;
+      logForeignNetwork(dev, m.link.address);
+    }
     if (m.refused) { out.refused++; continue; }
     if (!dev) {
       const raw = preparedRaw(m);
@@ -563,10 +585,13 @@ function committedFixes(batch: Prepared[], devices: Map<string, DeviceInfo | nul
     if (!m.fixes || m.refused) continue;
     const dev = devices.get(m.deviceId);
     if (!dev) continue;
-    for (const f of m.fixes) {
+    // a card read belongs to the message's newest position (one read, whatever the number of positions)
+    let newest = 0;
+    for (let i = 1; i < m.fixes.length; i++) if (m.fixes[i]!.t >= m.fixes[newest]!.t) newest = i;
+    m.fixes.forEach((f, i) => {
       out.push({ serial: m.deviceId, empresaId: dev.empresaId, ativoId: dev.ativoId, motoristaId: dev.motoristaId, t: f.t, lat: f.lat, lon: f.lon,
-        speed: f.speed, ignition: m.ignition, valid: f.valid, odometer: m.odometer, buffered: m.buffered });
-    }
+        speed: f.speed, ignition: m.ignition, valid: f.valid, odometer: m.odometer, buffered: m.buffered, rfid: i === newest ? m.rfid : null });
+    });
   }
   return out;
 }
@@ -873,6 +898,7 @@ export class BatchWriter {
       if (rows.pendingKept < rows.mensagensPendentes.length) this.pendingListFull(rows.mensagensPendentes.length - rows.pendingKept);
       if (rows.pendingKept) this.pendingSinceTrim(rows.pendingKept);
       this.metrics.refusedMessages += rows.refused;
+      this.metrics.networkRefused += rows.networkRefused;
       this.metrics.batches++;
     } catch (err) {
       broken = isTransient(err);

@@ -280,6 +280,23 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   const order = orderSql(parseSort(e, q.sort), 't');
   const computed = computedSelect(e) + labelsSelect(plan, s, p);
   const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
+  for await (const raw of readCursor(em, sql, p.values)) {
+    yield raw.map((r) => {
+      const o: Row = {};
+      for (const f of plan.out) o[f.name] = cellValue(f, r[f.name]);
+      for (const c of plan.cols) o[c.source] = r[c.source] ?? null;
+      if (plan.refs.length) o[LABELS] = r[LABELS] ?? {};
+      return o;
+    });
+  }
+}
+
+/**
+ * Any planned statement's rows in batches of BATCH from a server-side cursor (DECLARE/FETCH in a read-only
+ * transaction of the exports' pool, in the current context's company: RLS). A lost connection fails the next
+ * FETCH; returning early (client gone) rolls back and frees the connection.
+ */
+export async function* readCursor(em: EntityManager, sql: string, params: unknown[]): AsyncGenerator<Row[]> {
   const client = await cursorPool(em).connect();
   let broken = false;
   const onError = () => { broken = true; };
@@ -288,18 +305,10 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   try {
     await client.query('begin read only');
     await scopeTransaction(client); // row-level security: the request's company, as the app role
-    await client.query(`declare rastro_export no scroll cursor for ${sql}`, p.values);
+    await client.query(`declare rastro_export no scroll cursor for ${sql}`, params);
     for (;;) {
       const raw = (await client.query(`fetch ${BATCH} from rastro_export`)).rows as Row[];
-      if (raw.length) {
-        yield raw.map((r) => {
-          const o: Row = {};
-          for (const f of plan.out) o[f.name] = cellValue(f, r[f.name]);
-          for (const c of plan.cols) o[c.source] = r[c.source] ?? null;
-          if (plan.refs.length) o[LABELS] = r[LABELS] ?? {};
-          return o;
-        });
-      }
+      if (raw.length) yield raw;
       if (raw.length < BATCH) break;
     }
     await client.query('commit');

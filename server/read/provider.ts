@@ -10,6 +10,7 @@ import { badRequest } from '../http/envelope.ts';
 import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
 import { likeOf } from './where.ts';
 import { isoTimestamp } from './values.ts';
+import { readCursor } from './engine.ts';
 
 export interface DeclaredQuery {
   params: Record<string, string | number>;
@@ -24,20 +25,23 @@ export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => meta
 
 const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The statement of one page of a declared provider and its total, with its parameters. */
-export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
+/** The parts of a declared provider's statement for a query: FROM, WHERE (with the company), ORDER BY, SELECT. */
+function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params) {
   const alias = decl.scope ?? 'x';
   const bind = (sql: string) => sql.replace(PARAM, (_, n: string) => {
     if (!(n in q.params)) throw new Error(`provider ${meta.key}: {param:${n}} is not a param of the request`);
     return p.add(q.params[n]);
   });
+  // {scope:y}: y in the same company as the row (the scope module's rule, as in the entities' sql snippets) — in the
+  // FROM and in a column's subselect alike.
+  const scoped = (sql: string) => expandScope(sql, meta.scope === 'empresa' ? 'empresa' : 'global', decl.this ?? alias);
   // a column's SQL may name params too (e.g. a report's time zone)
   const expr = (name: string) => {
     if (name !== 'id' && !meta.columns.some((c) => c.name === name)) throw new Error(`provider ${meta.key}: sql names an unknown column ${name}`);
-    return bind(decl.columns?.[name] ?? `${alias}."${name}"`);
+    const c = decl.columns?.[name];
+    return bind(c ? scoped(c) : `${alias}."${name}"`);
   };
-  // {scope:y}: y in the same company as the row (the scope module's rule, as in the entities' sql snippets).
-  const from = bind(expandScope(decl.from, meta.scope === 'empresa' ? 'empresa' : 'global', decl.this ?? alias));
+  const from = bind(scoped(decl.from));
   const where: string[] = [];
   if (meta.scope === 'empresa') {
     if (!decl.scope || empresaId == null) throw new Error(`provider ${meta.key}: scope empresa needs sql.scope (the alias of the company's rows)`);
@@ -63,11 +67,23 @@ export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQ
   const names = meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)];
   const select = names.map((n) => `${expr(n)} AS "${n}"`).join(', ');
   const w = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+  return { from, w, order, select };
+}
+
+/** The statement of one page of a declared provider and its total, with its parameters. */
+export function planDeclared(meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
+  const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p);
   const lim = p.add(q.limit), off = p.add(q.offset);
   // The total's row always comes, with the page's rows (none: one row of nulls), as the entities' lists.
   const sql = `SELECT c.n AS "__total", r.* FROM (SELECT count(*)::int AS n FROM ${from}${w}) c` +
     ` LEFT JOIN LATERAL (SELECT 1 AS "__row", ${select} FROM ${from}${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) r ON TRUE`;
   return { sql, params: p.values };
+}
+
+/** The whole result of a declared provider, sorted, with no page and no total (a cursor reads it: exports). */
+export function planDeclaredAll(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
+  const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p);
+  return { sql: `SELECT ${select} FROM ${from}${w} ORDER BY ${order}`, params: p.values };
 }
 
 /** One page of a declared provider and its total, in one statement. */
@@ -79,4 +95,14 @@ export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: 
   if (rows[0]?.__row == null) return { rows: [], total };
   const times = meta.columns.filter((c) => c.type === 'datetime').map((c) => c.name);
   return { rows: rows.map(({ __total, __row, ...r }) => { for (const n of times) r[n] = isoTimestamp(r[n]); return r; }), total };
+}
+
+/** The whole result of a declared provider in batches, from a server-side cursor (one run of the statement, one
+ *  snapshot; see readCursor): an export of 100,000 report rows is one query, not one per page. */
+export async function* readDeclaredBatches(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null): AsyncGenerator<Record<string, unknown>[]> {
+  const { sql, params } = planDeclaredAll(meta, decl, q, empresaId);
+  const times = meta.columns.filter((c) => c.type === 'datetime').map((c) => c.name);
+  for await (const raw of readCursor(em, sql, params)) {
+    yield raw.map((r) => { for (const n of times) r[n] = isoTimestamp(r[n]); return r; });
+  }
 }

@@ -54,6 +54,8 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
   const io = new Server(http, {
     path: SOCKET_PATH,
     serveClient: false,
+    // Other upgrade requests are answered by server/http/upgrade.ts (the video proxy), not dropped after 1 s.
+    destroyUpgrade: false,
     // Same origin by default; CORS_ORIGIN (comma-separated) for a front end served elsewhere.
     cors: process.env.CORS_ORIGIN ? { origin: process.env.CORS_ORIGIN.split(','), credentials: true } : undefined,
   });
@@ -132,7 +134,8 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       const s = await live(ack);
       if (!s) return;
       const empresa = Number(id);
-      if (!Number.isSafeInteger(empresa) || !s.empresas.includes(empresa)) return ack?.({ status: 403, msg: 'Você não tem acesso a esta empresa' });
+      // The session's active company too: a platform holder's company in another ambiente (server/auth/ambiente.ts).
+      if (!Number.isSafeInteger(empresa) || !(s.empresas.includes(empresa) || empresa === s.empresaAtiva)) return ack?.({ status: 403, msg: 'Você não tem acesso a esta empresa' });
       // One active company at a time: leave the previous company room.
       for (const r of socket.rooms) if (r.startsWith('empresa:') && r !== room.empresa(empresa)) await socket.leave(r);
       await socket.join(room.empresa(empresa));

@@ -99,6 +99,18 @@ describe('demo data', () => {
     }
   });
 
+  it('a driver checklist in the first company, answered by its first 4 drivers on 21 of the last 7 × 4 days', async () => {
+    const forms = (await pool.query('SELECT id, empresa_id, titulo, frequencia, unidade_de_freq, motoristas, nomes FROM formulario ORDER BY id')).rows;
+    expect(forms.map((f) => [f.empresa_id, f.titulo, f.frequencia, f.unidade_de_freq, f.motoristas.length])).toEqual([[empresas[0], 'Checklist de saída do veículo', 1, 'dia', 4]]);
+    const drivers = (await pool.query('SELECT id, nome FROM motorista WHERE empresa_id = $1 ORDER BY id LIMIT 4', [empresas[0]])).rows;
+    expect(forms[0].nomes.motoristas).toEqual(drivers);
+    const answers = (await pool.query(`SELECT motorista, quem_respondeu, data_resposta FROM resposta_formulario WHERE formulario = $1`, [forms[0].id])).rows;
+    expect(answers).toHaveLength(21);
+    expect(new Set(answers.map((a) => a.motorista))).toEqual(new Set(drivers.map((d) => d.id)));
+    for (const a of answers) expect(a.quem_respondeu).toBe(drivers.find((d) => d.id === a.motorista)!.nome);
+    expect(answers.every((a) => a.data_resposta.getTime() < Date.now() && a.data_resposta.getTime() > Date.now() - 8 * 86_400_000)).toBe(true);
+  });
+
   it('every vehicle has exactly one tracker linked now (a registered Queclink device of its company, valid IMEI)', async () => {
     const links = (await pool.query(`SELECT ea.ativo_id, ea.serial, e.empresa_id, e.tecnologia, e.modelo, e.ativado FROM equipamento_ativo ea
       JOIN equipamento e ON e.serial = ea.serial WHERE ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())`)).rows;

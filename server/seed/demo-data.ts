@@ -53,6 +53,15 @@ export function imei(i: number): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
+/**
+ * What the simulated trackers of some demo vehicles carry (by the vehicle's index over both companies, as imei(i)):
+ * the GV350CEU trucks and buses read the CAN bus (fuel level and fuel used, server/ingest/simulator.ts); these
+ * Constellation trucks have a refrigerated body with a BLE temperature/humidity sensor (one of them goes out of the
+ * limits now and then: door opened), and these trucks lose some fuel at their first stop (a drain).
+ */
+export const DEMO_REFRIGERADOS: { ativo: number; foraDosLimites?: boolean }[] = [{ ativo: 1 }, { ativo: 21, foraDosLimites: true }, { ativo: 41 }];
+export const DEMO_PERDA_COMBUSTIVEL = [0, 40];
+
 type Cnh = 'A' | 'B' | 'C' | 'D' | 'E';
 /** Demo fleet: manufacturer, model, category, the CNH category it needs, km per year, the tracker model it carries. */
 export const FROTA: { fabricante: string; modelo: string; categoria: string; cnh: Cnh; kmAno: number; rastreador: string }[] = [
@@ -84,6 +93,9 @@ const LAST = ['Souza', 'Lima', 'Mendes', 'Rocha', 'Alves', 'Costa', 'Dias', 'Mel
   'Cardoso', 'Castro', 'Nunes', 'Moura', 'Gomes', 'Freitas', 'Ribeiro', 'Oliveira', 'Santos', 'Araújo', 'Carvalho', 'Ferreira', 'Lopes', 'Vieira'];
 
 export const DEMO_LOGIN = 'leitor';
+/** Demo passengers (first company) and the card of passenger n (8 hex digits, as an RFID reader sends it). */
+export const DEMO_PASSAGEIROS = 12;
+export const demoTag = (n: number) => `DE5A${(0x1000 + n * 37).toString(16).toUpperCase()}`;
 const ALFA = { fantasia: 'Transportes Alfa', razaoSocial: 'Transportes Alfa Ltda', cnpj: '12.345.678/0001-95', email: 'contato@alfa.com.br' };
 const BETA = { fantasia: 'Logística Beta', razaoSocial: 'Logística Beta S.A.', cnpj: '98.765.432/0001-98', email: 'contato@beta.com.br', status: 'ativa' };
 
@@ -125,6 +137,7 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
   const ate = new Date(Date.now() + 365 * 86_400_000);
   const distinct = (xs: string[]) => [...new Set(xs)];
   let ativoN = 0;
+  const firstDrivers: { id: number; nome: string }[] = []; // the first company's first drivers (the demo checklist)
   for (const [ei, empresaId] of empresas.entries()) {
     const E = { empresaId };
     const lk = async (key: string, names: string[]) => {
@@ -136,7 +149,8 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
     const fabricantes = await lk('fabricante_de_ativo', distinct(FROTA.map((f) => f.fabricante)));
     const modelos = await lk('modelo_de_ativo', FROTA.map((f) => f.modelo));
     await lk('situacao_do_ativo', ['Ativo', 'Em manutenção', 'Inativo', 'Vendido']);
-    await s.many('acessorio', [{ ...E, descricao: 'Rastreador com bloqueio', fabricanteAtivo: fabricantes.get('Volvo'), tipoAtivo: categorias.get('Caminhão') }]);
+    await s.many('acessorio', [{ ...E, descricao: 'Rastreador com bloqueio', fabricanteAtivo: fabricantes.get('Volvo'), tipoAtivo: categorias.get('Caminhão') },
+      { ...E, descricao: 'Sensor BLE de temperatura e umidade (baú refrigerado)', fabricanteAtivo: fabricantes.get('Volkswagen'), tipoAtivo: categorias.get('Caminhão') }]);
     await s.many('modelo_configuracao_teclado', [{ ...E, descricao: 'Teclado padrão', tempoTelaSegundos: 30 }]);
     // Garages in real cities (the simulator drives each vehicle around its garage's city, server/ingest/simulator.ts).
     const [matriz] = await s.many('garagem', [{ ...E, nome: ei === 0 ? 'Matriz São Paulo' : 'Matriz Curitiba', descricao: 'Matriz' }]);
@@ -177,10 +191,69 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
         telefone: `(${ei === 0 ? 11 : 41}) 9${String(8100 + n * 37).slice(0, 4)}-${String(1000 + n * 53).slice(-4)}`, idGaragem: ativos[i]!.idGaragem };
     });
     const motIds = await s.many('motorista', mots);
+    if (ei === 0) firstDrivers.push(...motIds.slice(0, 4).map((id, i) => ({ id, nome: String(mots[i]!.nome) })));
     (ids.motorista ??= []).push(...motIds);
     (ids.motorista_temporario ??= []).push(...(await s.many('motorista_temporario', motIds.map((motoristaId, i) => ({
       ...E, ativoId: ativoIds[i], motoristaId, dataInicio: desde, dataFim: ate, observacao: 'Motorista titular do veículo',
     })))));
+    // Passengers by RFID (modules/passageiros): the first company's buses run one line all day (ida until 13:00,
+    // volta after); 12 passengers with a card each, 10 of them registered on the itinerary (the simulation reads
+    // their cards at the stops, server/ingest/simulator.ts).
+    const onibus = ativoIds.filter((_, i) => veiculos[i]!.categoria === 'Ônibus');
+    if (ei === 0 && onibus.length) {
+      const pas = await s.many('passageiro', Array.from({ length: DEMO_PASSAGEIROS }, (_, n) => ({
+        ...E, nome: `${FIRST[(n * 3 + 5) % FIRST.length]} ${LAST[(n * 5 + 2) % LAST.length]}`, matricula: `P-${String(101 + n)}`,
+        telefone: `(11) 9${String(7200 + n * 41).slice(0, 4)}-${String(2000 + n * 67).slice(-4)}`, tags: [demoTag(n)],
+      })));
+      const [linha] = await s.many('linha', [{ ...E, descricao: 'Linha 101 — Centro', codigo: 'L101', ativo: true, largura: 200, distancia: 18 }]);
+      const [it] = await s.many('itinerario', [{
+        ...E, descricao: 'Linha 101 — dia todo', linha, diasSemana: ['dom', 'seg', 'ter', 'qua', 'qui', 'sex', 'sab'],
+        inicioIda: '00:00', fimIda: '12:59', inicioVolta: '13:00', fimVolta: '23:59', ativos: onibus,
+      }]);
+      await s.many('itinerario_passageiro', pas.slice(0, DEMO_PASSAGEIROS - 2).map((passageiro, n) => ({
+        ...E, itinerario: it, passageiro, horario: `${String(6 + (n % 3)).padStart(2, '0')}:${String((n * 10) % 60).padStart(2, '0')}`, direcao: 'ida', pontoEmbarque: `Ponto ${1 + (n % 5)}`,
+      })));
+    }
+  }
+  // A driver checklist (forms of /rel/for/formularios, the form report): the first 4 drivers answer it each day; in
+  // the last 7 days some did and some did not (the 'sem resposta' kind lists the missing days).
+  if (model.entities.some((e) => e.key === 'formulario')) {
+    const E = { empresaId: empresas[0] };
+    const motRows = firstDrivers;
+    const hoje = new Date();
+    const dia = (n: number) => new Date(hoje.getTime() - n * 86_400_000);
+    const questoes = [
+      { id: 'pneus', tipo: 'YES_OR_NO', pergunta: 'Os pneus estão em bom estado?', obrigatoria: true },
+      { id: 'combustivel', tipo: 'MULTIPLE_CHOICE', pergunta: 'Nível de combustível na saída', opcoes: ['Reserva', '1/4', '1/2', '3/4', 'Cheio'], obrigatoria: true },
+      { id: 'limpeza', tipo: 'OPINION_SCALE', pergunta: 'Limpeza da cabine', escalaMin: 1, escalaMax: 5, rotuloMin: 'Ruim', rotuloMax: 'Ótima' },
+      { id: 'avarias', tipo: 'TEXT', pergunta: 'Avarias encontradas', maxCaracteres: 500 },
+    ];
+    const [form] = await s.many('formulario', [{
+      ...E, titulo: 'Checklist de saída do veículo', descricao: 'Inspeção feita pelo motorista antes da primeira viagem do dia.',
+      dataInicio: dia(30).toISOString().slice(0, 10), questoes, criadoPor: ids.usuario[0] ?? null, frequencia: 1, unidadeDeFreq: 'dia',
+      usuarios: [], motoristas: motRows.map((m) => m.id),
+      nomes: { criadoPor: ids.usuario[0] ? 'Administrador' : null, usuarios: [], motoristas: motRows.map((m) => ({ id: m.id, nome: m.nome })) },
+    }]);
+    const nivel = ['Cheio', '3/4', '1/2', '3/4', 'Cheio', '1/4', 'Cheio'];
+    const respostas: Row[] = [];
+    for (let d = 1; d <= 7; d++) {
+      motRows.forEach((m, i) => {
+        if ((d + i) % 4 === 0) return; // a missed day now and then
+        const quando = dia(d);
+        quando.setUTCHours(9 + i, 15, 0, 0);
+        respostas.push({
+          ...E, formulario: form, motorista: m.id, usuario: ids.usuario[0] ?? null, dataResposta: quando, quemRespondeu: m.nome,
+          respostas: [
+            { questao: 'pneus', valor: (d + i) % 5 !== 0 },
+            { questao: 'combustivel', valor: nivel[(d + i) % nivel.length] },
+            { questao: 'limpeza', valor: 3 + ((d * (i + 1)) % 3) },
+            ...((d + i) % 5 === 0 ? [{ questao: 'avarias', valor: 'Pneu dianteiro direito gasto' }] : []),
+          ],
+        });
+      });
+    }
+    ids.resposta_formulario = await s.many('resposta_formulario', respostas);
+    ids.formulario = [form];
   }
   // A report favourite of the administrator (register of modules/relatorios): the last 7 days' trips, default columns.
   if (model.entities.some((e) => e.key === 'relatorio_favorito')) {

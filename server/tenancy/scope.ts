@@ -113,3 +113,31 @@ function companiesSql(e: EntityMeta, path: string, a: string, mine: number[], p:
   }
   return `${col} = ANY(${p.add(intArray(mine))}::int[])`;
 }
+
+// ---------- ambientes ----------
+// A session's ambiente is the ambiente of its active company (server/auth/ambiente.ts): the conditions naming an
+// ambiente live here too.
+
+/** Alias `amb` (the ambiente table) is the ambiente of alias `emp` (a company row): a join condition. */
+export function ambienteOfCompany(amb: string, emp: string): string {
+  return `${alias(amb)}.id = ${alias(emp)}.${AMBIENTE}`;
+}
+
+/** The rows of one ambiente (ORM where), e.g. the companies of the ambiente a session enters. */
+export function ambienteOnly(ambiente: number): Where {
+  if (!Number.isSafeInteger(ambiente)) throw new Error(`scope: invalid ambiente ${ambiente}`);
+  return { ambienteId: ambiente };
+}
+
+/** The ambiente a loaded row belongs to (null when it has none). */
+export function ambienteOf(row: { ambienteId?: unknown } | null | undefined): number | null {
+  const v = row?.ambienteId;
+  const id = v != null && typeof v === 'object' ? (v as { id?: unknown }).id : v;
+  return id == null ? null : Number(id);
+}
+
+/** In memory: whether a loaded row belongs to ambiente `ambiente`. */
+export const inAmbienteRow = (row: { ambienteId?: unknown } | null | undefined, ambiente: number): boolean => ambienteOf(row) === ambiente;
+
+/** Whether ambiente `ambiente` is the session's own. */
+export const isSessionAmbiente = (s: Pick<Session, 'ambienteId'>, ambiente: number): boolean => s.ambienteId === ambiente;

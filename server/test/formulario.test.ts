@@ -59,7 +59,8 @@ describe('questionnaire', () => {
     expect(row.criadoPor).toBe(anaId);
     expect(row.questoes).toEqual(QUESTOES);
     const list = (await json(await ana.get(`/api/formulario?sort=${encodeURIComponent('["titulo","ASC"]')}`))) as { titulo: string; qtdQuestoes: number }[];
-    expect(list.map((r) => [r.titulo, r.qtdQuestoes])).toEqual([['Checklist diário', 10]]);
+    // the demo data's checklist (4 questions) is in this company too
+    expect(list.map((r) => [r.titulo, r.qtdQuestoes])).toEqual([['Checklist de saída do veículo', 4], ['Checklist diário', 10]]);
   });
 
   it('refuses invalid questions with pt-BR messages', async () => {
@@ -128,7 +129,8 @@ describe('questionnaire', () => {
     // a signature uploaded by another company is not this company's file
     const deOutra = await uploadPng(beto, B);
     await bad([{ questao: 'q1', valor: true }, { questao: 'q10', valor: deOutra }], 'Imagem não encontrada: envie a foto ou a assinatura novamente');
-    const count = await ts.em().getConnection().execute('select count(*)::int as n from resposta_formulario');
+    // nothing written: the one answer stored above (the demo checklist's answers are of another form)
+    const count = await ts.em().getConnection().execute('select count(*)::int as n from resposta_formulario where formulario = ?', [formId]);
     expect(count).toEqual([{ n: 1 }]);
   });
 

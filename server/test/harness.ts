@@ -93,6 +93,8 @@ export async function startTestServer(o: Partial<StartOptions> = {}): Promise<Te
     port: 0, host: '127.0.0.1', databaseUrl, migrationsPath: migrationsDir, dataDir: path.join(tmpDir, 'data'),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     seed: TEST_SEED, distDir: path.join(tmpDir, 'no-dist'),
+    // A copy of the template, which this run built and verified against the same metadata and migrations.
+    ...(copy ? { verifyMigrations: false } : {}),
     ...o,
   }).catch((e) => { fs.rmSync(tmpDir, { recursive: true, force: true }); throw e; });
   // What the first start seeded, as if this database had been seeded now (ids are the same in the copy).
@@ -157,7 +159,9 @@ export async function startSecondProcess(ts: TestServer, env: Record<string, str
     cwd: root,
     env: {
       ...process.env, DATABASE_URL: ts.databaseUrl, PORT: String(port), HOST: '127.0.0.1', MIGRATIONS_PATH: ts.migrationsDir,
-      DATA_DIR: path.join(tmp, 'data'), DIST_DIR: path.join(tmp, 'no-dist'), LOG_LEVEL: 'warn', ADMIN_PASSWORD: ADMIN.senha, ...env,
+      DATA_DIR: path.join(tmp, 'data'), DIST_DIR: path.join(tmp, 'no-dist'), LOG_LEVEL: 'warn', ADMIN_PASSWORD: ADMIN.senha,
+      // No device gateway unless asked: its default ports (5001, 5002, 5055) are fixed, and files run in parallel.
+      GATEWAY: 'off', ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -202,26 +202,46 @@ describe('list preferences and company switch (admin)', () => {
   });
 
   it('switches the active company in the app bar', async () => {
-    // the active company's asset count as the API answers it (other test files add assets to Transportes Alfa)
+    // each company's asset count as the API answers it (other test files add assets to both companies)
+    const token = async () => decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
     const total = async () => {
-      const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
-      const r = await fetch(`${baseUrl}/api/ativo?range=${encodeURIComponent('[0,0]')}`, { headers: { Authorization: `Bearer ${token}` } });
+      const r = await fetch(`${baseUrl}/api/ativo?range=${encodeURIComponent('[0,0]')}`, { headers: { Authorization: `Bearer ${await token()}` } });
+      expect(r.status).toBe(200);
       return Number(r.headers.get('content-range')!.split('/')[1]);
     };
+    const switchTo = async (empresa: number) => {
+      const r = await fetch(`${baseUrl}/api/auth/empresa/${empresa}`, { method: 'POST', headers: { Authorization: `Bearer ${await token()}`, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(r.status).toBe(200);
+    };
+    const me = await (await fetch(`${baseUrl}/api/auth/get_session`, { headers: { Authorization: `Bearer ${await token()}` } })).json();
+    const empresas = me.payload.user.empresas as { id: number; nome?: string; razaoSocial?: string }[];
+    const alfaId = me.payload.user.empresaAtiva as number;
+    const betaId = empresas.map((e) => e.id).find((id) => id !== alfaId)!;
     const alfa = await total();
     expect(alfa).toBeGreaterThanOrEqual(40); // the seed's 40, plus what other files added
-    await page.goto(`${baseUrl}/home`);
-    await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe(String(alfa));
-    await page.locator('header [role="combobox"]').click();
-    await page.getByRole('option', { name: 'Logística Beta' }).click();
-    await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe('10');
-    expect(await total()).toBe(10);
-    await expect.poll(() => page.locator('header [role="combobox"]').textContent()).toContain('Logística Beta');
-    await page.goto(LIST);
-    await page.getByText(/^1-10 de 10$/).waitFor();
-    await page.locator('header [role="combobox"]').click();
-    await page.getByRole('option', { name: 'Transportes Alfa' }).click();
-    await page.getByText(new RegExp(`^1-25 de ${alfa}$`)).waitFor();
+    let beta = 0;
+    try {
+      await switchTo(betaId);
+      beta = await total();
+      expect(beta).toBeGreaterThanOrEqual(10); // the seed's 10, plus what other files' second-company users added
+      await switchTo(alfaId);
+      await page.goto(`${baseUrl}/home`);
+      await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe(String(alfa));
+      await page.locator('header [role="combobox"]').click();
+      await page.getByRole('option', { name: 'Logística Beta' }).click();
+      await expect.poll(() => page.getByTestId('count-ativo').textContent()).toBe(String(beta));
+      expect(await total()).toBe(beta);
+      await expect.poll(() => page.locator('header [role="combobox"]').textContent()).toContain('Logística Beta');
+      await page.goto(LIST);
+      await page.getByText(new RegExp(`^1-${Math.min(25, beta)} de ${beta}$`)).waitFor();
+      await page.locator('header [role="combobox"]').click();
+      await page.getByRole('option', { name: 'Transportes Alfa' }).click();
+      await page.getByText(new RegExp(`^1-25 de ${alfa}$`)).waitFor();
+    } finally {
+      // the admin's active company is every other browser test's: never leave it on the second one
+      await switchTo(alfaId);
+    }
+    expect(await total()).toBe(alfa);
   });
 });
 

@@ -1,5 +1,6 @@
 // Fences in the browser (issue 21): a polygon drawn on the fence form's map (leaflet-geoman) is saved as a closed
-// GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map lists the entry and the exit.
+// GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map lists the entry and the exit;
+// then its schedule (Vigência) is filled on the form and summed up in the list.
 // In the demo's second company (other browser tests count the first company's rows).
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -89,6 +90,34 @@ describe('Cercas', () => {
     await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa})`).first().waitFor(T);
     await expect.poll(() => page.getByTestId('mapa-cercas').locator('path.leaflet-interactive').count(), T).toBe(1);
     await page.screenshot({ path: `${SHOTS}/2-mapa.png`, fullPage: true });
+    expect(s.errors).toEqual([]);
+  });
+
+  it('the form’s Vigência section: Seg–Sex 08:00–18:00, not on holidays; the list’s Vigência column sums it up', async () => {
+    const [c] = (await apiCall(ctx, baseUrl, `/api/cerca?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`)) as any[];
+    expect(c.vigencia).toBe('Sempre');
+    await page.goto(`${baseUrl}/tlm/cee/cercas/${c.id}/editar`);
+    await page.getByText('Vigência', { exact: true }).first().waitFor(T);
+    await page.getByRole('button', { name: 'Selecionar Dias da semana' }).click();
+    const dlg = page.getByRole('dialog');
+    for (const d of ['Seg', 'Ter', 'Qua', 'Qui', 'Sex']) await dlg.getByLabel(d, { exact: true }).check();
+    await dlg.getByRole('button', { name: 'Confirmar' }).click();
+    await dlg.waitFor({ state: 'hidden', ...T });
+    for (const [label, hhmm] of [['Hora inicial', '0800'], ['Hora final', '1800']] as const) {
+      await page.getByRole('group', { name: label }).click();
+      await page.keyboard.type(hhmm);
+    }
+    await page.getByLabel('Não vale em feriados').check();
+    await page.screenshot({ path: `${SHOTS}/3-vigencia.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.waitForURL(`${baseUrl}/tlm/cee/cercas`, T);
+    const row = page.getByRole('row').filter({ hasText: nome });
+    await row.getByText('Seg–Sex 08:00–18:00, exceto feriados').waitFor(T);
+    await page.getByRole('columnheader', { name: 'Vigência' }).waitFor(T);
+    await page.screenshot({ path: `${SHOTS}/4-lista.png`, fullPage: true });
+    const after = await apiCall(ctx, baseUrl, `/api/cerca/${c.id}`);
+    expect([after.diasSemana, after.horaInicial, after.horaFinal, after.naoValeEmFeriados, after.vigencia])
+      .toEqual([['seg', 'ter', 'qua', 'qui', 'sex'], '08:00', '18:00', true, 'Seg–Sex 08:00–18:00, exceto feriados']);
     expect(s.errors).toEqual([]);
   });
 });

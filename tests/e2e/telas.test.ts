@@ -3,18 +3,22 @@
 // console or page error. Routes with parameters are opened with real rows: the first row of the entity (or of the
 // parent of a nested list), created through the API with sample values when the demo data has none.
 // One page, client-side navigation (history push + popstate), so ~500 screens take a few minutes.
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { EntityMeta, FieldMeta, Model } from '../../shared/model.ts';
 import { isWritable } from '../../generator/emit/schemas.ts';
 import { createSampler, satisfyCompare } from '../../server/test/sample.ts';
 import modelJson from '../../runtime/src/generated/model.json' with { type: 'json' };
-import { apiCall, openSession, type AdminSession } from './browser';
+import { startCmsv6Double, type Cmsv6Double } from '../../modules/video/server/cmsv6-double';
+import { daysFromEpoch, splitFile } from '../../protocol/tacografo/index.ts';
+import { apiCall, openSession, randomPlate, type AdminSession } from './browser';
 
 const model = modelJson as unknown as Model;
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
 const gatewayPort = inject('gatewayPort');
+const cmsv6Port = inject('cmsv6Port');
 
 interface RouteMeta { path: string; name: string; view: string; entity?: string; hub?: string; alias?: number; parent?: string; tab?: string; sub?: string; screen?: string; level?: number }
 // Public screens (metadata `public`, e.g. the public link's page) open outside the signed-in app: walked by their own
@@ -54,6 +58,26 @@ function rowOf(key: string): Promise<Record<string, any>> {
 
 // Read-only registers are filled by their own channels, not by the generic API: a slow-request report, an upload, a
 // message from a tracker nobody registered. Each is produced once, whether or not the demo data has rows.
+const produced = new Map<string, Promise<void>>();
+/** Once per run: the producers of several registers (one tachograph transfer fills three) share it. */
+const once = (name: string, f: () => Promise<void>) => { if (!produced.has(name)) produced.set(name, f()); return produced.get(name)!; };
+
+/** A VDO camera (tecnologia vdo) in a new asset of the active company: the device of the tachograph transfer and of
+ *  the video clip request. */
+let camera: Promise<{ serial: string; ativoId: number }> | undefined;
+function cameraVdo() {
+  camera ??= (async () => {
+    const serial = `VDOW${String(Date.now()).slice(-8)}`;
+    await apiCall(s.ctx, baseUrl, '/api/equipamento', { serial, tecnologia: 'vdo', modelo: 'vdo_telemetria', ativado: true });
+    const ativoId = (await apiCall(s.ctx, baseUrl, '/api/ativo', { descricao: 'Ônibus com câmera', placa: randomPlate() })).id;
+    await apiCall(s.ctx, baseUrl, '/api/equipamento_ativo', { serial, ativoId, dataInicio: new Date(Date.now() - 3_600_000).toISOString() });
+    return { serial, ativoId };
+  })();
+  return camera;
+}
+/** The CMSV6 server double (modules/video) on the port the e2e server's CMSV6_URL names, started for the clip request. */
+let cmsv6: Cmsv6Double | undefined;
+
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 async function produce(key: string): Promise<void> {
   if (key === 'requisicao_lenta') {
@@ -87,6 +111,39 @@ async function produce(key: string): Promise<void> {
     await expect.poll(async () => { id = (await apiCall(s.ctx, baseUrl, `/api/alarmes?filter=${q({ q: eq.serial })}`))[0]?.id ?? ''; return id; },
       { timeout: 30_000, interval: 200, message: `o alarme de ${eq.serial} não chegou` }).not.toBe('');
     await apiCall(s.ctx, baseUrl, '/api/alarmes/assumir', { id });
+  } else if (key === 'bug') {
+    // the browser's error report (modules/bugtrack), as the client's error handler sends it
+    await apiCall(s.ctx, baseUrl, '/api/bugtrack/report', { tipo: 'erro', mensagem: 'telas: erro de exemplo', stack: 'Error: telas\n    at walk (telas.test.ts:1:1)', rota: '/inicio' });
+  } else if (key === 'atalho') {
+    // the user's shortcut to a screen (modules/inicio)
+    const { payload: atuais } = await apiCall(s.ctx, baseUrl, '/api/atalhos/lista');
+    if (!atuais.length) await apiCall(s.ctx, baseUrl, '/api/atalhos/adiciona', { titulo: 'Ativos', rota: '/tlm/fro/ativo' });
+  } else if (key === 'inscricao_push') {
+    // a browser subscribed to cloud messages (modules/mensagens): a push service endpoint of an allowed host (the
+    // subscription is only stored; nothing is sent to it) and the keys PushManager.subscribe makes
+    const ecdh = crypto.createECDH('prime256v1');
+    ecdh.generateKeys();
+    await apiCall(s.ctx, baseUrl, '/api/cloudMessage/inscricao', {
+      endpoint: `https://fcm.googleapis.com/fcm/send/telas-${Date.now()}`,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') },
+    });
+  } else if (key === 'arquivo_tacografo' || key === 'transferencia_tacografo' || key === 'log_tacografo') {
+    // one tachograph transfer (modules/tacografo) fills the three: its frames, built with the protocol's codec, posted
+    // the way the VDO bridge posts them
+    await once('tacografo', async () => {
+      const { serial } = await cameraVdo();
+      const transferId = Number(String(Date.now()).slice(-6));
+      const file = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + 3) & 0xff));
+      const quadros = splitFile(file, { transferId, fileType: '7d', referenceDate: daysFromEpoch(new Date()), blockSize: 1000 }).map((b) => b.toString('hex'));
+      const r = await apiCall(s.ctx, baseUrl, '/api/tacografo/quadros', { serial, quadros });
+      expect(r.payload.transferencias[0].situacao).toBe('concluida');
+    });
+  } else if (key === 'solicitacao_video') {
+    // a clip asked of the camera (modules/video) through the CMSV6 double
+    const { serial, ativoId } = await cameraVdo();
+    cmsv6 = await startCmsv6Double({ port: cmsv6Port, account: 'rastro', password: 'senha-cmsv6', dispositivos: [{ idno: serial, placa: 'TEL0A00', canais: 4, online: true }] });
+    const fim = new Date(), inicio = new Date(fim.getTime() - 30_000);
+    await apiCall(s.ctx, baseUrl, '/api/video/solicitacoes', { ativoId, canal: 1, tipo: 'clipe', inicio: inicio.toISOString(), fim: fim.toISOString() });
   } else if (key === 'equipamento_pendente') {
     const imei = `86${String(Date.now()).slice(-13)}`;
     const frame = `+RESP:GTFRI,740904,${imei},GV350CEU,,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$`;
@@ -157,6 +214,13 @@ async function fill(r: RouteMeta): Promise<string> {
     const by = e?.record?.by && e.record.by !== 'id' ? e : entities.get('equipamento')!;
     p = p.replace(':serial', encodeURIComponent(String((await rowOf(by.key))[by.record?.by ?? 'serial'])));
   }
+  // a provider screen's route parameter naming a row (provider param `row: { entity }`): that register's first row
+  const scr = r.screen && !e ? (model as unknown as { screens: ScreenRoute[] }).screens.find((x) => x.key === r.screen) : undefined;
+  const prov = scr?.list ? (model as unknown as { providers: ProviderRoute[] }).providers.find((x) => x.key === scr.list!.provider) : undefined;
+  for (const [name, param] of Object.entries(scr?.list?.params ?? {})) {
+    const row = prov?.params?.find((x) => x.name === param)?.row;
+    if (row && p.includes(`:${name}`)) p = p.replace(`:${name}`, String((await rowOf(row.entity))[row.by ?? 'id']));
+  }
   if (p.includes(':id') && e) p = p.replace(':id', String((await rowOf(e.parent && r.parent ? e.parent.entity : e.key)).id));
   // edit and view routes without an id in the path name the row by ?id=
   else if (e && (r.view === 'edit' || r.view === 'show')) p += `?id=${(await rowOf(e.key)).id}`;
@@ -202,7 +266,8 @@ function landsOn(r: RouteMeta, path: string): string {
   if (tabs && !onTab && given === Object.keys(screen!.list!.params ?? {}).length) return `${path.split('?')[0]}/${tabs.options[0]!.path ?? tabs.options[0]!.value}`;
   return path.split('?')[0];
 }
-interface ScreenRoute { key: string; route: string; list?: { params?: Record<string, string>; tabs?: { options: { value: string; path?: string }[] } } }
+interface ScreenRoute { key: string; route: string; list?: { provider?: string; params?: Record<string, string>; tabs?: { options: { value: string; path?: string }[] } } }
+interface ProviderRoute { key: string; params?: { name: string; row?: { entity: string; by?: string } }[] }
 
 interface Failure { path: string; reason: string }
 const failures: Failure[] = [];
@@ -265,6 +330,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (timings.length) console.log(`telas por área:\n${timings.join('\n')}\nmais de 2 s:\n${slow.join('\n')}`);
   await s?.close();
+  await cmsv6?.stop();
 });
 
 // Grouped by area (first segment) to report the time each takes, then cut into chunks of at most CHUNK screens: one

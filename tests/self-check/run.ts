@@ -16,7 +16,10 @@ const cases: Case[] = [
   { name: 'integration: passing control', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: '1', expect: 'pass', output: /2 passed/ },
   { name: 'integration: failing suite (error while loading the file)', args: ['--project', 'integration', `${fx}/integration/broken.fixture.ts`], env: '1', expect: 'fail', output: /falha proposital ao carregar/ },
   { name: 'integration: failing global setup', args: ['--project', 'integration', `${fx}/integration/pass.fixture.ts`], env: 'setup-fail', expect: 'fail', output: /falha proposital do global setup/ },
-  { name: 'e2e: failing test (real server)', args: ['--project', 'e2e', `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed/ },
+  // its own assertion failed (the server answered), not the wait for the server
+  { name: 'e2e: failing test (real server)', args: ['--project', 'e2e', `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /1 failed[\s\S]*expected \d+ to be 418|expected \d+ to be 418[\s\S]*1 failed/ },
+  // The e2e server starts in the background of the global setup; each file waits for it: one that never answers fails.
+  { name: 'e2e: server that never answers', args: ['--project', 'e2e', `${fx}/e2e/pass.fixture.ts`], env: 'e2e-server-fail', expect: 'fail', output: /o servidor dos testes de navegador não iniciou/ },
   { name: 'integration + e2e: failing tests together', args: ['--project', 'integration', '--project', 'e2e', `${fx}/integration/fail.fixture.ts`, `${fx}/e2e/fail.fixture.ts`], env: '1', expect: 'fail', output: /2 failed/ },
 ];
 const noE2e = process.argv.includes('--no-e2e');

@@ -60,7 +60,7 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
 /** A column's display format (ColumnDisplay) as the model keeps it; its options only with their format. */
 export function displayOf(c: ColumnDisplay, path: string, err: Err): ColumnDisplay {
   if (c.onlineMinutes !== undefined && c.format !== 'online') err(`${path}/onlineMinutes`, 'onlineMinutes vale só para format: online');
-  if (c.linkText !== undefined && c.format !== 'link') err(`${path}/linkText`, 'linkText vale só para format: link');
+  if (c.linkText !== undefined && c.format !== 'link' && c.format !== 'arquivo') err(`${path}/linkText`, 'linkText vale só para format: link ou arquivo');
   return {
     ...(c.format ? { format: c.format } : {}),
     ...(c.format === 'online' ? { onlineMinutes: c.onlineMinutes ?? 10 } : {}),

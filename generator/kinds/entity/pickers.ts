@@ -13,6 +13,7 @@ export function pickers(raw: RawEntity, entity: EntityMeta, known: Known, err: E
     else if (f?.hidden) err('/list/select/field', `campo oculto: ${f.name}`);
     entity.listSelect = raw.list.select.field;
   }
+  if (raw.list?.refreshOn) entity.listRefreshOn = raw.list.refreshOn;
   if (raw.picker) {
     const g = known(raw.picker.groupBy, '/picker/groupBy');
     if (g && g.type !== 'reference') err('/picker/groupBy', `deve ser um campo reference: ${raw.picker.groupBy}`);

@@ -7,7 +7,7 @@ export interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string; picker?: { groupBy: string; flat: string; secondLabel?: string };
   fields: RawField[];
-  list?: { columns?: RawColumn[]; select?: { field: string };
+  list?: { columns?: RawColumn[]; select?: { field: string }; refreshOn?: string;
     sort?: { field: string; order?: 'ASC' | 'DESC' } };
   search?: string[]; dateRange?: string; form?: { sections: FormSection[] };
   actions?: { name: string; label: string; set?: Record<string, unknown>; sets?: string[]; handler?: string; payload?: Record<string, unknown>; permission?: string; bulk?: boolean; confirm?: string; description?: string; visibleWhen?: Record<string, unknown[]>; guard?: ActionGuard }[];

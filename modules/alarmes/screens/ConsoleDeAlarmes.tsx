@@ -118,6 +118,10 @@ export default function ConsoleDeAlarmes() {
     // the push brings the row too; this answers at once on this console
     if (r) setRows((cur) => cur && cur.map((x) => (x.id === a.id ? { ...x, situacao: 'assumido', assumidoPorId: usuario, assumidoPor: String(r.assumidoPor ?? ''), assumidoEm: String(r.assumidoEm ?? '') } : x)));
   };
+  const liberar = async (a: Alarme) => {
+    const r = await post('/api/alarmes/liberar', { id: a.id }, `Alarme liberado: ${a.descricao} — ${a.placa ?? a.serial} volta a ficar aberto para outro operador`);
+    if (r) setRows((cur) => cur && cur.map((x) => (x.id === a.id ? { ...x, situacao: 'aberto', assumidoPorId: null, assumidoPor: null, assumidoEm: null } : x)));
+  };
   const confirmaEncerrar = async () => {
     if (!encerrar) return;
     const r = await post('/api/alarmes/encerrar', { id: encerrar.id, tratamento: texto }, `Alarme encerrado: ${encerrar.descricao}`);
@@ -177,6 +181,7 @@ export default function ConsoleDeAlarmes() {
                   </TableCell>
                   <TableCell align="right">
                     {a.situacao === 'aberto' && <Button size="small" variant="contained" disabled={enviando} onClick={() => void assumir(a)}>Assumir</Button>}
+                    {meu && <Button size="small" disabled={enviando} onClick={() => void liberar(a)} title="Devolve o alarme para que outro operador o assuma" sx={{ mr: 1 }}>Liberar</Button>}
                     {meu && <Button size="small" variant="contained" color="success" disabled={enviando} onClick={() => { setEncerrar(a); setTexto(''); }}>Encerrar</Button>}
                   </TableCell>
                 </TableRow>

@@ -140,6 +140,36 @@ describe('alarm console', () => {
     expect(open.find((r) => r.id === id)).toMatchObject({ situacao: 'encerrado', tratamento: 'Contato com o motorista: alarme falso.' });
   });
 
+  it('release: only the taker gives it back; it is open again, another operator takes it, every step kept', async () => {
+    const id = idOf('ALM-A1', new Date(T.getTime() + 7777), 'panic');
+    await evento('ALM-A1', A, ativoA, 'panic', new Date(T.getTime() + 7777));
+    expect((await op1.post('/api/alarmes/liberar', { id })).status).toBe(409); // nobody holds it
+    expect((await op1.post('/api/alarmes/assumir', { id })).status).toBe(200);
+    const r2 = await op2.post('/api/alarmes/liberar', { id });
+    expect(r2.status).toBe(409);
+    expect((await r2.json()).msg).toBe(`Este alarme está em tratamento por ${op1.user.nome}; só quem o assumiu pode liberá-lo`);
+    const r1 = await op1.post('/api/alarmes/liberar', { id });
+    expect(r1.status).toBe(200);
+    expect((await r1.json()).msg).toBe('Alarme liberado');
+    expect((await list(op2, '/api/alarmes')).find((r) => r.id === id)).toMatchObject({ situacao: 'aberto', assumidoPorId: null, assumidoPor: null });
+    // a released alarm cannot be closed before someone takes it again
+    expect((await op1.post('/api/alarmes/encerrar', { id, tratamento: 'x' })).status).toBe(409);
+    expect((await op2.post('/api/alarmes/assumir', { id })).status).toBe(200);
+    expect((await list(op1, '/api/alarmes')).find((r) => r.id === id)).toMatchObject({ situacao: 'assumido', assumidoPorId: op2.user.id });
+    expect((await op2.post('/api/alarmes/encerrar', { id, tratamento: 'Falso alarme: motorista confirmou.' })).status).toBe(200);
+    const [row] = await q('SELECT situacao, assumido_por, encerrado_por, passos FROM tratamento_alarme WHERE alarme = $1', [id]);
+    expect(row).toMatchObject({ situacao: 'encerrado', assumido_por: op2.user.id, encerrado_por: op2.user.id });
+    expect(row.passos.map((p: any) => [p.acao, p.usuarioId, p.usuario])).toEqual([
+      ['assumido', op1.user.id, op1.user.nome], ['liberado', op1.user.id, op1.user.nome],
+      ['assumido', op2.user.id, op2.user.nome], ['encerrado', op2.user.id, op2.user.nome],
+    ]);
+    expect(row.passos[3].tratamento).toBe('Falso alarme: motorista confirmou.');
+    expect(row.passos.every((p: any) => Date.parse(p.em) > Date.now() - 60_000)).toBe(true);
+    // another company's operator cannot release it (404: not their alarm)
+    expect((await opB.post('/api/alarmes/liberar', { id })).status).toBe(404);
+    await q('DELETE FROM telemetria.evento WHERE serial = $1 AND fix_time = $2', ['ALM-A1', new Date(T.getTime() + 7777)]); // the heat map counts below
+  });
+
   it('pushes: a new alarm and a take reach every console of the company at once, none of another company', async () => {
     const s1 = await socket(op1), s2 = await socket(op2), sB = await socket(opB);
     const at = new Date(T.getTime() + 60_000);

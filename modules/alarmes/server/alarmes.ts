@@ -2,7 +2,9 @@
 // whose event-library entry (biblioteca_evento, by key) has a risk; its id is `serial|fix time in ms|code`.
 //  - POST /api/alarmes/assumir { id }: one treatment row (tratamento_alarme, unique per company and alarm) with the
 //    user and time; a second take answers 409 naming who holds it. Another company's alarm: 404.
+//  - POST /api/alarmes/liberar { id }: the taker gives it back (e.g. end of shift): open again for anyone to take.
 //  - POST /api/alarmes/encerrar { id, tratamento }: the taker writes what was done and closes it (user and time).
+// Every step is appended to the row's `passos` ({ acao, usuarioId, usuario, em[, tratamento] }).
 // After each step the serial is published on the latest-state bus, so every console of the company (any API
 // process) gets the alarm's row again through the live push of the provider `alarme` (server/realtime/live.ts).
 import type { Context, Hono } from 'hono';
@@ -19,6 +21,8 @@ export const MSG = {
   jaAssumido: (nome: string) => `Este alarme já foi assumido por ${nome}`,
   jaEncerrado: 'Este alarme já foi encerrado',
   naoAssumido: 'Assuma o alarme antes de encerrá-lo',
+  naoAssumidoLiberar: 'Este alarme não está em tratamento',
+  deOutroLiberar: (nome: string) => `Este alarme está em tratamento por ${nome}; só quem o assumiu pode liberá-lo`,
   deOutro: (nome: string) => `Este alarme está em tratamento por ${nome}; só quem o assumiu pode encerrá-lo`,
   tratamentoObrigatorio: 'O campo Tratamento é obrigatório',
   idInvalido: 'Identificador de alarme inválido',
@@ -63,7 +67,7 @@ async function tratamento(c: Context<AppEnv>, a: AlarmeId) {
   const p = qParams();
   const rows = await exec(c, `SELECT t.${ta.id} AS id, t.${ta.situacao} AS situacao, t.${ta.assumidoPor} AS "assumidoPorId",
       t.${ta.assumidoPorNome} AS "assumidoPor", t.${ta.assumidoEm} AS "assumidoEm", t.${ta.tratamento} AS tratamento,
-      t.${ta.encerradoPor} AS "encerradoPorId", t.${ta.encerradoEm} AS "encerradoEm"
+      t.${ta.encerradoPor} AS "encerradoPorId", t.${ta.encerradoEm} AS "encerradoEm", t.${ta.passos} AS passos
     FROM ${ta.table} t
     WHERE ${scopeSql(entityByKey('tratamento_alarme')!, c.get('session'), 't', p)} AND t.${ta.alarme} = ${p.add(a.id)}`, p.values);
   return rows[0] ?? null;
@@ -86,9 +90,15 @@ export function alarmeRoutes(api: Hono<AppEnv>) {
     const ev = await alarmeDaEmpresa(c, a);
     const nome = await nomeDoUsuario(c);
     const p = qParams();
-    const ins = await exec(c, `INSERT INTO ${ta.table} (${COLS.join(', ')})
-      VALUES (${[s.empresaAtiva, a.id, a.serial, ev.fix_time, a.code, ev.key, ev.descricao, ev.risco, ev.ativo_id, 'assumido', s.usuarioId, nome].map((v) => p.add(v)).join(', ')}, now(), now(), now())
-      ON CONFLICT (${ta.empresaId}, ${ta.alarme}) DO NOTHING RETURNING ${ta.id} AS id`, p.values);
+    const passo = (JSON.stringify([{ acao: 'assumido', usuarioId: s.usuarioId, usuario: nome, em: new Date().toISOString() }]));
+    // a released alarm is taken again on the same row (its steps go on)
+    const ins = await exec(c, `INSERT INTO ${ta.table} AS t (${COLS.join(', ')}, ${ta.passos})
+      VALUES (${[s.empresaAtiva, a.id, a.serial, ev.fix_time, a.code, ev.key, ev.descricao, ev.risco, ev.ativo_id, 'assumido', s.usuarioId, nome].map((v) => p.add(v)).join(', ')}, now(), now(), now(), ${p.add(passo)}::jsonb)
+      ON CONFLICT (${ta.empresaId}, ${ta.alarme}) DO UPDATE SET ${ta.situacao} = 'assumido', ${ta.assumidoPor} = excluded.${ta.assumidoPor},
+        ${ta.assumidoPorNome} = excluded.${ta.assumidoPorNome}, ${ta.assumidoEm} = now(), ${ta.updatedAt} = now(),
+        ${ta.passos} = coalesce(t.${ta.passos}, '[]'::jsonb) || excluded.${ta.passos}
+        WHERE t.${ta.situacao} = 'liberado'
+      RETURNING t.${ta.id} AS id`, p.values);
     if (!ins.length) {
       const t = await tratamento(c, a);
       throw new HttpError(409, t?.situacao === 'encerrado' ? MSG.jaEncerrado : MSG.jaAssumido(String(t?.assumidoPor ?? 'outro usuário')), t);
@@ -105,19 +115,43 @@ export function alarmeRoutes(api: Hono<AppEnv>) {
     if (texto.length > 2000) throw badRequest('O campo Tratamento deve ter no máximo 2000 caracteres');
     const s = c.get('session');
     await alarmeDaEmpresa(c, a);
+    const nome = await nomeDoUsuario(c);
     const p = qParams();
+    const passo = (JSON.stringify([{ acao: 'encerrado', usuarioId: s.usuarioId, usuario: nome, em: new Date().toISOString(), tratamento: texto }]));
     const up = await exec(c, `UPDATE ${ta.table} t SET ${ta.situacao} = 'encerrado', ${ta.tratamento} = ${p.add(texto)},
-        ${ta.encerradoPor} = ${p.add(s.usuarioId)}, ${ta.encerradoEm} = now(), ${ta.updatedAt} = now()
+        ${ta.encerradoPor} = ${p.add(s.usuarioId)}, ${ta.encerradoEm} = now(), ${ta.updatedAt} = now(),
+        ${ta.passos} = coalesce(t.${ta.passos}, '[]'::jsonb) || ${p.add(passo)}::jsonb
       WHERE ${scopeSql(entityByKey('tratamento_alarme')!, s, 't', p)} AND t.${ta.alarme} = ${p.add(a.id)}
         AND t.${ta.situacao} = 'assumido' AND t.${ta.assumidoPor} = ${p.add(s.usuarioId)} RETURNING t.${ta.id}`, p.values);
     if (!up.length) {
       const t = await tratamento(c, a);
-      if (!t) throw new HttpError(409, MSG.naoAssumido);
+      if (!t || t.situacao === 'liberado') throw new HttpError(409, MSG.naoAssumido);
       if (t.situacao === 'encerrado') throw new HttpError(409, MSG.jaEncerrado, t);
       throw new HttpError(409, MSG.deOutro(String(t.assumidoPor ?? 'outro usuário')), t);
     }
     await publicarSerial(c, s.empresaAtiva, a.serial);
     return ok(c, await tratamento(c, a), 'Alarme encerrado');
+  });
+
+  route(api, 'post', '/alarmes/liberar', spec, async (c) => {
+    const a = parseAlarmeId((await body(c)).id);
+    const s = c.get('session');
+    await alarmeDaEmpresa(c, a);
+    const nome = await nomeDoUsuario(c);
+    const p = qParams();
+    const passo = (JSON.stringify([{ acao: 'liberado', usuarioId: s.usuarioId, usuario: nome, em: new Date().toISOString() }]));
+    const up = await exec(c, `UPDATE ${ta.table} t SET ${ta.situacao} = 'liberado', ${ta.updatedAt} = now(),
+        ${ta.passos} = coalesce(t.${ta.passos}, '[]'::jsonb) || ${p.add(passo)}::jsonb
+      WHERE ${scopeSql(entityByKey('tratamento_alarme')!, s, 't', p)} AND t.${ta.alarme} = ${p.add(a.id)}
+        AND t.${ta.situacao} = 'assumido' AND t.${ta.assumidoPor} = ${p.add(s.usuarioId)} RETURNING t.${ta.id}`, p.values);
+    if (!up.length) {
+      const t = await tratamento(c, a);
+      if (!t || t.situacao === 'liberado') throw new HttpError(409, MSG.naoAssumidoLiberar);
+      if (t.situacao === 'encerrado') throw new HttpError(409, MSG.jaEncerrado, t);
+      throw new HttpError(409, MSG.deOutroLiberar(String(t.assumidoPor ?? 'outro usuário')), t);
+    }
+    await publicarSerial(c, s.empresaAtiva, a.serial);
+    return ok(c, await tratamento(c, a), 'Alarme liberado');
   });
 }
 

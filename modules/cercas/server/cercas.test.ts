@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
+import { dataLocal, fusoHorario } from '../../../server/core/fuso-horario.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -56,7 +57,7 @@ beforeAll(async () => {
   [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
   ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
   ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
-  for (const s of ['cercaA', 'cercaLate', 'cercaEdit']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
+  for (const s of ['cercaA', 'cercaLate', 'cercaEdit', 'cercaVig', 'cercaVig2']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
   await registerDevice(pool, 'cercaB', B, ativoB, 'osmand', 'osmand');
   const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
   const keys = ['tlm.cee.cercas.lista', 'tlm.cee.cercas.visualizar', 'tlm.cee.cercas.adicionar', 'tlm.cee.cercas.editar', 'tlm.cee.cercas.excluir'];
@@ -172,6 +173,58 @@ describe('entries and exits at ingest', () => {
     await send('cercaEdit', [[3, 20_000, 2000]]);
     expect(await events('cercaEdit')).toHaveLength(1);
     expect(await stays('cercaEdit')).toEqual([{ cerca_id: doca, entrada: at(2), saida: at(3), duracao: 60 }]);
+  });
+});
+
+describe('vigência: events only while the fence is in force', () => {
+  /** Local 'HH:MM' of fix i (the company's time zone). */
+  const hm = (i: number) => new Intl.DateTimeFormat('en-GB', { timeZone: fusoHorario(), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at(i));
+  const codes = async (serial: string, ids: number[]) => (await events(serial)).filter((e) => ids.some((id) => e.code.startsWith(`cerca:${id}:`))).map((e) => [e.code, e.fix_time.getTime() - T0]);
+
+  it('the form’s checks and the list’s summary', async () => {
+    const bad = await userA.post('/api/cerca', { descricao: 'Só início', tipo: 'poligono', horaInicial: '08:00' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).msg).toBe('Informe a hora inicial e a hora final, ou nenhuma das duas');
+    const id = await fence(userA, { descricao: 'Comercial', tipo: 'poligono', diasSemana: ['seg', 'ter', 'qua', 'qui', 'sex'], horaInicial: '08:00', horaFinal: '18:00' });
+    expect((await json(await userA.get(`/api/cerca/${id}`))).vigencia).toBe('Seg–Sex 08:00–18:00');
+    expect((await userA.put(`/api/cerca/${id}`, { naoValeEmFeriados: true })).status).toBe(200);
+    expect((await json(await userA.get(`/api/cerca/${id}`))).vigencia).toBe('Seg–Sex 08:00–18:00, exceto feriados');
+    expect((await json(await userA.get(`/api/cerca/${patio}`))).vigencia).toBe('Sempre');
+  });
+
+  it('parked inside from minute 0 to 30, a window from 10 to 20: entry at 10, exit at 20; holidays and an expired fence: nothing', async () => {
+    const box = rect(49_500, -500, 50_500, 500);
+    const janela = { horaInicial: hm(10), horaFinal: hm(20) };
+    const sempre = await fence(userA, { descricao: 'Sempre', tipo: 'poligono', geometria: box });
+    const comJanela = await fence(userA, { descricao: 'Janela', tipo: 'poligono', geometria: box, ...janela });
+    const feriado = await fence(userA, { descricao: 'Janela sem feriados', tipo: 'poligono', geometria: box, ...janela, naoValeEmFeriados: true });
+    const ontem = new Date(Date.parse(`${dataLocal(at(0).getTime())}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const vencida = await fence(userA, { descricao: 'Vencida', tipo: 'poligono', geometria: box, vigenteAte: ontem });
+    // the day the window opens is a holiday every year (recorrente, dated in 2001); another company's holiday of the
+    // same kind on another day changes nothing
+    const abertura = dataLocal(at(10).getTime());
+    await q(`INSERT INTO calendario (empresa_id, data, descricao, tipo, recorrente, created_at, updated_at) VALUES ($1, $2, 'Feriado de teste', 'feriado_nacional', true, now(), now())`, [A, `2001${abertura.slice(4)}`]);
+    const ids = [sempre, comJanela, feriado, vencida];
+    await send('cercaVig', Array.from({ length: 31 }, (_, i) => [i, 50_000, 0] as [number, number, number]));
+    expect(await codes('cercaVig', ids)).toEqual([
+      [`cerca:${sempre}:entrada`, 0], [`cerca:${comJanela}:entrada`, 600_000], [`cerca:${comJanela}:saida`, 1_200_000]]);
+    expect((await stays('cercaVig')).filter((x: any) => x.cerca_id === comJanela)).toEqual([{ cerca_id: comJanela, entrada: at(10), saida: at(20), duracao: 600 }]);
+
+    // the holiday removed: the same fence now counts for the next fixes (a new window, minutes 40 to 50)
+    await q(`DELETE FROM calendario WHERE empresa_id = $1 AND descricao = 'Feriado de teste'`, [A]);
+    expect((await userA.put(`/api/cerca/${feriado}`, { horaInicial: hm(40), horaFinal: hm(50) })).status).toBe(200);
+    await send('cercaVig', Array.from({ length: 25 }, (_, k) => [31 + k, 50_000, 0] as [number, number, number]));
+    expect(await codes('cercaVig', [feriado, vencida])).toEqual([[`cerca:${feriado}:entrada`, 2_400_000], [`cerca:${feriado}:saida`, 3_000_000]]);
+  });
+
+  it('a drive through the fence: nothing outside the window, interpolated crossings inside it', async () => {
+    const box = rect(59_500, -500, 60_500, 500);
+    const janela = await fence(userA, { descricao: 'Janela da via', tipo: 'poligono', geometria: box, horaInicial: hm(10), horaFinal: hm(20) });
+    // east at minutes 1–5 (out of the window), back west at 11–15 (in it): 1 km per minute
+    await send('cercaVig2', [1, 2, 3, 4, 5].map((i) => [i, 58_000 + (i - 1) * 1000, 0] as [number, number, number]));
+    expect(await codes('cercaVig2', [janela])).toEqual([]);
+    await send('cercaVig2', [11, 12, 13, 14, 15].map((i) => [i, 62_000 - (i - 11) * 1000, 0] as [number, number, number]));
+    expect(await codes('cercaVig2', [janela])).toEqual([[`cerca:${janela}:entrada`, 750_000], [`cerca:${janela}:saida`, 810_000]]);
   });
 });
 

@@ -8,12 +8,20 @@
 // A fix older than what the device's state saw (buffered, or batches committed out of order), or a device without
 // state here: its events after the last stored position before that fix are re-computed from the stored positions,
 // so repeated or late fixes never duplicate an event.
+// Vigência (../vigencia.ts): a fence with a schedule counts only while in force at the fix's time. Entering while it
+// is out of force yields nothing; a vehicle inside when the window opens enters at the first fix inside the window,
+// and one inside when it closes exits at the first fix after it closed (both stamped at that fix, as Wialon's
+// schedule does: no event is made up between two fixes for a window edge). A crossing between two fixes both in
+// force keeps its interpolated time. Schedules are compiled with the index; the company's holidays (calendario,
+// feriado_* types, recorrente by month-day) are cached per company and reloaded when that register changes (the
+// same per-round version check as the fences: count and latest change).
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { CERCA_PERMANENCIA_COLUMNS, CERCA_PERMANENCIA_TYPES, EVENTO_COLUMNS, EVENTO_TYPES } from '../../../server/generated/telemetry.ts';
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
 import { contains, transitions, type Prepared } from '../geo.ts';
 import { FenceIndex } from './fence-index.ts';
+import { compile, inForce, localClock, dayOf, type Feriados, type Local, type Vigencia } from '../vigencia.ts';
 
 /** Longer than this between two fixes: no straight-line crossing is assumed. */
 export const MAX_GAP_MS = 30 * 60_000;
@@ -21,7 +29,8 @@ export const ENTRY = { key: 'geofenceEnter', description: 'Entrada em cerca elet
 export const EXIT = { key: 'geofenceExit', description: 'Saída de cerca eletrônica' };
 export const eventCode = (cercaId: number, entrada: boolean) => `cerca:${cercaId}:${entrada ? 'entrada' : 'saida'}`;
 
-interface Company { index: FenceIndex; names: Map<number, string>; version: string }
+/** vig: the fences with a schedule (the others are always in force). */
+interface Company { index: FenceIndex; names: Map<number, string>; version: string; vig: Map<number, Vigencia>; feriados: Feriados; feriadosVersion: string }
 interface Pt { t: number; lat: number; lon: number }
 /** owner: the company the device's fixes belonged to (a device moved to another company starts afresh). */
 interface DeviceState { last: Pt; owner: string; inside: Map<number, number> }
@@ -73,6 +82,9 @@ export class FenceProcessor {
   /** Re-computations and index builds done (tests, metrics). */
   rebuilds = 0;
   indexBuilds = 0;
+  feriadosLoads = 0;
+  /** Local time of a fix (FUSO_HORARIO), for the schedules. */
+  private readonly clock = localClock();
 
   constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000) {}
 
@@ -116,16 +128,40 @@ export class FenceProcessor {
   async refresh(empresas: number[]): Promise<void> {
     if (!empresas.length) return;
     const p = pgParams();
-    const sql = empresas.map((e) => `SELECT ${p.add(e)}::int AS empresa, count(*)::int AS n, max(c.updated_at)::text AS m FROM cerca c WHERE ${companySql('c', e, p)}`).join(' UNION ALL ');
-    const { rows } = await this.pool.query<{ empresa: number; n: number; m: string | null }>(sql, p.values);
+    const sql = empresas.map((e) => `SELECT ${p.add(e)}::int AS empresa, count(*)::int AS n, max(c.updated_at)::text AS m,
+      (SELECT count(*) || '/' || coalesce(max(k.updated_at)::text, '') FROM calendario k WHERE ${companySql('k', e, p)}) AS f
+      FROM cerca c WHERE ${companySql('c', e, p)}`).join(' UNION ALL ');
+    const { rows } = await this.pool.query<{ empresa: number; n: number; m: string | null; f: string }>(sql, p.values);
     for (const r of rows) {
       const version = `${r.n}/${r.m ?? ''}`;
-      if (this.companies.get(r.empresa)?.version === version) continue;
-      const q = pgParams();
-      const { rows: fences } = await this.pool.query<{ id: number; tipo: 'poligono' | 'circulo' | 'rota'; geometria: unknown; raio: number | null; descricao: string }>(
-        `SELECT c.id, c.tipo, c.geometria, c.raio, c.descricao FROM cerca c WHERE ${companySql('c', r.empresa, q)} AND c.ativo`, q.values);
-      this.indexBuilds++;
-      this.companies.set(r.empresa, { index: new FenceIndex(fences), names: new Map(fences.map((f) => [f.id, f.descricao])), version });
+      let co = this.companies.get(r.empresa);
+      if (co?.version !== version) {
+        const q = pgParams();
+        const { rows: fences } = await this.pool.query<{
+          id: number; tipo: 'poligono' | 'circulo' | 'rota'; geometria: unknown; raio: number | null; descricao: string;
+          dias_semana: unknown; hora_inicial: string | null; hora_final: string | null; vigente_de: string | null; vigente_ate: string | null; nao_vale_em_feriados: boolean | null;
+        }>(`SELECT c.id, c.tipo, c.geometria, c.raio, c.descricao, c.dias_semana, c.hora_inicial, c.hora_final, c.vigente_de::text AS vigente_de,
+                   c.vigente_ate::text AS vigente_ate, c.nao_vale_em_feriados
+              FROM cerca c WHERE ${companySql('c', r.empresa, q)} AND c.ativo`, q.values);
+        this.indexBuilds++;
+        const vig = new Map<number, Vigencia>();
+        for (const f of fences) {
+          const v = compile({ diasSemana: f.dias_semana, horaInicial: f.hora_inicial, horaFinal: f.hora_final, vigenteDe: f.vigente_de, vigenteAte: f.vigente_ate, naoValeEmFeriados: f.nao_vale_em_feriados });
+          if (v) vig.set(f.id, v);
+        }
+        const next: Company = { index: new FenceIndex(fences), names: new Map(fences.map((f) => [f.id, f.descricao])), version, vig, feriados: co?.feriados ?? { dias: new Set(), recorrentes: new Set() }, feriadosVersion: co?.feriadosVersion ?? '' };
+        this.companies.set(r.empresa, (co = next));
+      }
+      if (co.feriadosVersion !== r.f) {
+        const q = pgParams();
+        const { rows: dias } = await this.pool.query<{ data: string; recorrente: boolean }>(
+          `SELECT k.data::text AS data, k.recorrente FROM calendario k WHERE ${companySql('k', r.empresa, q)} AND k.tipo IN ('feriado_nacional', 'feriado_estadual', 'feriado_municipal')`, q.values);
+        const fer: Feriados = { dias: new Set(), recorrentes: new Set() };
+        for (const d of dias) if (d.recorrente) fer.recorrentes.add(Number(d.data.slice(5, 7)) * 100 + Number(d.data.slice(8, 10))); else fer.dias.add(dayOf(d.data));
+        co.feriados = fer;
+        co.feriadosVersion = r.f;
+        this.feriadosLoads++;
+      }
     }
   }
 
@@ -173,8 +209,27 @@ export class FenceProcessor {
     // fences gone (deleted, deactivated): the stay ends at this fix, without an event
     for (const [id, since] of st.inside) if (!cands.has(id)) { out.visit(serial, id, since, f.t, f); st.inside.delete(id); }
     const changes: { fence: Prepared; entrada: boolean; s: number }[] = [];
+    // local times, once per fix, only when a candidate has a schedule
+    let lf: Local | undefined, la: Local | undefined;
     for (const fence of cands.values()) {
       const was = st.inside.has(fence.id);
+      const v = co?.vig.get(fence.id);
+      if (v) {
+        const fer = co!.feriados;
+        if (!inForce(v, (lf ??= this.clock(f.t)), fer)) {
+          // out of force at this fix: a stay open ends here (at a crossing made while still in force, if any)
+          if (!was) continue;
+          let s = 1;
+          if (!gap) for (const t of transitionsBetween(fence, true, a, f)) if (!t.entrada && t.s < 1) { if (inForce(v, this.clock(a.t + t.s * (f.t - a.t)), fer)) s = t.s; break; }
+          changes.push({ fence, entrada: false, s });
+          continue;
+        }
+        if (gap || !inForce(v, (la ??= this.clock(a.t)), fer)) {
+          // the window opened since the last fix: only this fix's own state counts
+          for (const t of transitionsAt(fence, was, f)) changes.push({ fence, ...t });
+          continue;
+        }
+      }
       const ts = gap ? transitionsAt(fence, was, f) : transitionsBetween(fence, was, a, f);
       for (const t of ts) changes.push({ fence, ...t });
     }

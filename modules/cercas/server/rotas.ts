@@ -10,11 +10,19 @@ import { readBody } from '../../../server/crud/protocol.ts';
 import { invalid, type WriteHook } from '../../../server/crud/hooks.ts';
 import type { PermissionKey } from '../../../server/generated/permissions.ts';
 import { geometryProblem, lineToPolygon, polygonToCircle, type Kind, type Pos } from '../geo.ts';
+import { resumo, vigenciaProblem, type VigenciaInput } from '../vigencia.ts';
+
+const VIGENCIA = ['diasSemana', 'horaInicial', 'horaFinal', 'vigenteDe', 'vigenteAte', 'naoValeEmFeriados'] as const;
 
 /** cerca: the geometry must be the kind's GeoJSON, closed, with valid coordinates and a radius/width when needed.
- *  A fence not drawn yet (no geometry) is kept and never triggers. */
+ *  A fence not drawn yet (no geometry) is kept and never triggers. The schedule is checked and summarised (vigencia,
+ *  the list's column). */
 export const cercaHook: WriteHook = async ({ data, existing }) => {
   const pick = (k: string) => (k in data ? data[k] : existing?.[k]);
+  const v = Object.fromEntries(VIGENCIA.map((k) => [k, pick(k)])) as VigenciaInput;
+  const vp = vigenciaProblem(v);
+  if (vp) throw invalid(vp.field, vp.label, vp.message);
+  data.vigencia = resumo(v);
   const tipo = (pick('tipo') ?? 'poligono') as Kind;
   const raio = pick('raio') as number | null | undefined;
   const geometria = pick('geometria');

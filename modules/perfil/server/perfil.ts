@@ -2,8 +2,8 @@
 // through POST /api/auth/changepwd, which ends the user's sessions.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../../server/app/env.ts';
-import { findUser } from '../../../server/auth/users.ts';
-import { entityByKey, ormName, schemaFor } from '../../../server/core/registry.ts';
+import { findUser, updateOwnUser } from '../../../server/auth/users.ts';
+import { entityByKey, schemaFor } from '../../../server/core/registry.ts';
 import { route } from '../../../server/core/pipeline.ts';
 import { history } from '../../../server/crud/history.ts';
 import { compile, messages } from '../../../server/crud/validation.ts';
@@ -33,7 +33,7 @@ export default (api: Hono<AppEnv>) => {
     }
     const em = c.get('em');
     const before = perfil(await findUser(em, s.usuarioId));
-    await em.nativeUpdate(ormName(em, ent), { id: s.usuarioId } as never, { nome: data.nome, email: data.email ?? null } as never);
+    await updateOwnUser(em, s, { nome: data.nome, email: data.email ?? null });
     const after = { ...before, nome: data.nome, email: data.email ?? null };
     history(em, ent, s, s.usuarioId, 'perfil', before, after);
     await em.flush();

@@ -11,7 +11,7 @@ import { entityByKey } from '../../../server/core/registry.ts';
 import { badRequest } from '../../../server/http/envelope.ts';
 import { readFields, readOptions } from '../../../server/read/engine.ts';
 import { xlsxStream } from '../../../server/crud/export.ts';
-import { readReport, resolveReport, type ReportRequest, type ResolvedReport } from './reports.ts';
+import { readReport, readReportBatches, resolveReport, type ReportRequest, type ResolvedReport } from './reports.ts';
 
 export type ReportFormat = 'xlsx' | 'csv' | 'pdf';
 export const REPORT_FORMATS: ReportFormat[] = ['xlsx', 'csv', 'pdf'];
@@ -49,6 +49,9 @@ async function heading(ctx: ReportContext, r: ResolvedReport, params: Record<str
       const seen = await readOptions(ctx.em, e, ctx.session, 'id', e.recordRepresentation ?? 'descricao', { id: { $in: ids } }, ids.length);
       const by = new Map(seen.map((o) => [Number(o.value), String(o.label)]));
       parametros.push([p.label, ids.map((id) => by.get(id) ?? `#${id}`).join(', ')]);
+    } else if (p.type === 'numero' || p.type === 'booleano') {
+      const x = r.bind[p.name];
+      parametros.push([p.label, typeof x === 'boolean' ? (x ? 'Sim' : 'Não') : String(x ?? '').replace('.', ',')]);
     } else {
       parametros.push([p.label, p.options?.find((o) => o.value === v)?.label ?? String(v ?? '')]);
     }
@@ -164,15 +167,21 @@ export async function exportReport(ctx: ReportContext, req: ReportRequest, forma
   if (format === 'pdf' && total > maxPdfRows()) throw badRequest(`O relatório tem ${total.toLocaleString('pt-BR')} linhas, acima do limite de ${maxPdfRows().toLocaleString('pt-BR')} do PDF: exporte em XLSX ou CSV`);
   const h = await heading(ctx, r, req.params);
   async function* batches(): AsyncGenerator<Record<string, unknown>[]> {
-    let done = first.rows.length;
-    yield first.rows;
-    onProgress?.(done, total);
-    while (done < total && done < maxExportRows()) {
-      const { rows } = await readReport(ctx.em, ctx.session, r, done, EXPORT_BATCH);
-      if (!rows.length) break;
-      done += rows.length;
-      yield rows;
+    // One page held everything: done. Else the whole result through one cursor (the statement runs once more, not
+    // once per page: an aggregation re-run with OFFSET for each of 100 pages took minutes).
+    if (first.rows.length >= total) {
+      if (first.rows.length) yield first.rows;
+      onProgress?.(first.rows.length, total);
+      return;
+    }
+    let done = 0;
+    const max = maxExportRows();
+    for await (const rows of readReportBatches(ctx.em, ctx.session, r)) {
+      const take = rows.length > max - done ? rows.slice(0, max - done) : rows;
+      done += take.length;
+      yield take;
       onProgress?.(done, total);
+      if (done >= max) break;
     }
   }
   const encode = format === 'csv' ? csvChunks : format === 'xlsx' ? xlsxChunks : pdfChunks;

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
+import { reportUsers } from './users.kit.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -101,14 +102,7 @@ beforeAll(async () => {
     ($1, 'cmd-x9', 'reboot', 'cancelado', '{"reset": false}', NULL, '2026-03-11T10:00:00-03:00', NULL, NULL, now()),
     ($2, 'cmd-b1', 'reboot', 'concluido', '{}', 'OK B', '2026-03-10T10:00:00-03:00', NULL, NULL, now())`, [A, B]);
 
-  const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
-  const keys = ['rel.rel.relatorios', ...['evento', 'movimento', 'comunicacao', 'analise'].map((f) => `rel.rel.relatorios.${f}`)];
-  await ts.createUser({ login: 'fam_a', ambienteId: ambiente, empresas: [A], permissoes: keys });
-  await ts.createUser({ login: 'fam_b', ambienteId: ambiente, empresas: [B], permissoes: keys });
-  await ts.createUser({ login: 'fam_sem', ambienteId: ambiente, empresas: [A], permissoes: ['rel.rel.relatorios', 'rel.rel.relatorios.viagem'] });
-  userA = await ts.login('fam_a', 'senha-teste-123');
-  userB = await ts.login('fam_b', 'senha-teste-123');
-  semChave = await ts.login('fam_sem', 'senha-teste-123');
+  ({ userA, userB, semChave } = await reportUsers(ts, { prefix: 'fam', empresas: [A, B], keys: ['rel.rel.relatorios', ...['evento', 'movimento', 'comunicacao', 'analise'].map((f) => `rel.rel.relatorios.${f}`)], semKeys: ['rel.rel.relatorios', 'rel.rel.relatorios.viagem'] }));
 });
 
 afterAll(async () => {

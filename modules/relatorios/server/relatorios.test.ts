@@ -72,7 +72,7 @@ describe('index and keys', () => {
     const j = await json(await userA.get('/api/relatorios'));
     expect(j.payload.map((f: any) => f.key)).toEqual(['viagem']);
     const viagem = j.payload[0];
-    expect(viagem.tipos.map((t: any) => t.key)).toEqual(['detalhado', 'resumido_ativo', 'resumido_motorista', 'resumido_garagem']);
+    expect(viagem.tipos.map((t: any) => t.key)).toEqual(['detalhado', 'resumido_ativo', 'resumido_motorista', 'resumido_garagem', 'diario_ativo', 'diario_motorista', 'diario_data', 'mensal_ativo', 'mensal_motorista', 'utilizacao_ativo', 'utilizacao_garagem', 'utilizacao_grupo']);
     const det = viagem.tipos[0];
     expect(det.params.map((p: any) => p.name)).toEqual(['periodo', 'ativos', 'motoristas', 'garagens', 'grupos']);
     expect(det.params[0].shortcuts).toContain('Últimos 7 dias');
@@ -240,6 +240,38 @@ describe('exports', () => {
     expect(text).toContain('50,00');
     expect(text).toContain('30,00');
     expect(text).not.toContain('20,00'); // the trip without the driver
+  });
+
+  it('a report of more rows than a page (1,000) or a cursor batch exports whole, in order, in its company only', async () => {
+    // 2,600 trips of a1 in April (one every 10 min), 5 of b1: the file holds exactly a1's, sorted by start
+    const ABRIL = { inicio: '2026-04-01T00:00:00-03:00', fim: '2026-04-30T23:59:59.999-03:00' };
+    await q(`INSERT INTO telemetria.viagem (serial, inicio, fim, empresa_id, ativo_id, lat_inicio, lon_inicio, lat_fim, lon_fim, distancia, duracao, velocidade_maxima, velocidade_media, tempo_ocioso)
+      SELECT 'rel-a1-abr', t, t + interval '5 min', $1, $2, -23.55, -46.63, -23.6, -46.7, 1000 + g, 300, 60, 30, 0
+        FROM generate_series(0, 2599) g, LATERAL (SELECT timestamptz '2026-04-02T00:00:00-03:00' + g * interval '10 min' AS t) x`, [A, a1.id]);
+    await q(`INSERT INTO telemetria.viagem (serial, inicio, fim, empresa_id, ativo_id, lat_inicio, lon_inicio, lat_fim, lon_fim, distancia, duracao, velocidade_maxima, velocidade_media, tempo_ocioso)
+      SELECT 'rel-b1-abr', t, t + interval '5 min', $1, $2, -23.55, -46.63, -23.6, -46.7, 7777, 300, 60, 30, 0
+        FROM generate_series(0, 4) g, LATERAL (SELECT timestamptz '2026-04-03T00:00:00-03:00' + g * interval '1 hour' AS t) x`, [B, b1.id]);
+    try {
+      const { buf } = await download(userA, 'detalhado', 'csv', { periodo: ABRIL }, `&colunas=${enc(['dataInicial', 'horaInicial', 'ativo', 'distancia'])}`);
+      const lines = buf.toString('utf8').slice(1).trim().split('\r\n');
+      expect(lines[0]).toBe('Data inicial;Hora inicial;Ativo;Distância (km)');
+      expect(lines).toHaveLength(2601);
+      expect(lines[1]).toBe(`02/04/2026;00:00:00;${a1.descricao};1,00`);
+      expect(lines[1000]).toBe(`08/04/2026;22:30:00;${a1.descricao};2,00`); // row 1,000: the first page's last
+      expect(lines[1001]).toBe(`08/04/2026;22:40:00;${a1.descricao};2,00`);
+      expect(lines[2600]).toBe(`20/04/2026;01:10:00;${a1.descricao};3,60`);
+      expect(lines.some((l) => l.includes(b1.descricao))).toBe(false);
+      // the XLSX of the same rows: 2,600 rows under the header
+      const x = await download(userA, 'detalhado', 'xlsx', { periodo: ABRIL }, `&colunas=${enc(['dataInicial', 'distancia'])}`);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(x.buf as never);
+      const ws = wb.worksheets[0];
+      const head = [...Array(ws.rowCount).keys()].map((i) => i + 1).find((i) => ws.getRow(i).getCell(1).value === 'Data inicial')!;
+      expect(ws.rowCount - head).toBe(2600);
+      expect(Number(ws.getRow(ws.rowCount).getCell(2).value)).toBeCloseTo(3.6, 2); // the last trip: 3,599 km
+    } finally {
+      await q(`DELETE FROM telemetria.viagem WHERE serial IN ('rel-a1-abr', 'rel-b1-abr')`);
+    }
   });
 
   it('refuses more rows than the PDF takes, before any byte', async () => {

@@ -8,7 +8,7 @@ import type { ReportColumnMeta, ReportFamilyMeta, ReportKindMeta } from '../../.
 import type { Session } from '../../../server/app/env.ts';
 import { getModel } from '../../../server/core/registry.ts';
 import { HttpError, badRequest } from '../../../server/http/envelope.ts';
-import { readDeclared } from '../../../server/read/provider.ts';
+import { readDeclared, readDeclaredBatches } from '../../../server/read/provider.ts';
 import { compile, messages } from '../../../server/crud/validation.ts';
 
 export interface ReportRequest {
@@ -123,6 +123,18 @@ export function providerOf(family: ReportFamilyMeta, kind: ReportKindMeta): Prov
 export async function readReport(em: EntityManager, session: Session, r: ResolvedReport, offset: number, limit: number): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const meta = providerOf(r.family, r.kind);
   const { rows, total } = await readDeclared(em, meta, meta.sql!, { params: r.bind as Record<string, string | number>, filter: {}, sort: r.sort, offset, limit }, session.empresaAtiva);
+  const pick = picker(r);
+  return { rows: rows.map(pick), total };
+}
+
+const picker = (r: ResolvedReport) => {
   const names = new Set(['id', ...r.columns.map((c) => c.name)]);
-  return { rows: rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => names.has(k)))), total };
+  return (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([k]) => names.has(k)));
+};
+
+/** All of the report's rows in batches (one statement through a cursor: exports), in the session's company. */
+export async function* readReportBatches(em: EntityManager, session: Session, r: ResolvedReport): AsyncGenerator<Record<string, unknown>[]> {
+  const meta = providerOf(r.family, r.kind);
+  const pick = picker(r);
+  for await (const rows of readDeclaredBatches(em, meta, meta.sql!, { params: r.bind as Record<string, string | number>, filter: {}, sort: r.sort }, session.empresaAtiva)) yield rows.map(pick);
 }

@@ -114,7 +114,7 @@ describe('spool', () => {
     const b = await userB.get(`/api/spool/get/${spoolId}/csv`);
     expect(b.status).toBe(404);
     expect((await json(b)).msg).toBe('Relatório gerado não encontrado');
-    expect((await userA.get(`/api/spool/get/${spoolId}/pdf`)).status).toBe(404);
+    expect((await userA.get(`/api/spool/get/${spoolId}/doc`)).status).toBe(404);
     expect((await semChave.get(`/api/spool/get/${spoolId}/csv`)).status).toBe(403);
     expect((await semChave.get('/api/relatorio_gerado')).status).toBe(403);
     expect((await gera(semChave)).status).toBe(403);

@@ -8,9 +8,13 @@ export interface SessionUser {
   login: string;
   nome?: string;
   empresaAtiva: number | null;
+  /** The session's ambiente: its active company's (the picker beside the company's offers the others). */
+  ambienteId?: number;
   empresas: SessionCompany[];
   roles: string[];
   ui: Record<string, ColumnChoice[]>;
+  /** Inactivity sign-out in seconds (the company's parameter sessao.inatividade_segundos): warning, sign-out. */
+  inatividade?: { aviso: number; desconectar: number };
 }
 
 let current: SessionUser | null = null;
@@ -41,8 +45,10 @@ export function normalizeUser(raw: any): SessionUser {
     login: String(raw?.login ?? ''),
     nome: raw?.nome,
     empresaAtiva: raw?.empresaAtiva != null ? Number(raw.empresaAtiva) : (empresas[0]?.id ?? null),
+    ...(Number.isFinite(Number(raw?.ambienteId)) && raw?.ambienteId != null ? { ambienteId: Number(raw.ambienteId) } : {}),
     empresas,
     roles: raw?.roles ?? [],
     ui: raw?.ui && typeof raw.ui === 'object' ? raw.ui : {},
+    ...(Number.isFinite(raw?.inatividade?.desconectar) ? { inatividade: { aviso: Number(raw.inatividade.aviso), desconectar: Number(raw.inatividade.desconectar) } } : {}),
   };
 }

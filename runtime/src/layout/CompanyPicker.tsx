@@ -1,5 +1,6 @@
-// App-bar company picker: POST /api/auth/empresa/{id}, then reload session, permissions and data.
-import { useEffect, useState } from 'react';
+// App-bar company picker: POST /api/auth/empresa/{id}, then reload session, permissions and data. The app bar's
+// select (AppBarSelect) and the switch (useSessionSwitch) serve the ambiente picker too.
+import { useEffect, useState, type ReactNode } from 'react';
 import { MenuItem, Select } from '@mui/material';
 import BusinessIcon from '@mui/icons-material/Business';
 import { useNotify, useRefresh } from 'react-admin';
@@ -16,14 +17,14 @@ export function useSession() {
   return u;
 }
 
-/** Switches the active company (server first), then reloads session, permissions and data. */
-export function useSwitchCompany() {
+/** Moves the session (server first: POST `path`), then reloads session, permissions and data. */
+export function useSessionSwitch() {
   const refresh = useRefresh();
   const notify = useNotify();
-  return async (id: number) => {
+  return async (path: string, after?: () => void) => {
     try {
-      await call(`/api/auth/empresa/${id}`, { method: 'POST', body: '{}' });
-      session.patch({ empresaAtiva: id });
+      await call(path, { method: 'POST', body: '{}' });
+      after?.();
       resetPermissions();
       await fetchSession();
       refresh();
@@ -33,34 +34,51 @@ export function useSwitchCompany() {
   };
 }
 
+/** Switches the active company. */
+export function useSwitchCompany() {
+  const go = useSessionSwitch();
+  return (id: number) => go(`/api/auth/empresa/${id}`, () => session.patch({ empresaAtiva: id }));
+}
+
+/** A select of the app bar (white on the bar's colour): an icon and the chosen item's label. */
+export function AppBarSelect({ label, icon, value, items, onChange, disabled, minWidth, maxWidth }: {
+  label: string; icon: ReactNode; value: number | ''; items: { id: number; label: string }[]; onChange: (id: number) => void;
+  disabled?: boolean; minWidth: number; maxWidth: number;
+}) {
+  return (
+    <Select
+      size="small"
+      value={value}
+      onChange={(e) => onChange(Number(e.target.value))}
+      disabled={disabled}
+      inputProps={{ 'aria-label': label }}
+      renderValue={(v) => (
+        <span style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+          {icon}
+          {items.find((i) => i.id === v)?.label ?? ''}
+        </span>
+      )}
+      sx={{
+        color: 'inherit', mr: 1, minWidth, maxWidth, '.MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,.4)' },
+        '&:hover .MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,.8)' }, '.MuiSvgIcon-root': { color: 'inherit' },
+        '&.Mui-disabled .MuiSelect-select': { WebkitTextFillColor: 'rgba(255,255,255,.9)' },
+      }}
+    >
+      {items.map((i) => (
+        <MenuItem key={i.id} value={i.id}>
+          {i.label}
+        </MenuItem>
+      ))}
+    </Select>
+  );
+}
+
 export function CompanyPicker() {
   const user = useSession();
   const change = useSwitchCompany();
   if (!user || user.empresas.length === 0) return null;
   return (
-    <Select
-      size="small"
-      value={user.empresaAtiva ?? ''}
-      onChange={(e) => void change(Number(e.target.value))}
-      disabled={user.empresas.length < 2}
-      inputProps={{ 'aria-label': 'Empresa' }}
-      renderValue={(v) => (
-        <span style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-          <BusinessIcon fontSize="small" />
-          {user.empresas.find((e) => e.id === v)?.fantasia ?? ''}
-        </span>
-      )}
-      sx={{
-        color: 'inherit', mr: 1, minWidth: 200, maxWidth: 320, '.MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,.4)' },
-        '&:hover .MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,.8)' }, '.MuiSvgIcon-root': { color: 'inherit' },
-        '&.Mui-disabled .MuiSelect-select': { WebkitTextFillColor: 'rgba(255,255,255,.9)' },
-      }}
-    >
-      {user.empresas.map((e) => (
-        <MenuItem key={e.id} value={e.id}>
-          {e.fantasia}
-        </MenuItem>
-      ))}
-    </Select>
+    <AppBarSelect label="Empresa" icon={<BusinessIcon fontSize="small" />} value={user.empresaAtiva ?? ''} minWidth={200} maxWidth={320}
+      items={user.empresas.map((e) => ({ id: e.id, label: e.fantasia }))} onChange={(id) => void change(id)} disabled={user.empresas.length < 2} />
   );
 }

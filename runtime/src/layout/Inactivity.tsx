@@ -1,8 +1,10 @@
 // Inactivity warning (spec section 4): a counter grows each second without mouse/keyboard
-// activity; at TIME_TO_SHOW a persistent dialog counts down to TIME_TO_DISCONNECT, then logout.
+// activity; at the warning threshold a persistent dialog counts down to the sign-out, then logout. Thresholds: the
+// company's parameter sessao.inatividade_segundos (sent with the session), else the spec's TIME_TO_*.
 import { useEffect, useState } from 'react';
 import { Dialog, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useLogout } from 'react-admin';
+import { session } from '../api/session';
 
 export const TIME_TO_DISCONNECT = 6000; // seconds
 export const TIME_TO_SHOW = 5995;
@@ -12,6 +14,10 @@ export const inactivityText = (n: number) => `Você esta inativo já faz algum t
 
 export function Inactivity() {
   const [idle, setIdle] = useState(0);
+  const [limits, setLimits] = useState(() => session.get()?.inatividade);
+  useEffect(() => { const off = session.subscribe((u) => setLimits(u?.inatividade)); return () => { off(); }; }, []);
+  const disconnect = limits?.desconectar ?? TIME_TO_DISCONNECT;
+  const show = limits?.aviso ?? TIME_TO_SHOW;
   const logout = useLogout();
   useEffect(() => {
     const reset = () => setIdle(0);
@@ -25,14 +31,14 @@ export function Inactivity() {
   }, []);
   const remember = localStorage.getItem(REMEMBER_KEY) === '1';
   useEffect(() => {
-    if (!remember && idle >= TIME_TO_DISCONNECT) void logout();
-  }, [idle, remember, logout]);
-  const open = !remember && idle >= TIME_TO_SHOW && idle < TIME_TO_DISCONNECT;
+    if (!remember && idle >= disconnect) void logout();
+  }, [idle, remember, logout, disconnect]);
+  const open = !remember && idle >= show && idle < disconnect;
   return (
     <Dialog open={open} disableEscapeKeyDown>
       <DialogTitle>Inatividade</DialogTitle>
       <DialogContent>
-        <Typography>{inactivityText(Math.max(0, TIME_TO_DISCONNECT - idle))}</Typography>
+        <Typography>{inactivityText(Math.max(0, disconnect - idle))}</Typography>
       </DialogContent>
     </Dialog>
   );

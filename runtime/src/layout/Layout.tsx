@@ -3,6 +3,9 @@ import { Box, Typography } from '@mui/material';
 import { AppBar, Layout as RaLayout, RefreshIconButton, TitlePortal } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { CompanyPicker } from './CompanyPicker';
+import { AmbientePicker } from './AmbientePicker';
+import { PinButton } from './Atalhos';
+import { PushButton } from './Push';
 import { Inactivity } from './Inactivity';
 import { HELP_PANEL_WIDTH, HelpPanel, HelpProvider, useHelp } from './HelpPanel';
 import { Menu } from './Menu';
@@ -31,7 +34,10 @@ function RastroAppBar() {
       color="secondary"
       toolbar={
         <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <AmbientePicker />
           <CompanyPicker />
+          <PinButton />
+          <PushButton />
           <RefreshIconButton />
         </Box>
       }

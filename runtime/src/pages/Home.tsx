@@ -2,7 +2,7 @@
 // the user holds the key of the list its cards open: the fleet now (modules/inicio: moving / stopped / off / without
 // communication, refreshed by the socket's `estado_frota` push and when the next vehicle falls silent), today (distance,
 // alarms), what waits (commands, devices pending registration); then, for administrators, the registers' counters
-// by menu section (GET /api/home/resumo), zeros de-emphasised.
+// by menu section (GET /api/home/resumo), zeros de-emphasised. The user's shortcuts come first (layout/Atalhos.tsx).
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Box, Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
 import { Title } from 'react-admin';
@@ -11,6 +11,7 @@ import { call } from '../api/http';
 import { useCan } from '../crud/lib/useCan';
 import { useSession } from '../layout/CompanyPicker';
 import { onPush } from '../layout/Realtime';
+import { AtalhosHome } from '../layout/Atalhos';
 
 interface Count { key: string; label: string; total: number; route?: string; secao?: string }
 interface Frota {
@@ -116,6 +117,7 @@ export function Home() {
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         {empresa ? `Resumo da empresa ${empresa}` : 'Resumo da empresa ativa'}
       </Typography>
+      <AtalhosHome />
       {verFrota && (
         <Group title={frota ? `Frota agora (${fmt(frota.total)} veículos)` : 'Frota agora'}>
           <Stat id="emMovimento" value={v(frota?.emMovimento)} label="Em movimento" hint="Ignição ligada e velocidade acima de 0" to={`${MONITORAMENTO}/em_movimento`} color="success.main" />

@@ -11,7 +11,7 @@ import type { ActionMeta, EntityMeta } from '../../../../shared/model';
 import type { RastroDataProvider } from '../../api/dataProvider';
 import { bulkOutcome } from '../lib/bulk';
 import { useBound } from '../lib/params';
-import { actionOutcome, hasPayload, recordName } from '../lib/actions';
+import { actionOutcome, confirmText, hasPayload, recordName } from '../lib/actions';
 import { GuardPanel, type GuardValue } from './GuardPanel';
 import { Loading } from '../widgets/Loading';
 import { SecretDialog } from '../widgets/SecretDialog';
@@ -69,7 +69,7 @@ export function ActionConfirm({ entity, action, record, bulk, onClose }: {
         <>
           <DialogContent>
             {guarded && <GuardPanel key={`${action!.name}:${String(record.id)}`} entity={entity} action={action!} record={record} onChange={onGuard} />}
-            <DialogContentText>{action?.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
+            <DialogContentText>{action ? confirmText(entity, action, record) : ''}</DialogContentText>
             {bulk && action?.guard?.typed && action.guard.speedAbove != null && (
               <DialogContentText sx={{ mt: 1 }}>{`Veículos em movimento acima de ${action.guard.speedAbove} km/h não são atendidos em lote: abra cada um e confirme digitando a placa.`}</DialogContentText>
             )}

@@ -5,6 +5,7 @@ import { Button, DialogActions, DialogContent, DialogContentText } from '@mui/ma
 import type { JSONSchema7 } from 'json-schema';
 import type { ActionMeta, EntityMeta } from '../../../../shared/model';
 import { payloadFields } from '../lib/schemaUi';
+import { confirmText } from '../lib/actions';
 import { useSchemaForm } from '../lib/useSchemaForm';
 import { SchemaForm } from './SchemaForm';
 
@@ -27,7 +28,7 @@ export default function PayloadForm({ entity, action, record, onRun, onClose }: 
   return (
     <>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{action.confirm ?? 'Deseja continuar a requisição?'}</DialogContentText>
+        <DialogContentText sx={{ mb: 2 }}>{confirmText(entity, action, record)}</DialogContentText>
         <SchemaForm entity={view} form={form} idPrefix="acao" />
       </DialogContent>
       <DialogActions>

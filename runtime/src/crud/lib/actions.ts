@@ -43,9 +43,28 @@ export function recordName(entity: Pick<EntityMeta, 'recordRepresentation'>, act
   return typed ? `${main} (${String(typed)})` : main;
 }
 
+/** The action's confirm text with `{field}` replaced by the record's value as the list shows it: a reference's
+ *  label (`_labels`), an enum's option label, a date as DD/MM/AAAA; '—' when empty. */
+export function confirmText(entity: Pick<EntityMeta, 'fields'>, action: Pick<ActionMeta, 'confirm'>, record: Record<string, unknown>): string {
+  const text = action.confirm ?? 'Deseja continuar a requisição?';
+  return text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (all, name: string) => {
+    const field = entity.fields.find((f) => f.name === name);
+    if (!field) return all;
+    const label = (record._labels as Record<string, unknown> | undefined)?.[name];
+    const v = label ?? record[name];
+    if (v == null || v === '') return '—';
+    const option = field.options?.find((o) => o.value === v);
+    if (option) return option.label;
+    if (field.type === 'date' && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) return `${v.slice(8, 10)}/${v.slice(5, 7)}/${v.slice(0, 4)}`;
+    return String(v);
+  });
+}
+
 /** The notification after an action on one record: for queued commands (rows with a serial and an event) which
- *  devices got it; other answers (e.g. links ended) keep the plain text. */
+ *  devices got it, or the handler's own `resumo` of what it did; other answers (e.g. links ended) keep the plain text. */
 export function actionOutcome(action: Pick<ActionMeta, 'label'>, name: string, answer: unknown): string {
+  const resumos = Array.isArray(answer) ? answer.map((r) => (r as { resumo?: unknown })?.resumo).filter((r): r is string => typeof r === 'string' && !!r) : [];
+  if (resumos.length) return `${action.label} — ${name}: ${resumos.join('; ')}`;
   const commands = Array.isArray(answer) ? answer.filter((r) => (r as { serial?: unknown; event?: unknown })?.serial != null && (r as { event?: unknown }).event != null) : [];
   const serials = [...new Set(commands.map((r) => String((r as { serial: unknown }).serial)))];
   if (!serials.length) return 'Ação executada';

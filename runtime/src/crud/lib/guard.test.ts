@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionMeta } from '../../../../shared/model';
-import { actionOutcome, guardState, hasPayload, recordName, typedForm } from './actions';
+import { actionOutcome, confirmText, guardState, hasPayload, recordName, typedForm } from './actions';
 import { bulkOutcome } from './bulk';
 
 const block = {
@@ -39,5 +39,23 @@ describe('guarded actions (engine block)', () => {
     expect(actionOutcome({ label: 'Alterar' }, 'X', { id: 1 })).toBe('Ação executada');
     expect(bulkOutcome(block, [{ id: 1, status: 201, payload: [{ serial: '861', event: 'engineBlock' }] }, { id: 2, status: 409, msg: 'em movimento' }], (id) => `V${id}`))
       .toBe('Bloquear motor: 1 executado (V1: equipamento 861), 1 recusado: V2: em movimento');
+  });
+});
+
+describe('an action that says what it will do to which record and what it did (tachograph Enviar comando)', () => {
+  const entity = { fields: [
+    { name: 'serial', type: 'string' }, { name: 'ativo', type: 'reference' }, { name: 'dataReferencia', type: 'date' },
+    { name: 'tipoArquivo', type: 'enum', options: [{ value: '7d', label: '7 dias' }] },
+  ] } as never;
+  it('confirm: {field} becomes the record value as the list shows it', () => {
+    const record = { id: 3, serial: 'VDO1', ativo: 7, _labels: { ativo: 'Ônibus 12 — ABC1D23' }, dataReferencia: '2026-11-20', tipoArquivo: '7d' };
+    expect(confirmText(entity, { confirm: 'Veículo {ativo} ({serial}): arquivo {tipoArquivo} de {dataReferencia}; {desconhecido}' }, record))
+      .toBe('Veículo Ônibus 12 — ABC1D23 (VDO1): arquivo 7 dias de 20/11/2026; {desconhecido}');
+    expect(confirmText(entity, { confirm: 'Veículo {ativo}' }, { id: 1, ativo: null })).toBe('Veículo —');
+    expect(confirmText(entity, {}, { id: 1 })).toBe('Deseja continuar a requisição?');
+  });
+  it('outcome: the handler\'s resumo when it gives one', () => {
+    expect(actionOutcome({ label: 'Enviar comando' }, '80', [{ serial: 'VDO1', event: 'tacografoInterrupt', resumo: 'Interromper transferência: enfileirado para o veículo X' }]))
+      .toBe('Enviar comando — 80: Interromper transferência: enfileirado para o veículo X');
   });
 });

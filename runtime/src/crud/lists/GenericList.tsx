@@ -2,7 +2,7 @@
 // 'Selecionar Colunas', 'Exportar Tabela' (CSV/Excel of the whole filtered result), fullscreen,
 // sortable columns, copy cell, a row click opens the record, row actions in a "⋮" menu, the table fits its width
 // (long values cut, tooltip with the whole value), pagination 25/50/100/250/500/1000.
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Alert, Box, Button, Card, Divider, IconButton, Tab, Tabs, Tooltip, Typography,
 } from '@mui/material';
@@ -33,6 +33,7 @@ import { BulkToolbar, SelectColumn } from './BulkActions';
 import { bulkActions } from '../lib/bulk';
 import { ListSelect } from '../widgets/ListSelect';
 import { UnknownParams } from '../widgets/UnknownParams';
+import { JOINED, onPush } from '../../layout/Realtime';
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 
@@ -53,6 +54,17 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
   const bound = useBound(entity);
   const resource = nested?.resource ?? bound?.resource ?? entity.key;
   const ctx = useListController({ resource, sort: entity.sort, perPage: 25, filter: alias?.filter, queryOptions: { enabled: !bound?.error } });
+  // metadata list.refreshOn: a push of that name (or the socket joining again: pushes may have been missed) reads the
+  // page again — rows a background worker changes show without polling
+  const refetch = useRef(ctx.refetch);
+  refetch.current = ctx.refetch;
+  useEffect(() => {
+    const ev = entity.listRefreshOn;
+    if (!ev) return;
+    const again = () => { void refetch.current(); };
+    const offs = [onPush(ev, again), onPush(JOINED, again)];
+    return () => offs.forEach((off) => off());
+  }, [entity.listRefreshOn]);
   // A list alias with an edit or show alias below it (/adm/cfg/simcard → /adm/cfg/simcard/visualizar,
   // /adm/cfg/configurar_equipamentos/:tecnology/:model → …/:id/editar) opens its rows there.
   const below = (view: string) => alias && entity.aliases?.find((a) => a.view === view && a.path.startsWith(`${alias.path}/`));

@@ -32,3 +32,15 @@ describe('column formats', () => {
     expect(formatKm(0)).toBe('0,0');
   });
 });
+
+describe('arquivo cells', () => {
+  it('reads the JSON text a format: arquivo column answers; anything else is no file', async () => {
+    const { parseArquivo } = await import('./ArquivoCell');
+    expect(parseArquivo('{"url": "/api/spool/get/7/pdf"}')).toEqual({ url: '/api/spool/get/7/pdf' });
+    expect(parseArquivo('{"gerar": "/api/spool/gera/7/pdf", "erro": null}')).toEqual({ gerar: '/api/spool/gera/7/pdf', erro: null });
+    expect(parseArquivo('{"gerando": true, "tarefa": 12}')).toEqual({ gerando: true, tarefa: 12 });
+    expect(parseArquivo('/api/spool/get/7/pdf')).toBeNull();
+    expect(parseArquivo('{quebrado')).toBeNull();
+    expect(parseArquivo(null)).toBeNull();
+  });
+});

@@ -1,11 +1,12 @@
 // Display formats of list columns declared in metadata (`format:` on an entity's or a provider's column; shared/model.ts
 // COLUMN_FORMATS), for every register: relativo 'há 2 min', online chip, coordenada with 6 decimals, link, duracao
-// (HH:MM:SS), km (one decimal, pt-BR).
+// (HH:MM:SS), km (one decimal, pt-BR), arquivo (a file a background job produces on demand: ArquivoCell.tsx).
 import { useEffect, useState } from 'react';
 import { Chip, Tooltip } from '@mui/material';
 import { Link } from 'react-router-dom';
 import type { ColumnDisplay } from '../../../../shared/model';
 import { formatTimestamp } from '../lib/format';
+import { ArquivoCell } from './ArquivoCell';
 
 /** A timestamp as PostgreSQL's text ('2026-11-27 06:49:36.6+00', computed columns) or ISO; NaN when not one. */
 export function timeOf(d: Date | string | number): number {
@@ -78,12 +79,14 @@ export function formattedValue(c: ColumnDisplay, value: unknown) {
     case 'coordenada': return <span data-format="coordenada">{typeof value === 'number' ? value.toFixed(6) : String(value)}</span>;
     case 'duracao': return <span data-format="duracao">{typeof value === 'number' ? formatDuration(value) : String(value)}</span>;
     case 'km': return <span data-format="km">{typeof value === 'number' ? formatKm(value) : String(value)}</span>;
+    case 'arquivo': return <ArquivoCell value={String(value)} text={c.linkText ?? 'Baixar'} label={(c as { label?: string }).label} />;
     case 'link': {
       const href = String(value), text = c.linkText ?? 'Abrir';
       const stop = (e: React.MouseEvent) => e.stopPropagation();
-      return /^https?:/.test(href)
-        ? <a href={href} target="_blank" rel="noopener" onClick={stop}>{text}</a>
-        : <Link to={href} onClick={stop}>{text}</Link>;
+      if (/^https?:/.test(href)) return <a href={href} target="_blank" rel="noopener" onClick={stop}>{text}</a>;
+      // A file the API serves (e.g. a download route): a plain link the browser fetches with the session cookie.
+      if (href.startsWith('/api/')) return <a href={href} download onClick={stop}>{text}</a>;
+      return <Link to={href} onClick={stop}>{text}</Link>;
     }
   }
 }

@@ -1,0 +1,358 @@
+// Tachograph transfers (issue 23; README.md of this module): frames in, files out.
+// - POST /api/tacografo/quadros { serial, quadros: hex[] } — the frames a video-telemetry unit sent (the vdo family
+//   reports to the video service, not to the gateway: its bridge posts them here with an API key holding
+//   rel.rel.relatorios_registros.vdo_onboard.ingestao). Reassembled per device + transfer id (out of order and
+//   repeated blocks welcome), each finished file stored in the uploads storage with one arquivo_tacografo row; every
+//   step logged in log_tacografo. The answer carries the ack/nack frame of each transfer that ended.
+// - POST /api/tacografo/comando { serial, comando, tipoArquivo, dataReferencia, cancelamento?, transferencia? } —
+//   upload / download / interrupt queued in fila_processamento (the request frame in value.quadro).
+// - GET /api/tacografo/arquivo/{id} — the file's bytes (the list's Baixar link: the front end's cookie).
+import type { Context, Hono } from 'hono';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppEnv, Session } from '../../../server/app/env.ts';
+import { route } from '../../../server/core/pipeline.ts';
+import type { ModuleStart } from '../../../server/core/module.ts';
+import { entityByKey, ormName } from '../../../server/core/registry.ts';
+import { sessionFromCookie } from '../../../server/auth/middleware.ts';
+import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
+import { assertOwnDevices } from '../../../server/crud/commands.ts';
+import type { ActionHandler } from '../../../server/crud/actions.ts';
+import { newKey } from '../../../server/uploads/storage.ts';
+import { companySql, qParams, sameCompany, scopeWhere, tenantOnly } from '../../../server/tenancy/scope.ts';
+import {
+  FILE_TYPES, FrameError, HEADER, MAX_DATA, REASONS, addFrame, assemble, commandFrame, daysFromEpoch, dateFromDays, decodeFrame,
+  encodeFrame, fileTypeLabel, missingBlocks, reasonLabel, type CancelType, type Command, type FileType, type Frame,
+  type ReasonCode, type TransferState,
+} from '../../../protocol/tacografo/index.ts';
+
+type Row = Record<string, any>;
+/** Frames per call (a 90-day file of ~1 MB is ~260 frames of 4 KB). */
+export const MAX_FRAMES = 2000;
+/** A first/single frame for a transfer id that ended longer ago than this starts a new transfer (else: a late repeat). */
+export const REUSE_AFTER_MS = 60_000;
+export const BODY_LIMIT = 24 * 1024 * 1024;
+/** A transfer with no frame for this long fails ("Tempo esgotado"); TACOGRAFO_TIMEOUT_S, default 300 s. */
+export const timeoutSeconds = () => (Number(process.env.TACOGRAFO_TIMEOUT_S) > 0 ? Math.floor(Number(process.env.TACOGRAFO_TIMEOUT_S)) : 300);
+/** How often the server looks for silent transfers; TACOGRAFO_VERIFICA_MS, default 30 s. */
+export const sweepMs = () => (Number(process.env.TACOGRAFO_VERIFICA_MS) > 0 ? Number(process.env.TACOGRAFO_VERIFICA_MS) : 30_000);
+
+const ent = (key: string) => entityByKey(key)!;
+const orm = (em: EntityManager, key: string) => ormName(em, ent(key));
+const FILE_KEYS = Object.values(FILE_TYPES).map((t) => t.key) as FileType[];
+const COMMANDS: Record<Command, string> = { upload: 'tacografoUpload', download: 'tacografoDownload', interrupt: 'tacografoInterrupt' };
+const COMMAND_LABEL: Record<Command, string> = { upload: 'Enviar arquivo (upload)', download: 'Ler do VDR (download)', interrupt: 'Interromper transferência' };
+
+const brDate = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+const fileName = (serial: string, t: FileType, days: number, transfer: number) =>
+  `${serial.replace(/[^A-Za-z0-9_-]/g, '')}_${t}_${dateFromDays(days).replaceAll('-', '')}_${transfer}.ddd`;
+const missingText = (m: number[]) => (m.length === 1 ? `Transferência incompleta: bloco ${m[0]} ausente`
+  : `Transferência incompleta: blocos ${m.slice(0, 20).join(', ')}${m.length > 20 ? '…' : ''} ausentes`);
+
+/** The caller's company's device of that serial, which must be a video-telemetry (vdo) one. */
+async function vdoDevice(em: EntityManager, s: Session, serial: string): Promise<Row> {
+  const eq = (await em.findOne(orm(em, 'equipamento'), { serial, ...scopeWhere(ent('equipamento'), s) } as never)) as Row | null;
+  if (!eq) throw new HttpError(404, 'Equipamento não encontrado');
+  if (eq.tecnologia !== 'vdo') throw new HttpError(422, `O equipamento ${serial} não é de vídeo telemetria (VDO)`);
+  return eq;
+}
+
+/** The asset the device is in now (its open link) and the driver last identified by the device, when known. */
+async function assetAndDriver(em: EntityManager, s: Session, serial: string): Promise<{ ativo: number | null; motorista: number | null }> {
+  const link = (await em.findOne(orm(em, 'equipamento_ativo'), { serial, dataFim: null, ...scopeWhere(ent('equipamento_ativo'), s) } as never,
+    { orderBy: { dataInicio: 'desc' } as never })) as Row | null;
+  const p = qParams([serial]);
+  const [u] = (await em.getConnection().execute(
+    `SELECT u.motorista_id FROM telemetria.ultimo_estado u WHERE u.serial = ? AND ${companySql('u', s.empresaAtiva, p)}`, p.values)) as Row[];
+  const ativo = link ? Number(typeof link.ativoId === "object" ? link.ativoId?.id : link.ativoId) || null : null;
+  return { ativo, motorista: u?.motorista_id != null ? Number(u.motorista_id) : null };
+}
+
+function log(tx: EntityManager, s: Session, o: { serial: string; ativo: number | null; evento: string; descricao: string; arquivoVDR?: string | null; mensagem?: string | null; transferencia?: string }) {
+  tx.create(orm(tx, 'log_tacografo'), { ...tenantOnly(ent('log_tacografo'), s), time: new Date(), arquivoVDR: null, mensagem: null, ...o } as never);
+}
+
+interface Outcome { transferencia: string; situacao: 'recebendo' | 'concluida' | 'falhou'; blocosRecebidos: number; duplicados: number; motivo: string | null; arquivo: Row | null; resposta: string | null }
+
+/** Ends the oldest open command of that kind (pendente/enviado) of the device with the transfer's outcome. */
+async function settleCommand(tx: EntityManager, s: Session, serial: string, status: 'concluido' | 'erro', resposta: string) {
+  const e = ent('fila_processamento');
+  const open = (await tx.findOne(orm(tx, 'fila_processamento'), { serial, event: { $in: [COMMANDS.upload, COMMANDS.download] }, status: { $in: ['pendente', 'enviado'] }, ...scopeWhere(e, s) } as never,
+    { orderBy: { id: 'asc' } as never })) as Row | null;
+  if (open) tx.assign(open as never, { status, processing: false, concluidoEm: new Date(), resposta } as never);
+}
+
+/** The frames of one transfer id of the device, in one transaction (advisory lock: concurrent calls queue). */
+async function oneTransfer(c: Context<AppEnv>, serial: string, transferId: number, frames: Frame[], who: { ativo: number | null; motorista: number | null }): Promise<Outcome> {
+  const s = c.get('session');
+  const storage = c.get('storage');
+  const written: string[] = [];
+  try {
+    return await c.get('em').transactional(async (tx) => {
+      await tx.getConnection().execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`tacografo:${s.empresaAtiva}:${serial}:${transferId}`], 'all', tx.getTransactionContext());
+      const where = { serial, transferencia: String(transferId), ...scopeWhere(ent('transferencia_tacografo'), s) };
+      let row = (await tx.findOne(orm(tx, 'transferencia_tacografo'), where as never, { orderBy: { id: 'desc' } as never })) as Row | null;
+      const now = new Date();
+      let duplicatesAfterEnd = 0;
+      let state: TransferState | null = null;
+      const start = (f: Frame) => {
+        row = tx.create(orm(tx, 'transferencia_tacografo'), {
+          ...tenantOnly(ent('transferencia_tacografo'), s), serial, transferencia: String(transferId), ativo: who.ativo, tipoArquivo: f.fileType,
+          dataReferencia: dateFromDays(f.referenceDate), situacao: 'recebendo', blocosRecebidos: 0, duplicados: 0, iniciadaEm: now, ultimoQuadroEm: now, blocos: {},
+        } as never) as Row;
+        state = { fileType: f.fileType, referenceDate: f.referenceDate, blocks: {}, last: null, reason: null, duplicates: 0 };
+        log(tx, s, { serial, ativo: who.ativo, evento: 'transferencia_iniciada', transferencia: String(transferId),
+          descricao: `Arquivo ${fileTypeLabel(f.fileType)} de ${brDate(dateFromDays(f.referenceDate))}` });
+      };
+      for (const f of frames) {
+        if (!state) {
+          const r = row as Row | null;
+          const ended = r && r.situacao !== 'recebendo';
+          const isStart = f.control === 'first_frame' || f.control === 'single_frame';
+          if (!r || (ended && isStart && now.getTime() - new Date(r.ultimoQuadroEm).getTime() > REUSE_AFTER_MS)) start(f);
+          else if (ended) { duplicatesAfterEnd++; continue; }
+          else state = { fileType: r.tipoArquivo, referenceDate: daysFromEpoch(String(r.dataReferencia)), blocks: r.blocos ?? {}, last: r.ultimoBloco ?? null, reason: null, duplicates: r.duplicados };
+        }
+        addFrame(state!, f);
+        if (state!.reason !== null) break;
+      }
+      const r = row as unknown as Row;
+      if (!state) {
+        tx.assign(r as never, { duplicados: r.duplicados + duplicatesAfterEnd } as never);
+        return { transferencia: String(transferId), situacao: r.situacao, blocosRecebidos: r.blocosRecebidos, duplicados: r.duplicados, motivo: r.motivo ?? null, arquivo: null, resposta: null };
+      }
+      const st = state as TransferState;
+      const missing = missingBlocks(st);
+      const base = { blocosRecebidos: Object.keys(st.blocks).length, duplicados: st.duplicates, ultimoBloco: st.last, ultimoQuadroEm: now };
+      const name = fileName(serial, st.fileType, st.referenceDate, transferId);
+      let out: Outcome;
+      const reply = (ok: boolean, reason: ReasonCode) => encodeFrame({ control: 'single_frame', service: 'upload', subCommand: 'response', transferId, blockSequence: st.last ?? 0,
+        responseType: ok ? 'ack' : 'nack', fileType: st.fileType, reasonCode: reason, referenceDate: st.referenceDate, data: Buffer.alloc(0) }).toString('hex');
+      if (st.reason !== null || (missing && missing.length)) {
+        const motivo = st.reason !== null ? reasonLabel(st.reason) : missingText(missing!);
+        tx.assign(r as never, { ...base, situacao: 'falhou', motivo, blocos: null } as never);
+        log(tx, s, { serial, ativo: who.ativo, evento: 'transferencia_falhou', transferencia: String(transferId), arquivoVDR: name,
+          descricao: `Arquivo ${fileTypeLabel(st.fileType)} de ${brDate(dateFromDays(st.referenceDate))}`, mensagem: motivo });
+        await settleCommand(tx, s, serial, 'erro', motivo);
+        out = { transferencia: String(transferId), situacao: 'falhou', ...base, motivo, arquivo: null, resposta: reply(false, (st.reason ?? 1) as ReasonCode) };
+      } else if (missing) {
+        const body = assemble(st);
+        const key = newKey('ddd');
+        await storage.put(key, body, 'application/octet-stream');
+        written.push(key);
+        const arquivo = tx.create(orm(tx, 'arquivo_tacografo'), {
+          ...tenantOnly(ent('arquivo_tacografo'), s), ativo: who.ativo, motorista: who.motorista, serial, tipoArquivo: st.fileType, dataReferencia: dateFromDays(st.referenceDate),
+          tamanho: body.length, nomeArquivo: name, chave: key, transferencia: String(transferId), recebidoEm: now,
+        } as never) as Row;
+        await tx.flush();
+        tx.assign(r as never, { ...base, situacao: 'concluida', motivo: null, blocos: null, arquivo: arquivo.id } as never);
+        log(tx, s, { serial, ativo: who.ativo, evento: 'arquivo_recebido', transferencia: String(transferId), arquivoVDR: name,
+          descricao: `Arquivo ${fileTypeLabel(st.fileType)} de ${brDate(dateFromDays(st.referenceDate))}`, mensagem: `${body.length} bytes em ${base.blocosRecebidos} blocos` });
+        await settleCommand(tx, s, serial, 'concluido', `Arquivo recebido: ${name}`);
+        out = { transferencia: String(transferId), situacao: 'concluida', ...base, motivo: null, resposta: reply(true, 0),
+          arquivo: { id: arquivo.id, nomeArquivo: name, tamanho: body.length, tipoArquivo: st.fileType, dataReferencia: dateFromDays(st.referenceDate) } };
+      } else {
+        tx.assign(r as never, { ...base, blocos: st.blocks } as never);
+        out = { transferencia: String(transferId), situacao: 'recebendo', ...base, motivo: null, arquivo: null, resposta: null };
+      }
+      await tx.flush();
+      return out;
+    });
+  } catch (e) {
+    for (const k of written) await storage.delete(k).catch(() => undefined);
+    throw e;
+  }
+}
+
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+
+export interface CommandInput { comando: Command; tipoArquivo: FileType; data: string; cancelamento?: CancelType; motivo?: ReasonCode; transferencia?: number }
+
+/** Checks a command's fields (POST /tacografo/comando and the transfers' Enviar comando action). */
+export function commandInput(b: Row): CommandInput {
+  const comando = b.comando as Command;
+  if (!(comando in COMMANDS)) throw badRequest('O campo Comando deve ser upload, download ou interrupt');
+  const tipoArquivo = (b.tipoArquivo ?? '24h') as FileType;
+  if (!FILE_KEYS.includes(tipoArquivo)) throw badRequest(`O campo Tipo de arquivo deve ser um de: ${FILE_KEYS.join(', ')}`);
+  const data = typeof b.dataReferencia === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(b.dataReferencia) ? b.dataReferencia : null;
+  if (!data || !Number.isFinite(Date.parse(`${data}T00:00:00Z`))) throw badRequest('O campo Data de referência é obrigatório (AAAA-MM-DD)');
+  const cancelamento = b.cancelamento as CancelType | undefined;
+  if (comando === 'interrupt' && cancelamento !== 'usb' && cancelamento !== 'rs232') throw badRequest('O campo Tipo de cancelamento deve ser usb ou rs232');
+  let motivo: ReasonCode | undefined;
+  if (comando === 'interrupt') {
+    const m = b.motivo == null ? 1 : Number(b.motivo);
+    if (!Number.isInteger(m) || !(m in REASONS)) throw badRequest(`O campo Motivo deve ser um de: ${Object.entries(REASONS).map(([k, v]) => `${k} (${v.label})`).join(', ')}`);
+    motivo = m as ReasonCode;
+  }
+  const transferencia = b.transferencia == null ? undefined : Number(b.transferencia);
+  if (transferencia !== undefined && (!Number.isInteger(transferencia) || transferencia < 0 || transferencia > 0xffffffff)) throw badRequest('O campo Transferência deve ser um inteiro de 0 a 4294967295');
+  const dias = daysFromEpoch(data);
+  if (dias < 0 || dias > 0xffff) throw badRequest('A data de referência deve estar entre 1970-01-01 e 2149-06-06');
+  return { comando, tipoArquivo, data, ...(comando === 'interrupt' ? { cancelamento, motivo } : {}), ...(transferencia !== undefined ? { transferencia } : {}) };
+}
+
+/** What a command does, in words: "Interromper transferência (cancelamento USB, motivo VDR interrompido) — arquivo 7 dias de 27/11/2026". */
+export function commandText(o: CommandInput): string {
+  const extra = o.comando === 'interrupt' ? ` (cancelamento ${o.cancelamento === 'usb' ? 'USB' : 'RS232'}, motivo ${reasonLabel(o.motivo ?? 1)})` : '';
+  return `${COMMAND_LABEL[o.comando]}${extra} — arquivo ${fileTypeLabel(o.tipoArquivo)} de ${brDate(o.data)}${o.transferencia !== undefined ? `, transferência ${o.transferencia}` : ''}`;
+}
+
+/** Queues the command (fila_processamento, the request frame in value.quadro) and logs it; the caller flushes. */
+export function queueCommand(tx: EntityManager, s: Session, serial: string, ativo: number | null, o: CommandInput): { row: Row; quadro: string } {
+  const quadro = commandFrame({ command: o.comando, fileType: o.tipoArquivo, referenceDate: daysFromEpoch(o.data), transferId: o.transferencia ?? 0, cancel: o.cancelamento, reason: o.motivo }).toString('hex');
+  const row = tx.create(orm(tx, 'fila_processamento'), {
+    ...tenantOnly(ent('fila_processamento'), s), serial, event: COMMANDS[o.comando], status: 'pendente', processing: false, tentativas: 0, usuario: s.apiKey ? null : s.usuarioId,
+    value: { tipoArquivo: o.tipoArquivo, dataReferencia: o.data, ...(o.cancelamento ? { cancelamento: o.cancelamento, motivo: o.motivo } : {}), ...(o.transferencia !== undefined ? { transferencia: o.transferencia } : {}), quadro },
+  } as never) as Row;
+  log(tx, s, { serial, ativo, evento: 'comando_enfileirado', descricao: COMMAND_LABEL[o.comando], ...(o.transferencia !== undefined ? { transferencia: String(o.transferencia) } : {}),
+    mensagem: `Arquivo ${fileTypeLabel(o.tipoArquivo)} de ${brDate(o.data)}${o.cancelamento ? `; cancelamento ${o.cancelamento === 'usb' ? 'USB' : 'RS232'}; motivo ${reasonLabel(o.motivo ?? 1)}` : ''}` });
+  return { row, quadro };
+}
+
+/**
+ * Action "comando" of a transfer row (Transferências do tacógrafo → Enviar comando): upload / download / interrupt
+ * for that transfer's device, file type, reference date and transfer id. The answer is the queued command, with
+ * `resumo` saying what was queued for which vehicle (the front end's notification).
+ */
+export const transferCommand: ActionHandler = async (ctx) => {
+  const r = ctx.row;
+  const o = commandInput({ ...ctx.payload, tipoArquivo: r.tipoArquivo, dataReferencia: String(r.dataReferencia).slice(0, 10), transferencia: Number(r.transferencia) });
+  const serial = String(r.serial);
+  await assertOwnDevices(ctx.tx, ctx.session, [serial]);
+  await vdoDevice(ctx.tx, ctx.session, serial);
+  const ativoId = r.ativo == null ? null : Number(typeof r.ativo === 'object' ? r.ativo.id : r.ativo);
+  const ativoRow = ativoId ? (await ctx.tx.findOne(orm(ctx.tx, 'ativo'), { id: ativoId, ...scopeWhere(ent('ativo'), ctx.session) } as never)) as Row | null : null;
+  const veiculo = ativoRow ? [ativoRow.descricao, ativoRow.placa].filter(Boolean).join(' — ') : 'sem veículo vinculado';
+  const { row, quadro } = queueCommand(ctx.tx, ctx.session, serial, ativoId, o);
+  await ctx.tx.flush();
+  const resumo = `${commandText(o)}: enfileirado para o veículo ${veiculo} (equipamento ${serial}), comando nº ${row.id}, situação pendente`;
+  return { status: 201, body: [{ id: row.id, serial, event: COMMANDS[o.comando], status: 'pendente', quadro, resumo }] };
+};
+
+function serialOf(v: unknown): string {
+  if (typeof v !== 'string' || !v.trim() || v.length > 20) throw badRequest('O campo Serial é obrigatório (até 20 caracteres)');
+  return v.trim();
+}
+
+async function body(c: Context<AppEnv>): Promise<Row> {
+  const b = await c.req.json().catch(() => { throw badRequest('Requisição inválida: JSON malformado'); });
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Requisição inválida: envie um objeto JSON');
+  return b as Row;
+}
+
+export function routes(api: Hono<AppEnv>) {
+  route(api, 'post', '/tacografo/quadros', { permission: ['rel.rel.relatorios_registros.vdo_onboard.ingestao'], scope: 'empresa' }, async (c) => {
+    const b = await body(c);
+    const serial = serialOf(b.serial);
+    if (!Array.isArray(b.quadros) || !b.quadros.length) throw badRequest('O campo Quadros é obrigatório: uma lista de quadros em hexadecimal');
+    if (b.quadros.length > MAX_FRAMES) throw badRequest(`Envie no máximo ${MAX_FRAMES} quadros por vez`);
+    const frames: Frame[] = b.quadros.map((q: unknown, i: number) => {
+      if (typeof q !== 'string' || !HEX.test(q) || q.length > (HEADER + MAX_DATA + 2) * 2) throw badRequest(`Quadro ${i + 1} inválido: esperado texto hexadecimal`);
+      try {
+        const { frame, length } = decodeFrame(Buffer.from(q, 'hex'));
+        if (length * 2 !== q.length) throw new FrameError('LENGTH', `${q.length / 2 - length} bytes depois do quadro`);
+        return frame;
+      } catch (e) {
+        if (e instanceof FrameError) throw badRequest(`Quadro ${i + 1} inválido: ${e.message}`);
+        throw e;
+      }
+    });
+    const em = c.get('em');
+    const s = c.get('session');
+    await vdoDevice(em, s, serial);
+    const who = await assetAndDriver(em, s, serial);
+    const groups = new Map<number, Frame[]>();
+    for (const f of frames) (groups.get(f.transferId) ?? groups.set(f.transferId, []).get(f.transferId)!).push(f);
+    const out: Outcome[] = [];
+    for (const [id, fs] of groups) {
+      try { out.push(await oneTransfer(c, serial, id, fs, who)); } catch (e) {
+        if (e instanceof FrameError) throw badRequest(`Transferência ${id}: ${e.message}`);
+        throw e;
+      }
+    }
+    return ok(c, { serial, quadros: frames.length, transferencias: out.map(({ resposta: _r, ...o }) => o), respostas: out.flatMap((o) => (o.resposta ? [o.resposta] : [])) },
+      'Quadros recebidos');
+  });
+
+  route(api, 'post', '/tacografo/comando', { permission: ['rel.rel.relatorios_registros.vdo_onboard.comando'], scope: 'empresa' }, async (c) => {
+    const b = await body(c);
+    const serial = serialOf(b.serial);
+    const o = commandInput(b);
+    const em = c.get('em');
+    const s = c.get('session');
+    await assertOwnDevices(em, s, [serial]);
+    await vdoDevice(em, s, serial);
+    const { ativo } = await assetAndDriver(em, s, serial);
+    const { row, quadro } = await em.transactional(async (tx) => { const r = queueCommand(tx, s, serial, ativo, o); await tx.flush(); return r; });
+    return ok(c, { id: row.id, serial, event: COMMANDS[o.comando], status: 'pendente', quadro }, 'Comando enfileirado', 201);
+  });
+
+  // The list's Baixar link sends the front end's cookie, not a bearer header.
+  api.get('/tacografo/arquivo/:id', sessionFromCookie());
+  route(api, 'get', '/tacografo/arquivo/:id',
+    { permission: ['rel.rel.relatorios_registros.ultimos_registros_tacografo.lista', 'rel.rel.relatorios_registros.ultimos_registros_tacografo.visualizar'], scope: 'empresa' },
+    async (c) => {
+      const id = Number(c.req.param('id'));
+      const em = c.get('em');
+      const row = Number.isSafeInteger(id) && id > 0
+        ? (await em.findOne(orm(em, 'arquivo_tacografo'), { id, ...scopeWhere(ent('arquivo_tacografo'), c.get('session')) } as never)) as Row | null
+        : null;
+      if (!row) throw new HttpError(404, 'Arquivo não encontrado');
+      const data = await c.get('storage').get(String(row.chave));
+      if (!data) throw new HttpError(404, 'Arquivo não encontrado');
+      c.header('Content-Type', 'application/octet-stream');
+      c.header('Cache-Control', 'private, max-age=3600');
+      c.header('Content-Security-Policy', "default-src 'none'; sandbox");
+      c.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(String(row.nomeArquivo))}`);
+      return c.body(new Uint8Array(data));
+    });
+}
+
+// ---- Transfers that stop receiving frames ------------------------------------------------------------------------
+
+/**
+ * Fails every transfer still `recebendo` whose last frame is older than `seconds`, in one statement (system role, all
+ * companies): situacao falhou with its state in motivo, the blocks kept so far dropped, a log_tacografo row
+ * (transferencia_falhou) with the state, and the device's oldest open upload/download command answered `erro`.
+ * A transfer being written by POST /quadros holds its advisory lock and is left for the next pass.
+ */
+export async function expireTransfers(exec: ModuleStart['exec'], seconds = timeoutSeconds()): Promise<Row[]> {
+  return exec(`
+    WITH x AS (
+      UPDATE transferencia_tacografo t SET situacao = 'falhou', blocos = NULL, updated_at = now(),
+        motivo = 'Tempo esgotado: nenhum quadro em ' || ?::int || ' s (' || t.blocos_recebidos || CASE WHEN t.blocos_recebidos = 1 THEN ' bloco recebido' ELSE ' blocos recebidos' END
+          || CASE WHEN t.ultimo_bloco IS NULL THEN ', último quadro não recebido' ELSE ', último bloco ' || t.ultimo_bloco END
+          || ', último quadro em ' || to_char(t.ultimo_quadro_em AT TIME ZONE 'UTC', 'DD/MM/YYYY HH24:MI:SS') || ' UTC)'
+      WHERE t.situacao = 'recebendo' AND t.ultimo_quadro_em < now() - make_interval(secs => ?::int)
+        AND pg_try_advisory_xact_lock(hashtext('tacografo:' || t.empresa_id || ':' || t.serial || ':' || t.transferencia))
+      RETURNING t.id, t.empresa_id, t.serial, t.ativo, t.transferencia, t.tipo_arquivo, t.data_referencia, t.motivo
+    ), l AS (
+      INSERT INTO log_tacografo (empresa_id, serial, ativo, evento, descricao, time, arquivo_vdr, mensagem, transferencia, created_at, updated_at)
+      SELECT x.empresa_id, x.serial, x.ativo, 'transferencia_falhou',
+        'Arquivo ' || CASE x.tipo_arquivo WHEN '24h' THEN '24 horas' WHEN '7d' THEN '7 dias' WHEN '90d_supressao' THEN '90 dias com supressão' ELSE '24 horas (dia atual)' END
+          || ' de ' || to_char(x.data_referencia, 'DD/MM/YYYY'),
+        now(), NULL, x.motivo, x.transferencia, now(), now()
+      FROM x RETURNING id
+    ), f AS (
+      UPDATE fila_processamento q SET status = 'erro', processing = false, concluido_em = now(), resposta = x.motivo, updated_at = now()
+      FROM x WHERE q.id = (SELECT min(o.id) FROM fila_processamento o WHERE ${sameCompany('o', 'x')} AND o.serial = x.serial
+        AND o.event IN ('${COMMANDS.upload}', '${COMMANDS.download}') AND o.status IN ('pendente', 'enviado'))
+      RETURNING q.id
+    )
+    SELECT x.id, x.empresa_id AS "empresaId", x.serial, x.transferencia, x.motivo, (SELECT count(*) FROM l)::int AS logs, (SELECT count(*) FROM f)::int AS comandos FROM x`,
+  [seconds, seconds]);
+}
+
+/** The module's background work: expireTransfers every sweepMs(). */
+export function startTimeouts(m: ModuleStart): { stop: () => Promise<void> } {
+  let busy: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    if (stopped) return;
+    busy = busy.then(() => expireTransfers(m.exec)).then((rows) => {
+      for (const r of rows as Row[]) m.log.info({ empresaId: r.empresaId, serial: r.serial, transferencia: r.transferencia, motivo: r.motivo }, 'tacografo: transferência expirada');
+    }).catch((e) => m.log.error({ err: e }, 'tacografo: verificação de transferências falhou'));
+  };
+  const timer = setInterval(tick, sweepMs());
+  timer.unref?.();
+  return { stop: async () => { stopped = true; clearInterval(timer); await busy; } };
+}

@@ -1,0 +1,181 @@
+// The binary (HEX) form of @Track on real public frames. Source of every frame: Traccar's public test suite,
+// github.com/traccar/traccar src/test/java/org/traccar/protocol/Gl200BinaryProtocolDecoderTest.java (GB100,
+// device type 45, and the "+\0" TLV form); layouts: protocol/queclink/binary.ts.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Ajv from 'ajv';
+import schema from '../normalized.schema.json' with { type: 'json' };
+import { isDecodeError, toJson, type DecodeResult } from '../types.ts';
+import { decode, frame, queclinkDecoder } from './index.ts';
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+const hex = (h: string) => Buffer.from(h, 'hex');
+function ok(b: Buffer): DecodeResult {
+  const r = decode(b);
+  if (isDecodeError(r)) throw new Error(`${r.errorCode}: ${r.error}`);
+  expect(validate(toJson(r)), JSON.stringify(validate.errors)).toBe(true);
+  return r;
+}
+
+const TLV = hex('2b000038000865134050947226820300030000216a3ed6f101895000521629fa8b28f402ac1a8e6a3ed6f100001600000010f505010ff824');
+const RSP = hex('2b5253500700fc1fbf005d4501020209563254030003430564377e42071001000000000000007eff75a151025c6a8107e10801081a2a02680003189c1ac500000000000002100700000000000000000007e1080108241019e17ebe0d0a');
+const EVT = hex('2b4556540c00fc1fbf005c4501010108563254030003430564312a41090100000000003f007dff75a11a025c6a7807e1070a14041202680003189c1ac500000000000000000000000000000000000007e1070b041134054e5c6e0d0a');
+const EVT_VGN = hex('2b4556542d00fc1fbf0063450102020956325403000343056437f8220700000200000000010000160100f2007eff75a1f0025c6b1a07e1080108241a02680003189c1ac500000000000002100800000000000000000007e1080108241a19e24e4e0d0a');
+const RSP_LCB = hex('2B5253500300FC1FFF0064450102020867623130302D446F642F442105007018217345005F010100000001100045073C4D4101DB86BD07E106130B2B0F0460000018770013000000030000000106020F2300002714301107E106130B2B1003424EFB0D0A');
+const INF = hex('2b494e4601fd7f0076676231303000000045010202090104020500004100054007e107150b061d0000003f010e02580000000000d0312a1013648935103226313921591f1200000000000302680003189c1ac3001b02680003189c1ac4000d02680003189c1ac5001207e107150b0d3704f658060d0a');
+const ACK = hex('2b41434b017f244501010108676231303000000000ffff07e1070b03112d054dfe030d0a');
+// GV55 (device type 0F) in HEX mode, report mask 00FE0FBF: two consecutive frames (counts 0051, 0052) of a device
+// in Asunción posted in github.com/traccar/traccar/issues/1410 (Traccar log, 2015-09-16).
+const GV55_RSP = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210910010100000000a3006bfc91ee18fe7e34a807df091016331d0744000528a262cd00000000000052f30000000000000000000007df09101633220051897e0d0a');
+const GV55_RSP2 = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210710010100000000a3006bfc91ee18fe7e34a807df091016341d0744000528a262cd00000000000052f30000000000000000000007df091016342200522dc00d0a');
+// Binary heartbeat: the +HBD example of the GV200 @Track Air Interface Protocol (TRACGV200AN003, 4.6 Heartbeat
+// Data, public manual pages), mask EB (no protocol version, IMEI as unique ID).
+const HBD = hex('2B484244EB1E010C01235C1F0343231B0007DC011E092026000DE29C0D0A');
+const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, GV55_RSP, GV55_RSP2, HBD];
+
+const TEXT = '+RESP:GTFRI,8020030703,862524060867948,GV58CG,12345,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$';
+
+describe('binary @Track reports', () => {
+  it('+RSP (GB100): IMEI from its decimal pairs, battery, power, position, cell, send time and count', () => {
+    const r = ok(RSP);
+    expect(r).toMatchObject({ deviceId: '865084030003675', model: 'gb100', type: 'RSP7', sentTime: '2017-08-01T08:36:16.000Z' });
+    expect(r.positions).toEqual([{ fixTime: '2017-08-01T08:26:42.000Z', latitude: 39.611009, longitude: -9.068207, speedKmh: 0, course: 0, altitude: 126, valid: false, satellites: 7 }]);
+    expect(r.attributes).toMatchObject({
+      protocolVersion: '450102', firmwareVersion: '02.09', batteryLevel: 100, externalPowerSupplyVoltage: 14.206, motionStatus: '42',
+      motion: true, reportId: 1, reportType: 0, mcc: 268, mnc: 3, lac: 0x189c, cellId: 0x1ac5, messageCount: '19E1',
+    });
+  });
+
+  it('+EVT (GB100, type 12): the next count number of the same device', () => {
+    const r = ok(EVT);
+    expect(r).toMatchObject({ deviceId: '865084030003675', type: 'EVT12', sentTime: '2017-07-11T04:17:52.000Z' });
+    expect(r.positions[0]).toMatchObject({ fixTime: '2017-07-10T20:04:18.000Z', latitude: 39.611, longitude: -9.068262, course: 63, altitude: 125, satellites: 9 });
+    expect(r.attributes).toMatchObject({ batteryLevel: 100, externalPowerSupplyVoltage: 12.586, motion: false, messageCount: '054E' });
+  });
+
+  it('+RSP (GV55, mask 00FE0FBF): IMEI, model, position, cell, send time and count as the text form gives them', () => {
+    const r = ok(GV55_RSP);
+    expect(r).toMatchObject({ deviceId: '862193020451183', model: 'gv55', type: 'RSP7', sentTime: '2015-09-16T22:51:34.000Z' });
+    expect(r.positions).toEqual([{ fixTime: '2015-09-16T22:51:29.000Z', latitude: -25.283416, longitude: -57.545192, speedKmh: 0, course: 163, altitude: 107, valid: true, satellites: 9 }]);
+    expect(r.attributes).toMatchObject({
+      protocolVersion: '0F0106', firmwareVersion: '06.09', reportMask: '00FE0FBF', batteryLevel: 7, reportMaskBit17: '0100',
+      motionStatus: '21', ignition: true, motion: false, mcc: 744, mnc: 5, lac: 0x28a2, cellId: 0x62cd, messageCount: '0051',
+    });
+    expect(r.attributes.externalPowerSupplyVoltage).toBeUndefined();
+    const r2 = ok(GV55_RSP2);
+    expect(r2).toMatchObject({ deviceId: '862193020451183', sentTime: '2015-09-16T22:52:34.000Z' });
+    expect(r2.positions[0]).toMatchObject({ fixTime: '2015-09-16T22:52:29.000Z', satellites: 7 });
+    expect(r2.attributes.messageCount).toBe('0052');
+    // the same device and position as text (GTFRI of the same GV55) give the same device, model, place and cell
+    const t = ok(Buffer.from('+RESP:GTFRI,0F0106,862193020451183,,0,0,1,1,0.0,163,107.0,-57.545192,-25.283416,20150916225129,0744,0005,28A2,62CD,00,,,,,7,210000,20150916225134,0051$'));
+    expect(t).toMatchObject({ deviceId: r.deviceId, model: r.model, sentTime: r.sentTime });
+    expect(t.positions[0]).toMatchObject({ fixTime: r.positions[0]!.fixTime, latitude: r.positions[0]!.latitude, longitude: r.positions[0]!.longitude, course: 163, altitude: 107 });
+    expect(t.attributes).toMatchObject({ mcc: 744, mnc: 5, ignition: true, messageCount: '0051' });
+  });
+
+  it('+HBD (binary heartbeat): identified by its mask, answered with the heartbeat SACK like the text +ACK:GTHBD', () => {
+    const r = ok(HBD);
+    expect(r).toMatchObject({ deviceId: '359231036735270', type: 'GTHBD', sentTime: '2012-01-30T09:32:38.000Z', positions: [], reply: '+SACK:GTHBD,,000D$' });
+    expect(r.events).toEqual([{ code: 'GTHBD', key: 'heartbeat', description: 'Sinal de vida (heartbeat)' }]);
+    expect(r.attributes).toMatchObject({ reportMask: 'EB', deviceType: '01', firmwareVersion: '0C.01', messageCount: '000D' });
+    // mask EF: device type and protocol version present → the reply carries them, as the text SACK does
+    const full = Buffer.concat([hex('2B484244EF20'), hex('0F0106'), hex('0609'), hex('56155d0204331203'), hex('07DF0910163322'), hex('0051'), hex('0000'), hex('0D0A')]);
+    full[5] = full.length;
+    const b = ok(full);
+    const text = ok(Buffer.from('+ACK:GTHBD,0F0106,862193020451183,,20150916163322,0051$'));
+    expect(b).toMatchObject({ deviceId: text.deviceId, model: text.model, type: text.type, reply: text.reply, events: text.events });
+    expect(b.reply).toBe('+SACK:GTHBD,0F0106,0051$');
+    // a cut heartbeat or one without unique ID is refused, never answered
+    expect(decode(full.subarray(0, 20))).toMatchObject({ errorCode: 'MALFORMED' });
+    const noUid = Buffer.concat([hex('2B4842446F00'), hex('0F0106'), hex('0609'), hex('07DF0910163322'), hex('0051'), hex('0000'), hex('0D0A')]);
+    noUid[5] = noUid.length;
+    expect(decode(noUid)).toMatchObject({ errorCode: 'UNSUPPORTED' });
+  });
+
+  it('"+\\0" TLV form: BCD IMEI and the GNSS record', () => {
+    const r = ok(TLV);
+    expect(r.deviceId).toBe('865134050947226');
+    expect(r.positions).toEqual([{ fixTime: '2026-06-26T19:45:53.000Z', latitude: 44.833422, longitude: -91.543308, speedKmh: 0, course: 0, altitude: 434.1, valid: true, hdop: 2.2, satellites: 5 }]);
+    expect(r.attributes).toMatchObject({ deviceType: '8203', protocolVersion: '0003', messageCount: '010F' });
+  });
+
+  it('layouts not public (type-specific +EVT fields, another report mask, +INF, binary +ACK) are UNSUPPORTED, never guessed', () => {
+    expect(decode(EVT_VGN)).toMatchObject({ errorCode: 'UNSUPPORTED', deviceId: '865084030003675', type: 'GTVGN' });
+    expect(decode(RSP_LCB)).toMatchObject({ errorCode: 'UNSUPPORTED' });
+    expect(decode(INF)).toMatchObject({ errorCode: 'UNSUPPORTED' });
+    expect(decode(ACK)).toMatchObject({ errorCode: 'UNSUPPORTED' });
+  });
+
+  it('the same report in text gives the same result (positions, device, send time, battery, power, cell)', () => {
+    // The +RSP above written as the device writes it in ASCII (same device type and version).
+    const text = '+RESP:GTFRI,450102,865084030003675,,14206,10,1,0,0.0,0,126.0,-9.068207,39.611009,20170801082642,0268,0003,189C,1AC5,01,7,,,,,100,420000,,,,20170801083616,19E1$';
+    const t = ok(Buffer.from(text)), b = ok(RSP);
+    expect(b.deviceId).toBe(t.deviceId);
+    expect(b.model).toBe(t.model);
+    expect(b.sentTime).toBe(t.sentTime);
+    expect(b.positions).toEqual(t.positions);
+    for (const k of ['batteryLevel', 'externalPowerSupplyVoltage', 'mcc', 'mnc', 'lac', 'cellId', 'motionStatus', 'motion', 'reportId', 'reportType', 'messageCount', 'protocolVersion'])
+      expect(b.attributes[k], k).toEqual(t.attributes[k]);
+  });
+});
+
+describe('binary and text on the same stream', () => {
+  const wire = Buffer.concat([Buffer.from(TEXT), RSP, Buffer.from('\r\n'), TLV, Buffer.from(TEXT), EVT, ACK, Buffer.from(TEXT)]);
+  const want = [TEXT, RSP.toString('hex'), TLV.toString('hex'), TEXT, EVT.toString('hex'), ACK.toString('hex'), TEXT];
+
+  it('frames every message in order, none as garbage', () => {
+    const r = frame(wire);
+    expect(r.garbage).toBe(0);
+    expect(r.rest.length).toBe(0);
+    expect(r.frames.map((f) => (f.toString('latin1').startsWith('+RESP:') ? f.toString('latin1') : f.toString('hex')))).toEqual(want);
+    expect(r.frames.map((f) => decode(f)).map((d) => (isDecodeError(d) ? d.errorCode : d.deviceId))).toEqual([
+      '862524060867948', '865084030003675', '865134050947226', '862524060867948', '865084030003675', 'UNSUPPORTED', '862524060867948']);
+  });
+
+  it('any chunking gives the same frames; cut binary frames wait in rest', () => {
+    fc.assert(fc.property(fc.array(fc.nat(wire.length), { maxLength: 20 }), (cuts) => {
+      const points = [...new Set(cuts)].sort((a, b) => a - b);
+      let rest: Buffer = Buffer.alloc(0);
+      const got: string[] = [];
+      let prev = 0;
+      for (const p of [...points, wire.length]) {
+        const r = queclinkDecoder.frame(Buffer.concat([rest, wire.subarray(prev, p)]));
+        prev = p;
+        rest = r.rest;
+        got.push(...r.frames.map((f) => (f.toString('latin1').startsWith('+RESP:') ? f.toString('latin1') : f.toString('hex'))));
+      }
+      expect(got).toEqual(want);
+    }), { numRuns: 500 });
+  });
+});
+
+describe('binary frames from a hostile network never throw', () => {
+  const check = (b: Buffer) => {
+    const r = decode(b);
+    if (isDecodeError(r)) expect(r.errorCode).not.toBe('INTERNAL');
+    else expect(validate(toJson(r)), JSON.stringify(validate.errors)).toBe(true);
+    frame(b);
+  };
+  it('mutations and truncations of the real frames', () => {
+    fc.assert(fc.property(fc.constantFrom(...ALL), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), fc.nat(),
+      (f, muts, cut) => {
+        const b = Buffer.from(f);
+        for (const [i, v] of muts) b[i % b.length] = v;
+        check(b);
+        check(b.subarray(0, cut % (b.length + 1)));
+      }), { numRuns: 5000 });
+  });
+  it('random bytes after a binary header', () => {
+    const heads = ['+RSP', '+BSP', '+EVT', '+BVT', '+INF', '+HBD', '+ACK', '+\0'].map((h) => Buffer.from(h, 'latin1'));
+    fc.assert(fc.property(fc.constantFrom(...heads), fc.uint8Array({ maxLength: 300 }), (h, a) => check(Buffer.concat([h, Buffer.from(a)]))), { numRuns: 5000 });
+  });
+  it('+HBD with any mask and body whose length field agrees (reaches every field of the mask walk)', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }), fc.boolean(), (mask, body, crlf) => {
+      const b = Buffer.concat([Buffer.from('+HBD', 'latin1'), Buffer.from([mask, 0]), Buffer.from(body), crlf ? Buffer.from('\r\n') : Buffer.alloc(0)]);
+      b[5] = b.length & 255;
+      check(b);
+      const r = decode(b);
+      if (!isDecodeError(r)) expect(r.reply).toMatch(/^\+SACK:GTHBD,[0-9A-F]*,[0-9A-F]{0,4}\$$/);
+    }), { numRuns: 5000 });
+  });
+});

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
-import { reportUsers } from './users.kit.ts';
+import { cols, enc, get, reportUsers, rows } from './users.kit.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -19,15 +19,6 @@ let userA: Api, userB: Api, semChave: Api;
 const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
 const MARCO = { inicio: '2026-03-10T00:00:00-03:00', fim: '2026-03-11T23:59:59.999-03:00' };
 const NOV = { inicio: '2026-11-20T00:00:00-03:00', fim: '2026-11-20T23:59:59-03:00' };
-const enc = (o: unknown) => encodeURIComponent(JSON.stringify(o));
-const get = (api: Api, fam: string, tipo: string, params: unknown, extra = '') =>
-  api.get(`/api/relatorios/${fam}/${tipo}?params=${enc(params)}&fuso=America/Sao_Paulo${extra}`);
-const rows = async (api: Api, fam: string, tipo: string, params: unknown, extra = '') => {
-  const r = await get(api, fam, tipo, params, extra);
-  expect(r.status, JSON.stringify(await r.clone().json())).toBe(200);
-  return ((await r.json()) as Record<string, any>[]).map(({ id, ...x }) => x);
-};
-const cols = (c: string[]) => `&colunas=${enc(c)}`;
 const byName = <T extends { descricao: string }>(...xs: T[]) => [...xs].sort((x, y) => x.descricao.localeCompare(y.descricao));
 
 async function evento(empresa: number, ativo: number, motorista: number | null, at: string, key: string, description: string, serial = `ev-${ativo}`) {

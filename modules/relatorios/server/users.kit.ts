@@ -1,5 +1,6 @@
 // Users of the report tests: one of company A and one of company B with the same keys, and one of A holding only
 // `semKeys` (the families' keys missing), signed in.
+import { expect } from 'vitest';
 import type { Api, TestServer } from '../../../server/test/harness.ts';
 
 export async function reportUsers(ts: TestServer, o: { prefix: string; empresas: [number, number]; keys: string[]; semKeys: string[] }): Promise<{ userA: Api; userB: Api; semChave: Api }> {
@@ -24,3 +25,15 @@ export async function twoTrips(q: (sql: string, params?: unknown[]) => Promise<a
       VALUES ($1, $2, $2::timestamptz + interval '1 hour', $3, $4, -23.55, -46.63, -23.6, -46.7, $5, 3600, 80, 40, 0)`, [serial, inicio, empresa, a1.id, m]);
   }
 }
+
+export const enc = (o: unknown) => encodeURIComponent(JSON.stringify(o));
+/** GET /api/relatorios/{fam}/{tipo} with its params, in São Paulo time. */
+export const get = (api: Api, fam: string, tipo: string, params: unknown, extra = '') =>
+  api.get(`/api/relatorios/${fam}/${tipo}?params=${enc(params)}&fuso=America/Sao_Paulo${extra}`);
+/** The report's rows (200 expected), without their ids. */
+export const rows = async (api: Api, fam: string, tipo: string, params: unknown, extra = '') => {
+  const r = await get(api, fam, tipo, params, extra);
+  expect(r.status, JSON.stringify(await r.clone().json())).toBe(200);
+  return ((await r.json()) as Record<string, any>[]).map(({ id, ...x }) => x);
+};
+export const cols = (c: string[]) => `&colunas=${enc(c)}`;

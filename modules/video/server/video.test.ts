@@ -65,6 +65,17 @@ afterAll(async () => {
   for (const [k, v] of Object.entries(env)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
 });
 
+/** A socket of this user joined to its company room, collecting the `evento` pushes (kept in `sockets` to close). */
+async function escutaSala(api: Api, evento: string, sockets: Socket[]): Promise<any[]> {
+  const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
+  sockets.push(s);
+  const got: any[] = [];
+  s.on(evento, (m) => got.push(m));
+  await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
+  expect(await s.emitWithAck('join_room', api.empresaAtiva)).toMatchObject({ status: 200 });
+  return got;
+}
+
 describe('video: cameras and live addresses', () => {
   it('lists the company\'s cameras only, with online state and channels; 403 without a key', async () => {
     const r = await body(await op.get('/api/video/ativos'));
@@ -213,16 +224,7 @@ describe('video: the stream proxy', () => {
 describe('video: the cameras\' online state pushed', () => {
   const sockets: Socket[] = [];
   afterAll(() => { for (const s of sockets) s.disconnect(); });
-  /** A socket of this user joined to its company room, collecting the video_situacao pushes. */
-  const escuta = async (api: Api) => {
-    const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-    sockets.push(s);
-    const got: any[] = [];
-    s.on('video_situacao', (m) => got.push(m));
-    await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
-    expect(await s.emitWithAck('join_room', api.empresaAtiva)).toMatchObject({ status: 200 });
-    return got;
-  };
+  const escuta = (api: Api) => escutaSala(api, 'video_situacao', sockets);
   const onlineDe = (m: any, serial: string) => m.ativos.find((a: any) => a.serial === serial)?.online;
 
   it('a status change on the CMSV6 server reaches the company\'s screens (not another company\'s, not a user without a video key)', async () => {
@@ -334,15 +336,7 @@ describe('video: recordings, requests and download', () => {
 describe('video: clips followed until they are on the CMSV6 server, pushed', () => {
   const sockets: Socket[] = [];
   afterAll(() => { for (const s of sockets) s.disconnect(); });
-  const escuta = async (api: Api) => {
-    const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-    sockets.push(s);
-    const got: any[] = [];
-    s.on('video_solicitacao', (m) => got.push(m));
-    await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
-    expect(await s.emitWithAck('join_room', api.empresaAtiva)).toMatchObject({ status: 200 });
-    return got;
-  };
+  const escuta = (api: Api) => escutaSala(api, 'video_solicitacao', sockets);
   const clipe = { canal: 3, tipo: 'clipe', inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T12:00:20Z' };
   /** A request's row as the history list shows it (the operators hold the list key). */
   const linha = async (api: Api, id: number) => ((await (await api.get('/api/solicitacao_video?sort=["id","DESC"]')).json()) as any[]).find((r) => r.id === id);

@@ -1,7 +1,8 @@
 // Fences over the real gateway (OsmAnd HTTP) and the real API: fences drawn through /api/cerca (geometry checked,
 // pt-BR 400s), entries and exits computed at ingest (crossings between fixes, interpolated times), time inside
 // stored, late and repeated fixes without duplicates, an edit effective for the next fix, another company's fences
-// never triggering nor showing, the keys required; the geometry utilities.
+// never triggering nor showing, the keys required; the geometry utilities; speeding inside fences with a limit (one
+// event per excursion, recomputed without duplicates, an alarm when the event library gives it a risk).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
@@ -30,11 +31,11 @@ const events = (serial: string) => q<{ fix_time: Date; code: string; key: string
   `SELECT fix_time, code, key, description, empresa_id, ativo_id FROM telemetria.evento WHERE serial = $1 AND code LIKE 'cerca:%' ORDER BY fix_time, code`, [serial]);
 const stays = (serial: string) => q(`SELECT cerca_id, entrada, saida, duracao FROM telemetria.cerca_permanencia WHERE serial = $1 ORDER BY entrada, cerca_id`, [serial]);
 
-/** Sends fix i at (x, y) metres, 60 km/h. */
-async function send(serial: string, fixes: [i: number, x: number, y: number][]): Promise<void> {
-  for (const [i, x, y] of fixes) {
+/** Sends fix i at (x, y) metres, at v km/h (default 60). */
+async function send(serial: string, fixes: [i: number, x: number, y: number, v?: number][]): Promise<void> {
+  for (const [i, x, y, v = 60] of fixes) {
     const [lon, lat] = pos(x, y);
-    const r = await fetch(`http://127.0.0.1:${gw.ports.osmandHttp}/?id=${serial}&lat=${lat}&lon=${lon}&speed=${60 / 1.852}&ignition=true&timestamp=${Math.floor(at(i).getTime() / 1000)}`, { method: 'POST' });
+    const r = await fetch(`http://127.0.0.1:${gw.ports.osmandHttp}/?id=${serial}&lat=${lat}&lon=${lon}&speed=${v / 1.852}&ignition=true&timestamp=${Math.floor(at(i).getTime() / 1000)}`, { method: 'POST' });
     expect(r.status).toBe(200);
   }
   await gw.drain();
@@ -57,7 +58,7 @@ beforeAll(async () => {
   [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
   ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
   ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
-  for (const s of ['cercaA', 'cercaLate', 'cercaEdit', 'cercaVig', 'cercaVig2']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
+  for (const s of ['cercaA', 'cercaLate', 'cercaEdit', 'cercaVig', 'cercaVig2', 'cercaVel']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
   await registerDevice(pool, 'cercaB', B, ativoB, 'osmand', 'osmand');
   const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
   const keys = ['tlm.cee.cercas.lista', 'tlm.cee.cercas.visualizar', 'tlm.cee.cercas.adicionar', 'tlm.cee.cercas.editar', 'tlm.cee.cercas.excluir'];
@@ -225,6 +226,76 @@ describe('vigência: events only while the fence is in force', () => {
     expect(await codes('cercaVig2', [janela])).toEqual([]);
     await send('cercaVig2', [11, 12, 13, 14, 15].map((i) => [i, 62_000 - (i - 11) * 1000, 0] as [number, number, number]));
     expect(await codes('cercaVig2', [janela])).toEqual([[`cerca:${janela}:entrada`, 750_000], [`cerca:${janela}:saida`, 810_000]]);
+  });
+});
+
+describe('speeding inside fences with a limit (velocidadeMaxima)', () => {
+  const speeding = async (serial: string) => (await q<{ fix_time: Date; code: string; description: string; speed: number; attributes: any }>(
+    `SELECT fix_time, code, description, speed, attributes FROM telemetria.evento WHERE serial = $1 AND key = 'geofenceOverspeed'`, [serial]))
+    .map((e) => [e.fix_time.getTime() - T0, e.code, e.description, e.speed, e.attributes.cercaId, e.attributes.limite] as const)
+    .sort((x, y) => x[0] - y[0] || x[1].localeCompare(y[1]));
+  const ev = (i: number, id: number, nome: string, v: number, lim: number) =>
+    [i * 60_000, `cerca:${id}:velocidade:${at(i).getTime()}`, `Velocidade excedida na cerca ${nome} (${v} km/h, limite ${lim} km/h)`, v, id, lim] as const;
+  const sortEv = (l: ReturnType<typeof ev>[]) => l.sort((x, y) => x[0] - y[0] || x[1].localeCompare(y[1]));
+  let z60: number, janela: number, livre: number, zero: number, noturna: number;
+  // north along x = 80 km: outside at 90, in the box (y −0.5 to 5.5 km) at 50, 80, 85, 40, 90
+  const drive: [number, number, number, number][] = [[0, 80_000, -2000, 90], [1, 80_000, 0, 50], [2, 80_000, 1000, 80], [3, 80_000, 2000, 85], [4, 80_000, 3000, 40], [5, 80_000, 4000, 90]];
+
+  it('50, 80, 85, 40, 90 km/h in a 60 km/h fence: two excursions, at the first fix over the limit of each', async () => {
+    const hm = (i: number) => new Intl.DateTimeFormat('en-GB', { timeZone: fusoHorario(), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at(i));
+    const box = rect(79_500, -500, 80_500, 5500);
+    z60 = await fence(userA, { descricao: 'Zona 60', tipo: 'poligono', geometria: box, velocidadeMaxima: 60 });
+    // in force at minutes 0 to 2 only: the excursion begun at 2 ends with it at 3; the 90 at 5 is out of force
+    janela = await fence(userA, { descricao: 'Janela 60', tipo: 'poligono', geometria: box, velocidadeMaxima: 60, horaInicial: hm(0), horaFinal: hm(3) });
+    livre = await fence(userA, { descricao: 'Sem limite', tipo: 'poligono', geometria: box });
+    zero = await fence(userA, { descricao: 'Limite zero', tipo: 'poligono', geometria: box, velocidadeMaxima: 0 });
+    noturna = await fence(userA, { descricao: 'Noturna', tipo: 'poligono', geometria: box, velocidadeMaxima: 30, horaInicial: hm(30), horaFinal: hm(40) });
+    await send('cercaVel', drive);
+    const first = sortEv([ev(2, z60, 'Zona 60', 80, 60), ev(2, janela, 'Janela 60', 80, 60), ev(5, z60, 'Zona 60', 90, 60)]);
+    expect(await speeding('cercaVel')).toEqual(first);
+    // the fences without limit (none, 0) and the one out of force only saw the entries (the latter not even that)
+    const codes = (await events('cercaVel')).map((e) => e.code);
+    expect(codes.filter((c) => c.startsWith(`cerca:${livre}:`) || c.startsWith(`cerca:${zero}:`)).sort()).toEqual([`cerca:${livre}:entrada`, `cerca:${zero}:entrada`]);
+    expect(codes.filter((c) => c.startsWith(`cerca:${noturna}:`))).toEqual([]);
+    // out of the box at 95 (the excursion ends), back in at 95: a new one
+    await send('cercaVel', [[6, 80_000, 7000, 95], [7, 80_000, 5000, 95]]);
+    expect(await speeding('cercaVel')).toEqual(sortEv([...first, ev(7, z60, 'Zona 60', 95, 60)]));
+  });
+
+  it('late and repeated fixes: re-computed without duplicates, an excursion open before the late batch stays one', async () => {
+    const all = await speeding('cercaVel');
+    expect(all).toHaveLength(4);
+    const before = (await q(`SELECT count(*)::int AS n FROM telemetria.evento WHERE serial = 'cercaVel'`))[0].n;
+    // from fix 1 (under the limit), then from fix 2 (over it in both limited fences: no new excursion at 3), then all
+    for (const batch of [drive.slice(2, 5), drive.slice(3, 6), drive]) {
+      await send('cercaVel', batch);
+      expect(await speeding('cercaVel')).toEqual(all);
+    }
+    expect((await q(`SELECT count(*)::int AS n FROM telemetria.evento WHERE serial = 'cercaVel'`))[0].n).toBe(before);
+  });
+
+  it('listed with the fence’s events; an alarm once the event library gives the key a risk', async () => {
+    const rows = await json(await userA.get(`/api/cercas/eventos?filter=${encodeURIComponent(JSON.stringify({ cercaId: z60 }))}&sort=${encodeURIComponent('["fixTime","ASC"]')}&range=[0,49]`));
+    expect(rows.map((e: any) => [e.tipo, e.fixTime, e.velocidade, e.limite])).toEqual([
+      ['Entrada', new Date(T0 + 45_000).toISOString(), 50, null],
+      ['Velocidade excedida', at(2).toISOString(), 80, 60],
+      ['Velocidade excedida', at(5).toISOString(), 90, 60],
+      ['Saída', new Date(T0 + 330_000).toISOString(), 95, null],
+      ['Entrada', new Date(T0 + 405_000).toISOString(), 95, null],
+      ['Velocidade excedida', at(7).toISOString(), 95, 60],
+    ]);
+    const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
+    await ts.createUser({ login: 'cercas_alarme', ambienteId: ambiente, empresas: [A], permissoes: ['tlm.evt.console_de_alarmes'] });
+    const op = await ts.login('cercas_alarme', 'senha-teste-123');
+    const alarmes = async () => (await json(await op.get(`/api/alarmes?filter=${encodeURIComponent(JSON.stringify({ q: 'cercaVel' }))}&sort=${encodeURIComponent('["dataEvento","ASC"]')}&range=[0,49]`)))
+      .map((a: any) => [a.id, a.evento, a.descricao, a.risco]).sort((x: string[], y: string[]) => (x[0]! < y[0]! ? -1 : 1));
+    expect(await alarmes()).toEqual([]);
+    await q(`UPDATE biblioteca_evento SET risk = 'médio' WHERE event = 'geofenceOverspeed'`);
+    const id = (i: number, cerca: number) => `cercaVel|${at(i).getTime()}|cerca:${cerca}:velocidade:${at(i).getTime()}`;
+    const esperado = sortEv([ev(2, z60, '', 0, 0), ev(2, janela, '', 0, 0), ev(5, z60, '', 0, 0), ev(7, z60, '', 0, 0)])
+      .map((e) => [id(e[0] / 60_000, e[4]), 'geofenceOverspeed', 'Excesso de velocidade em cerca eletrônica', 'médio']).sort((x, y) => (x[0]! < y[0]! ? -1 : 1));
+    expect(await alarmes()).toEqual(esperado);
+    await q(`UPDATE biblioteca_evento SET risk = NULL WHERE event = 'geofenceOverspeed'`);
   });
 });
 

@@ -15,12 +15,17 @@
 // force keeps its interpolated time. Schedules are compiled with the index; the company's holidays (calendario,
 // feriado_* types, recorrente by month-day) are cached per company and reloaded when that register changes (the
 // same per-round version check as the fences: count and latest change).
+// Speeding (../excesso.ts, Wialon's "speeding in geofence"): while inside an in-force fence with velocidadeMaxima > 0,
+// a fix over the limit opens an excursion: ONE event (key geofenceOverspeed, code 'cerca:<id>:velocidade:<fix ms>',
+// at that fix) until a fix at or under the limit, the exit, or the fence going out of force; a re-computation starts
+// from the excursions open at its first position (that fix's speed against the fences it was inside).
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { CERCA_PERMANENCIA_COLUMNS, CERCA_PERMANENCIA_TYPES, EVENTO_COLUMNS, EVENTO_TYPES } from '../../../server/generated/telemetry.ts';
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
 import { contains, transitions, type Prepared } from '../geo.ts';
 import { FenceIndex } from './fence-index.ts';
+import { excessoDescricao, excursions } from '../excesso.ts';
 import { compile, inForce, localClock, dayOf, type Feriados, type Local, type Vigencia } from '../vigencia.ts';
 
 /** Longer than this between two fixes: no straight-line crossing is assumed. */
@@ -28,12 +33,16 @@ export const MAX_GAP_MS = 30 * 60_000;
 export const ENTRY = { key: 'geofenceEnter', description: 'Entrada em cerca eletrônica' };
 export const EXIT = { key: 'geofenceExit', description: 'Saída de cerca eletrônica' };
 export const eventCode = (cercaId: number, entrada: boolean) => `cerca:${cercaId}:${entrada ? 'entrada' : 'saida'}`;
+/** Speeding inside a fence with a limit (the event catalogue's key; one event per excursion, at its first fix). */
+export const SPEEDING = { key: 'geofenceOverspeed' };
+export const speedingCode = (cercaId: number, t: number) => `cerca:${cercaId}:velocidade:${t}`;
 
-/** vig: the fences with a schedule (the others are always in force). */
-interface Company { index: FenceIndex; names: Map<number, string>; version: string; vig: Map<number, Vigencia>; feriados: Feriados; feriadosVersion: string }
+/** vig: the fences with a schedule (the others are always in force); limits: the fences with a speed limit > 0. */
+interface Company { index: FenceIndex; names: Map<number, string>; limits: Map<number, number>; version: string; vig: Map<number, Vigencia>; feriados: Feriados; feriadosVersion: string }
 interface Pt { t: number; lat: number; lon: number }
-/** owner: the company the device's fixes belonged to (a device moved to another company starts afresh). */
-interface DeviceState { last: Pt; owner: string; inside: Map<number, number> }
+/** owner: the company the device's fixes belonged to (a device moved to another company starts afresh); over: the
+ * fences where an excursion over the speed limit is open (and the ms of its first fix). */
+interface DeviceState { last: Pt; owner: string; inside: Map<number, number>; over: Map<number, number> }
 interface Fix extends Pt { empresaId: number; ativoId: number | null; motoristaId: number | null; speed: number | null }
 
 const ownerOf = (f: { empresaId: number }) => String(f.empresaId);
@@ -140,7 +149,8 @@ export class FenceProcessor {
         const { rows: fences } = await this.pool.query<{
           id: number; tipo: 'poligono' | 'circulo' | 'rota'; geometria: unknown; raio: number | null; descricao: string;
           dias_semana: unknown; hora_inicial: string | null; hora_final: string | null; vigente_de: string | null; vigente_ate: string | null; nao_vale_em_feriados: boolean | null;
-        }>(`SELECT c.id, c.tipo, c.geometria, c.raio, c.descricao, c.dias_semana, c.hora_inicial, c.hora_final, c.vigente_de::text AS vigente_de,
+          velocidade_maxima: number | null;
+        }>(`SELECT c.id, c.tipo, c.geometria, c.raio, c.descricao, c.velocidade_maxima, c.dias_semana, c.hora_inicial, c.hora_final, c.vigente_de::text AS vigente_de,
                    c.vigente_ate::text AS vigente_ate, c.nao_vale_em_feriados
               FROM cerca c WHERE ${companySql('c', r.empresa, q)} AND c.ativo`, q.values);
         this.indexBuilds++;
@@ -149,7 +159,8 @@ export class FenceProcessor {
           const v = compile({ diasSemana: f.dias_semana, horaInicial: f.hora_inicial, horaFinal: f.hora_final, vigenteDe: f.vigente_de, vigenteAte: f.vigente_ate, naoValeEmFeriados: f.nao_vale_em_feriados });
           if (v) vig.set(f.id, v);
         }
-        const next: Company = { index: new FenceIndex(fences), names: new Map(fences.map((f) => [f.id, f.descricao])), version, vig, feriados: co?.feriados ?? { dias: new Set(), recorrentes: new Set() }, feriadosVersion: co?.feriadosVersion ?? '' };
+        const next: Company = { index: new FenceIndex(fences), names: new Map(fences.map((f) => [f.id, f.descricao])),
+          limits: new Map(fences.filter((f) => Number(f.velocidade_maxima) > 0).map((f) => [f.id, Number(f.velocidade_maxima)])), version, vig, feriados: co?.feriados ?? { dias: new Set(), recorrentes: new Set() }, feriadosVersion: co?.feriadosVersion ?? '' };
         this.companies.set(r.empresa, (co = next));
       }
       if (co.feriadosVersion !== r.f) {
@@ -198,7 +209,7 @@ export class FenceProcessor {
   step(serial: string, st: DeviceState, f: Fix, out: Out): void {
     const co = this.companies.get(f.empresaId);
     const owner = ownerOf(f);
-    if (st.owner !== owner) { st.inside.clear(); st.owner = owner; }
+    if (st.owner !== owner) { st.inside.clear(); st.over.clear(); st.owner = owner; }
     const a = st.last;
     const gap = f.t - a.t > MAX_GAP_MS || a.t < 0;
     const cands = new Map<number, Prepared>();
@@ -252,6 +263,17 @@ export class FenceProcessor {
         st.inside.delete(c.fence.id);
       }
     }
+    // speeding: the fences the device is inside at this fix (in force: the others were left above)
+    const tf = Math.round(f.t);
+    for (const id of excursions(st.over, st.inside.keys(), co?.limits ?? NO_LIMITS, f.speed, tf)) {
+      const name = co?.names.get(id) ?? '';
+      const limite = co!.limits.get(id)!;
+      out.eventos.push({
+        serial, fix_time: iso(tf), code: speedingCode(id, tf), key: SPEEDING.key, description: excessoDescricao(name, f.speed!, limite), received_at: this.now,
+        empresa_id: f.empresaId, ativo_id: f.ativoId, motorista_id: f.motoristaId, lat: f.lat, lon: f.lon, speed: f.speed,
+        attributes: { cercaId: id, cerca: name, velocidade: f.speed, limite },
+      });
+    }
     st.last = { t: f.t, lat: f.lat, lon: f.lon };
   }
 
@@ -264,12 +286,12 @@ export class FenceProcessor {
     try {
       await c.query('BEGIN');
       await c.query(`SELECT pg_advisory_xact_lock(hashtext('telemetria.cerca_permanencia'), hashtext($1))`, [serial]);
-      const { rows: [p0] } = await c.query<{ t: number; lat: number; lon: number; empresa_id: number }>(
-        `SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.empresa_id FROM telemetria.posicao p
+      const { rows: [p0] } = await c.query<{ t: number; lat: number; lon: number; speed: number | null; empresa_id: number }>(
+        `SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.empresa_id FROM telemetria.posicao p
           WHERE p.serial = $1 AND p.fix_time < $2 AND p.valid AND p.empresa_id IS NOT NULL ORDER BY p.fix_time DESC LIMIT 1`, [serial, iso(oldest)]);
       // the state at p0: the stays open then (their entry at or before it)
       const from = p0 ? iso(p0.t) : '-infinity';
-      const st: DeviceState = { last: p0 ? { t: Number(p0.t), lat: p0.lat, lon: p0.lon } : { t: -1, lat: 0, lon: 0 }, owner: p0 ? String(p0.empresa_id) : '', inside: new Map() };
+      const st: DeviceState = { last: p0 ? { t: Number(p0.t), lat: p0.lat, lon: p0.lon } : { t: -1, lat: 0, lon: 0 }, owner: p0 ? String(p0.empresa_id) : '', inside: new Map(), over: new Map() };
       if (p0) {
         const { rows } = await c.query<{ cerca_id: number; entrada: Date }>(
           `SELECT cerca_id, entrada FROM telemetria.cerca_permanencia WHERE serial = $1 AND entrada <= $2 AND (saida IS NULL OR saida > $2)`, [serial, from]);
@@ -279,7 +301,9 @@ export class FenceProcessor {
       await c.query('DELETE FROM telemetria.cerca_permanencia WHERE serial = $1 AND entrada > $2', [serial, from]);
       await c.query('UPDATE telemetria.cerca_permanencia SET saida = NULL, duracao = NULL WHERE serial = $1 AND saida > $2', [serial, from]);
       const { rows } = await c.query<{ t: number; lat: number; lon: number; speed: number | null; empresa_id: number; ativo_id: number | null; motorista_id: number | null }>(SQL_POSITIONS, [serial, from]);
-      await this.refresh([...new Set(rows.map((r) => r.empresa_id))].filter((e) => !this.companies.has(e)));
+      await this.refresh([...new Set([...rows.map((r) => r.empresa_id), ...(p0 ? [p0.empresa_id] : [])])].filter((e) => !this.companies.has(e)));
+      // an excursion open at p0 (its event at or before p0 stays): the fences it was inside over their limit then
+      if (p0) excursions(st.over, st.inside.keys(), this.companies.get(p0.empresa_id)?.limits ?? NO_LIMITS, p0.speed, Number(p0.t));
       const out = new Out();
       for (const r of rows) {
         const f: Fix = { t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, empresaId: r.empresa_id, ativoId: r.ativo_id, motoristaId: r.motorista_id };
@@ -299,6 +323,7 @@ export class FenceProcessor {
   }
 }
 
+const NO_LIMITS: ReadonlyMap<number, number> = new Map();
 const transitionsBetween = (f: Prepared, was: boolean, a: Pt, b: Pt) => transitions(f, was, a.lon, a.lat, b.lon, b.lat);
 /** Across a gap (or at a device's first fix): only the fix's own state counts. */
 function transitionsAt(f: Prepared, was: boolean, b: Pt): { entrada: boolean; s: number }[] {

@@ -54,6 +54,9 @@ beforeAll(async () => {
   await opcao(B, 100);
   const escola = (await q(`INSERT INTO cerca (empresa_id, descricao, tipo, velocidade_maxima, created_at, updated_at) VALUES ($1, 'Escola', 'circulo', 30, now(), now()) RETURNING id`, [A]))[0].id;
   await q(`INSERT INTO telemetria.cerca_permanencia (serial, cerca_id, entrada, saida, duracao, empresa_id, ativo_id, motorista_id) VALUES ('vel-a1', $1, $2, $3, 3600, $4, $5, NULL)`, [escola, ago(120), ago(60), A, a1.id]);
+  // a fence with limit 0 (no limit) around the 85 km/h fix: the default option's limit still applies there
+  const semLimite = (await q(`INSERT INTO cerca (empresa_id, descricao, tipo, velocidade_maxima, created_at, updated_at) VALUES ($1, 'Sem limite', 'circulo', 0, now(), now()) RETURNING id`, [A]))[0].id;
+  await q(`INSERT INTO telemetria.cerca_permanencia (serial, cerca_id, entrada, saida, duracao, empresa_id, ativo_id, motorista_id) VALUES ('vel-a1', $1, $2, $3, 900, $4, $5, NULL)`, [semLimite, ago(40), ago(25), A, a1.id]);
   await posicao(A, a1.id, m1.id, 'vel-a1', ago(90), 50);             // in the school: 20 over
   await posicao(A, a1.id, m1.id, 'vel-a1', ago(30), 85);             // outside: 5 over
   await posicao(A, a1.id, m1.id, 'vel-a1', ago(20), 70);             // under the limit

@@ -4,6 +4,7 @@
 import { startServer, type Running } from './app/start.ts';
 import { portsFromEnv, startGateway, type Gateway } from './ingest/index.ts';
 import { startDemoSimulation, type Simulation } from './ingest/simulator.ts';
+import { startDemoTachographs } from './ingest/tacografo-demo.ts';
 
 const off = (v: string | undefined) => v === 'off' || v === '0' || v === 'false';
 const SHUTDOWN_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 8000);
@@ -11,6 +12,7 @@ const SHUTDOWN_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 8000);
 let running: Running | undefined;
 let gateway: Gateway | undefined;
 let demo: Simulation | undefined;
+let demoTaco: { stop(): Promise<void> } | undefined;
 let closing = false;
 
 const say = (level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}) => {
@@ -41,7 +43,7 @@ async function shutdown(sig: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_MS).unref();
   const share = Math.max(500, Math.floor(SHUTDOWN_MS / 3));
-  await step('simulação', share, demo && (() => demo!.stop()));
+  await step('simulação', share, (demo || demoTaco) && (() => Promise.all([demo?.stop(), demoTaco?.stop()])));
   await step('gateway', share, gateway && (() => gateway!.stop()));
   await step('servidor web e banco', share, running && (() => running!.close()));
   process.exit(0);
@@ -55,12 +57,12 @@ running = await startServer();
 const { log } = running;
 log.info({ url: running.url, coldStartMs: Math.round(performance.now() - t0) }, `Rastro disponível em ${running.url} (partida a frio em ${Math.round(performance.now() - t0)} ms)`);
 
+// Demo trackers for the demo ativos and the demo VDO bridge: in demo mode (README), unless switched off.
+const wantDemo = process.env.DEMO_SIMULATION ? !off(process.env.DEMO_SIMULATION) : running.demo;
 if (!off(process.env.GATEWAY) && !closing) {
   try {
     // The app applied the migrations (the schema telemetria's included) and created the partitions.
     gateway = await startGateway({ databaseUrl: running.databaseUrl, ports: portsFromEnv(), migrate: false });
-    // Demo trackers for the demo ativos: in demo mode (README), unless switched off.
-    const wantDemo = process.env.DEMO_SIMULATION ? !off(process.env.DEMO_SIMULATION) : running.demo;
     if (wantDemo && gateway.ports.queclinkTcp) {
       demo = await startDemoSimulation({ databaseUrl: running.databaseUrl, port: gateway.ports.queclinkTcp, rate: Number(process.env.DEMO_RATE ?? 0.2) });
       log.info('simulação de demonstração iniciada (DEMO_SIMULATION=off para desligar)');
@@ -68,5 +70,14 @@ if (!off(process.env.GATEWAY) && !closing) {
   } catch (e) {
     // The web app stays up; the gateway problem is reported loudly.
     log.error({ err: e }, 'gateway de equipamentos não iniciado');
+  }
+}
+if (wantDemo && !closing) {
+  try {
+    // The demo's tachograph trucks send their daily files over the API (not through the gateway: the vdo family
+    // reports to the video service, whose bridge posts the frames).
+    demoTaco = await startDemoTachographs({ databaseUrl: running.databaseUrl, apiUrl: running.url, log });
+  } catch (e) {
+    log.error({ err: e }, 'ponte VDO de demonstração não iniciada');
   }
 }

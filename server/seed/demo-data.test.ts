@@ -111,17 +111,23 @@ describe('demo data', () => {
     expect(answers.every((a) => a.data_resposta.getTime() < Date.now() && a.data_resposta.getTime() > Date.now() - 8 * 86_400_000)).toBe(true);
   });
 
-  it('every vehicle has exactly one tracker linked now (a registered Queclink device of its company, valid IMEI)', async () => {
+  it('every vehicle has exactly one tracker linked now (a registered Queclink device of its company, valid IMEI); Veículo 004 and 008 also a VDO unit', async () => {
     const links = (await pool.query(`SELECT ea.ativo_id, ea.serial, e.empresa_id, e.tecnologia, e.modelo, e.ativado FROM equipamento_ativo ea
       JOIN equipamento e ON e.serial = ea.serial WHERE ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now())`)).rows;
+    const trackers = links.filter((l) => l.tecnologia === 'queclink');
     for (const v of veiculos) {
-      const mine = links.filter((l) => l.ativo_id === v.id);
+      const mine = trackers.filter((l) => l.ativo_id === v.id);
       expect([v.descricao, mine.length]).toEqual([v.descricao, 1]);
       expect(mine[0]).toMatchObject({ empresa_id: v.empresa, tecnologia: 'queclink', ativado: true });
       expect(['gv50cg', 'gv58cg', 'gv350ceu']).toContain(mine[0].modelo);
       expect(imeiOk(mine[0].serial)).toBe(true);
     }
-    expect(new Set(links.map((l) => l.serial)).size).toBe(veiculos.length);
+    expect(new Set(trackers.map((l) => l.serial)).size).toBe(veiculos.length);
+    // the tachograph trucks (server/ingest/tacografo-demo.ts sends their files): a VDO unit each, nothing else
+    const others = links.filter((l) => l.tecnologia !== 'queclink').map((l) => [veiculos.find((v) => v.id === l.ativo_id)?.descricao, l.serial, l.empresa_id, l.tecnologia, l.modelo, l.ativado]);
+    expect(others.sort()).toEqual([['Veículo 004', 'VDO100004', empresas[0], 'vdo', 'vdo_telemetria', true], ['Veículo 008', 'VDO100008', empresas[0], 'vdo', 'vdo_telemetria', true]]);
+    expect(veiculos.filter((v) => ['Veículo 004', 'Veículo 008'].includes(v.descricao)).map((v) => [v.categoria, v.fabricante, v.modelo]))
+      .toEqual([['Caminhão', 'Scania', 'R 450'], ['Caminhão', 'Mercedes-Benz', 'Actros 2651']]);
   });
 
   it('the vehicle list over HTTP (no simulation) shows a device and a driver for each vehicle, in both companies', async () => {
@@ -132,7 +138,9 @@ describe('demo data', () => {
       const mine = veiculos.filter((v) => v.empresa === empresa);
       expect(rows.length).toBe(mine.length);
       for (const r of rows) {
-        expect([r.descricao, /^\d{15}$/.test(r.equipamentosList ?? '')]).toEqual([r.descricao, true]);
+        // the tracker's IMEI; the tachograph trucks' VDO unit after it
+        const vdo = ['Veículo 004', 'Veículo 008'].includes(r.descricao) ? `, VDO1000${r.descricao.slice(-2)}` : '';
+        expect([r.descricao, new RegExp(`^\\d{15}${vdo}$`).test(r.equipamentosList ?? '')]).toEqual([r.descricao, true]);
         expect([r.descricao, typeof r.motorista === 'string' && r.motorista.length > 3]).toEqual([r.descricao, true]);
       }
       expect(new Set(rows.map((r: any) => r.motorista)).size).toBe(rows.length);

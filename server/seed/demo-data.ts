@@ -1,6 +1,7 @@
 // Demo data per register, never part of the production seed: a second empresa with its roles (the admin gets both
 // companies), the read-only 'leitor' (first company), lookups, a garage tree, 50 ativos with their trackers
-// (equipamento + link) and 50 motoristas, each assigned to its vehicle (motorista_temporario).
+// (equipamento + link), two of them also with a VDO tachograph unit, and 50 motoristas, each assigned to its vehicle
+// (motorista_temporario).
 // Added by the first start in demo mode (./index.ts) and by `npm run seed:demo` (./demo.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Model } from '../../shared/model.ts';
@@ -61,6 +62,15 @@ export function imei(i: number): string {
  */
 export const DEMO_REFRIGERADOS: { ativo: number; foraDosLimites?: boolean }[] = [{ ativo: 1 }, { ativo: 21, foraDosLimites: true }, { ativo: 41 }];
 export const DEMO_PERDA_COMBUSTIVEL = [0, 40];
+
+/**
+ * First-company vehicles (index among its 40) that also carry a video-telemetry unit reading the tachograph (equipamento
+ * tecnologia vdo, model vdo_telemetria, serial vdoSerial(i)): heavy trucks, Veículo 004 (Scania R 450) and Veículo 008
+ * (Mercedes-Benz Actros 2651). The demo's VDO bridge (server/ingest/tacografo-demo.ts) transfers their files; the
+ * Queclink simulation never drives them (it takes tecnologia queclink only).
+ */
+export const DEMO_TACOGRAFOS = [3, 7];
+export const vdoSerial = (i: number) => `VDO${100_001 + i}`;
 
 type Cnh = 'A' | 'B' | 'C' | 'D' | 'E';
 /** Demo fleet: manufacturer, model, category, the CNH category it needs, km per year, the tracker model it carries. */
@@ -183,6 +193,13 @@ export async function seedDemo(em: EntityManager, model: Model, base: Record<str
       ...E, serial, tecnologia: 'queclink', modelo: veiculos[i]!.rastreador, firmware: 'v1.2.6', simcard: `8955031${String(9_000_000_000_000 + base + i)}`, ativado: true,
     })))));
     (ids.equipamento_ativo ??= []).push(...(await s.many('equipamento_ativo', serials.map((serial, i) => ({ ...E, serial, ativoId: ativoIds[i], dataInicio: desde })))));
+    // The first company's tachograph trucks: a VDO unit each besides the tracker (a second device on the vehicle).
+    if (ei === 0) {
+      const vdo = DEMO_TACOGRAFOS.filter((i) => i < nAtivos).map((i) => ({ serial: vdoSerial(i), ativoId: ativoIds[i] }));
+      (ids.equipamento ??= []).push(...(await s.many('equipamento', vdo.map(({ serial }) => ({
+        ...E, serial, tecnologia: 'vdo', modelo: 'vdo_telemetria', firmware: '3.2.1', ativado: true })))));
+      (ids.equipamento_ativo ??= []).push(...(await s.many('equipamento_ativo', vdo.map(({ serial, ativoId }) => ({ ...E, serial, ativoId, dataInicio: desde })))));
+    }
     // One driver per vehicle, holding the CNH category the vehicle needs, assigned to it (motorista_temporario).
     const mots: Row[] = ativoIds.map((_, i) => {
       const n = base + i;

@@ -56,14 +56,28 @@ async function vdoDevice(em: EntityManager, s: Session, serial: string): Promise
   return eq;
 }
 
-/** The asset the device is in now (its open link) and the driver last identified by the device, when known. */
+/**
+ * The asset the device is in now (its open link) and the driver: the one the device last identified
+ * (telemetria.ultimo_estado of its serial), else the one the asset's other devices last reported (its tracker), else
+ * the driver assigned to the asset now (motorista_temporario in force) — a VDO unit reports no positions itself.
+ */
 async function assetAndDriver(em: EntityManager, s: Session, serial: string): Promise<{ ativo: number | null; motorista: number | null }> {
   const link = (await em.findOne(orm(em, 'equipamento_ativo'), { serial, dataFim: null, ...scopeWhere(ent('equipamento_ativo'), s) } as never,
     { orderBy: { dataInicio: 'desc' } as never })) as Row | null;
-  const p = qParams([serial]);
-  const [u] = (await em.getConnection().execute(
-    `SELECT u.motorista_id FROM telemetria.ultimo_estado u WHERE u.serial = ? AND ${companySql('u', s.empresaAtiva, p)}`, p.values)) as Row[];
   const ativo = link ? Number(typeof link.ativoId === "object" ? link.ativoId?.id : link.ativoId) || null : null;
+  const p = qParams([serial]);
+  const own = `SELECT u.motorista_id FROM telemetria.ultimo_estado u WHERE u.serial = ? AND u.motorista_id IS NOT NULL AND ${companySql('u', s.empresaAtiva, p)}`;
+  let sql = own;
+  if (ativo) {
+    p.values.push(ativo);
+    const viaAsset = `SELECT v.motorista_id FROM telemetria.ultimo_estado v WHERE v.ativo_id = ? AND v.motorista_id IS NOT NULL AND ${companySql('v', s.empresaAtiva, p)}
+      ORDER BY v.ultima_comunicacao DESC NULLS LAST LIMIT 1`;
+    p.values.push(ativo);
+    const assigned = `SELECT m.motorista_id FROM motorista_temporario m WHERE m.ativo_id = ? AND m.data_inicio <= now() AND m.data_fim > now()
+      AND ${companySql('m', s.empresaAtiva, p)} ORDER BY m.data_inicio DESC LIMIT 1`;
+    sql = `SELECT coalesce((${own}), (${viaAsset}), (${assigned})) AS motorista_id`;
+  }
+  const [u] = (await em.getConnection().execute(sql, p.values)) as Row[];
   return { ativo, motorista: u?.motorista_id != null ? Number(u.motorista_id) : null };
 }
 

@@ -22,6 +22,8 @@ let op: Api, op2: Api, opB: Api, semChave: Api;
 const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
 const env: Record<string, string | undefined> = {};
 const setEnv = (k: string, v: string) => { env[k] = process.env[k]; process.env[k] = v; };
+// the demo's tachograph trucks carry a VDO unit of A too (server/seed/demo-data.ts DEMO_TACOGRAFOS)
+const DEMO_VDO = ['VDO100004', 'VDO100008'];
 const CAM_A = 'CAMA0001', CAM_B = 'CAMB0001', CAM_OFF = 'CAMA0002';
 
 async function camera(serial: string, empresa: number, ativo: number) {
@@ -240,7 +242,7 @@ describe('video: the cameras\' online state pushed', () => {
     await new Promise((r) => setTimeout(r, 1200));
     expect(a).toHaveLength(1);
     expect(d.chamadas.filter((c) => c.nome === 'getDeviceOlStatus').length).toBeGreaterThanOrEqual(chamadas + 2);
-    expect(d.chamadas.filter((c) => c.nome === 'getDeviceOlStatus').at(-1)!.params.devIdno!.split(',').sort()).toEqual([CAM_A, CAM_OFF, CAM_B].sort());
+    expect(d.chamadas.filter((c) => c.nome === 'getDeviceOlStatus').at(-1)!.params.devIdno!.split(',').sort()).toEqual([CAM_A, CAM_OFF, CAM_B, ...DEMO_VDO].sort());
 
     d.dispositivos.find((x) => x.idno === CAM_A)!.online = false;
     await expect.poll(() => a.length, { timeout: 10_000 }).toBe(2);

@@ -28,7 +28,7 @@ it('declares a pg_trgm GIN index on each text search field of every entity', asy
   expect([...have].sort()).toEqual([...new Set(want)].sort());
 });
 
-it('answers q through the trigram indexes (bitmap index scans, no sequential scan)', async () => {
+it('answers q through the trigram indexes (bitmap index scans, no sequential scan of ativo)', async () => {
   const e = ts.model.entities.find((x) => x.key === 'ativo')!;
   const s = { empresaAtiva: admin.empresaAtiva, ambienteId: admin.user.ambienteId } as Session;
   // The read engine's statement (bind parameters inlined for EXPLAIN).
@@ -43,7 +43,8 @@ it('answers q through the trigram indexes (bitmap index scans, no sequential sca
   await sql('vacuum analyze ativo'); // flushes the GIN pending lists
   const plan = (await sql(`explain ${query}`)).map((r: any) => r['QUERY PLAN']).join('\n');
   for (const ix of ['ativo_descricao_trgm_index', 'ativo_placa_trgm_index', 'ativo_numero_frota_trgm_index']) expect(plan, query + '\n' + plan).toContain(ix);
-  expect(plan).not.toContain('Seq Scan');
+  // (the computed columns' subselects on small tables may scan them: the planner's choice, not the q search's)
+  expect(plan, plan).not.toMatch(/Seq Scan on ativo\b/);
   // And the API answers it, case-insensitively.
   const res = await admin.get(`/api/ativo?filter=${encodeURIComponent(JSON.stringify({ q: 'amc-12' }))}&range=[0,99]`);
   expect(res.status).toBe(200);

@@ -141,13 +141,17 @@ registerActions('tarefas', { tarefa_cancela: cancela });
 interface TarefaRow {
   id: number; empresa_id: number; usuario_id: number | null; tipo: string; descricao: string; estado: JobState; progresso: number;
   feito: number; total: number | null; mensagem: string | null; resultado: string | null; erro: string | null; dados: unknown; tentativas: number;
+  versao: string;
 }
-const COLS = 'id, empresa_id, usuario AS usuario_id, tipo, descricao, estado, progresso, feito, total, mensagem, resultado, erro, dados, tentativas';
+// versao: updated_at in microseconds (each update is its own statement, so it grows): a screen keeps the newest push
+// of a job whatever order pushes reach it in.
+const COLS = `id, empresa_id, usuario AS usuario_id, tipo, descricao, estado, progresso, feito, total, mensagem, resultado, erro, dados, tentativas,
+  floor(extract(epoch FROM updated_at) * 1000000)::bigint::text AS versao`;
 
 /** What the socket push carries (the row's API names). */
 function pushOf(r: TarefaRow) {
   return { id: r.id, tipo: r.tipo, descricao: r.descricao, estado: r.estado, progresso: r.progresso, feito: r.feito, total: r.total,
-    mensagem: r.mensagem, resultado: r.resultado, erro: r.erro };
+    mensagem: r.mensagem, resultado: r.resultado, erro: r.erro, versao: r.versao };
 }
 
 export interface JobService {

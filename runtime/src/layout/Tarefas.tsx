@@ -8,17 +8,31 @@ import { onPush } from './Realtime';
 export interface TarefaPush {
   id: number; descricao: string; estado: 'na_fila' | 'executando' | 'concluido' | 'falhou' | 'cancelado'; progresso: number;
   mensagem: string | null; resultado: string | null; erro: string | null;
+  /** The row's update time in µs (digits): pushes may reach the screen out of order. */
+  versao?: string;
 }
 const ESTADO: Record<TarefaPush['estado'], string> = {
   na_fila: 'Na fila', executando: 'Executando', concluido: 'Concluída', falhou: 'Falhou', cancelado: 'Cancelada',
 };
+
+const FINAL = new Set<TarefaPush['estado']>(['concluido', 'falhou', 'cancelado']);
+const older = (t: TarefaPush, held: TarefaPush) =>
+  (FINAL.has(held.estado) && !FINAL.has(t.estado)) || (!!t.versao && !!held.versao && BigInt(t.versao) < BigInt(held.versao));
+
+/** The panel's jobs after push `t`: a job's state is replaced only by a newer one (a late push of an earlier
+ *  progress, or of a running state after the end, is dropped). */
+export function withPush(list: TarefaPush[], t: TarefaPush): TarefaPush[] {
+  const held = list.find((x) => x.id === t.id);
+  if (!held) return [...list, t];
+  return older(t, held) ? list : list.map((x) => (x.id === t.id ? t : x));
+}
 
 export function TarefasEmAndamento() {
   const [tarefas, setTarefas] = useState<TarefaPush[]>([]);
   useEffect(() => onPush('tarefa', (p) => {
     const t = p as TarefaPush;
     if (!t || typeof t.id !== 'number') return;
-    setTarefas((l) => (l.some((x) => x.id === t.id) ? l.map((x) => (x.id === t.id ? t : x)) : [...l, t]));
+    setTarefas((l) => withPush(l, t));
   }), []);
   if (!tarefas.length) return null;
   return (

@@ -49,10 +49,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          isolate: false,
           sequence: { groupOrder: 2 },
           include: ['server/**/*.test.ts', 'modules/*/server/**/*.test.ts', ...selfCheck('integration')],
           exclude: ['server/**/*.unit.test.ts', 'modules/**/*.unit.test.ts', '**/node_modules/**'],
           globalSetup: ['server/test/global-setup.ts'],
+          setupFiles: ['server/test/file-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Files could run side by side (each its database, its app on a random port; Redis keys and channels carry

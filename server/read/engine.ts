@@ -17,6 +17,7 @@ import { computedColumns, type Computed } from './computed.ts';
 import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Order, type Params, type Where } from './where.ts';
 import { snippetSql } from '../tenancy/scope.ts';
 import { entityByKey } from '../core/registry.ts';
+import { perOrm } from '../db/per-orm.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
@@ -114,17 +115,18 @@ let queryId = 0;
  *  skipping the ORM's query formatting (which inlines values) and logging. */
 async function run(em: EntityManager, sql: string, parameters: unknown[]): Promise<Row[]> {
   const client = (em.getConnection() as unknown as { getClient(): Client }).getClient();
-  const res = await client.executeQuery({ sql: statement(sql), parameters, queryId: { queryId: `read${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const res = await client.executeQuery({ sql: statement(namesOf(em), sql), parameters, queryId: { queryId: `read${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
   return res.rows;
 }
 
 // Named (prepared) statements: PostgreSQL parses and plans a statement once per pooled connection instead of on every
 // request. The name comes from the text (lists of values are one array parameter, so the text does not vary with
-// their length) and the names are bounded. Plans follow the role and the company setting (RLS): PostgreSQL re-plans
-// when the role changes, and current_setting() is read at execution.
-const names = new Map<string, string>();
+// their length) and the names are bounded (per app: they bound what its pool's connections hold). Plans follow the
+// role and the company setting (RLS): PostgreSQL re-plans when the role changes, and current_setting() is read at
+// execution.
+const namesOf = perOrm(() => new Map<string, string>());
 const MAX_NAMED = 200;
-function statement(sql: string): string {
+function statement(names: Map<string, string>, sql: string): string {
   let name = names.get(sql);
   if (!name && names.size < MAX_NAMED) {
     name = `rastro_read_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;

@@ -15,6 +15,7 @@ import { publicRoute } from '../../../server/core/pipeline.ts';
 import { entityByKey, getModel, ormName } from '../../../server/core/registry.ts';
 import { getOrm } from '../../../server/db/context.ts';
 import { withCompany } from '../../../server/db/rls.ts';
+import { perOrm } from '../../../server/db/per-orm.ts';
 import { HttpError, ok } from '../../../server/http/envelope.ts';
 import { ofCompany } from '../../../shared/scope-sql.ts';
 import { sha256 } from '../../../server/auth/tokens.ts';
@@ -40,12 +41,13 @@ export interface Link { id: number; empresaId: number; descricao: string; ativos
 
 // Failed tokens per IP, as failed sign-ins (server/auth/routes.ts: 30 per 15 minutes, then blocked).
 const BLOCK_S = 15 * 60;
-const failures = new RateLimiterMemory({ keyPrefix: 'link_publico', points: Number(process.env.LINK_PUBLICO_MAX_FALHAS ?? 30), duration: BLOCK_S, blockDuration: BLOCK_S });
+const failuresOf = perOrm(() => new RateLimiterMemory({ keyPrefix: 'link_publico', points: Number(process.env.LINK_PUBLICO_MAX_FALHAS ?? 30), duration: BLOCK_S, blockDuration: BLOCK_S }));
 
 const ended = (l: { ativo?: unknown; validoAte?: unknown }) => l.ativo === false || new Date(l.validoAte as string).getTime() <= Date.now();
 
 /** The link a token names (any company: read as the system role, by the token's hash), or why not. */
 async function linkOfToken(em: EntityManager, token: unknown, ip: string): Promise<Link> {
+  const failures = failuresOf(em);
   const blocked = await failures.get(ip);
   if (blocked && blocked.consumedPoints >= failures.points) throw new HttpError(429, MSG.tentativas(blocked.msBeforeNext));
   const e = entityByKey('link_publico')!;

@@ -29,6 +29,7 @@ import { invalid, type WriteHook } from '../../../server/crud/hooks.ts';
 import { readPayload, type ActionHandler } from '../../../server/crud/actions.ts';
 import { serialize, type Row } from '../../../server/crud/query.ts';
 import { withCompany } from '../../../server/db/rls.ts';
+import { perOrm } from '../../../server/db/per-orm.ts';
 import type { PermissionKey } from '../../../server/generated/permissions.ts';
 import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
 import { JobCancelled, JobError, defineJob, queued, startJob, type JobContext } from '../../../server/jobs/index.ts';
@@ -494,7 +495,7 @@ const LINK_TOKEN = /^rel_[A-Za-z0-9_-]{43}$/;
 const LINK_ENCERRADO = 'Este link de relatório expirou ou foi revogado.';
 const LINK_NAO_ENCONTRADO = 'Link de relatório não encontrado. Confira o endereço recebido.';
 // Failed tokens per IP, as failed sign-ins (30 per 15 minutes, then blocked).
-const linkFailures = new RateLimiterMemory({ keyPrefix: 'relatorio_link', points: Number(process.env.RELATORIO_LINK_MAX_FALHAS ?? 30), duration: 900, blockDuration: 900 });
+const linkFailuresOf = perOrm(() => new RateLimiterMemory({ keyPrefix: 'relatorio_link', points: Number(process.env.RELATORIO_LINK_MAX_FALHAS ?? 30), duration: 900, blockDuration: 900 }));
 
 /** A new share link of the row (a previous one stops): the token, whose SHA-256 alone is kept; valid `dias` days
  *  (default 7, 1 to 30) and never past the row's own expiry. */
@@ -555,6 +556,7 @@ async function ownRow(c: Context<AppEnv>): Promise<Row> {
 
 /** The spool row a share token names (by its hash), or why not: unknown 404 (counted per IP), ended 410. */
 async function rowOfToken(em: EntityManager, token: unknown, ip: string): Promise<Row> {
+  const linkFailures = linkFailuresOf(em);
   const blocked = await linkFailures.get(ip);
   if (blocked && blocked.consumedPoints >= linkFailures.points) {
     throw new HttpError(429, `Muitas tentativas com links inválidos. Tente novamente em ${Math.max(1, Math.ceil(blocked.msBeforeNext / 60000))} minuto(s).`);

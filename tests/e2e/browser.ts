@@ -19,6 +19,12 @@ export async function signIn(page: Page, baseUrl: string, login: string, passwor
   await page.waitForURL(`${baseUrl}/home`);
 }
 
+/** Opens `path` inside the running app (history push + popstate, as a link does): no page load, so a walk over
+ *  hundreds of screens costs their rendering only. */
+export async function goInApp(page: Page, path: string) {
+  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+}
+
 // A random plate in the Mercosul format (AAA1A23).
 export function randomPlate(): string {
   const L = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));

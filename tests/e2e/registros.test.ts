@@ -1,12 +1,13 @@
 // Every register below a hub (metadata kind: hub, e.g. /adm/sis/cadastro), walked from the generated route
 // table as an administrator: the hub lists them; each list, add form and (when a row exists) edit form opens
-// with its title and renders, with no error in the browser console.
+// with its title and renders, with no error in the browser console. Screens open inside the running app (as its links
+// do): a full page load per screen would cost ~1.5 s each over 200 screens.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Model } from '../../shared/model';
-import { openSession, type AdminSession } from './browser';
+import { goInApp, openSession, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -39,7 +40,7 @@ it('walks the system registers hub (/adm/sis/cadastro) among the hubs', () => {
 describe.each(hubs.map((h) => [h.route, h] as const))('hub %s', (_route, hub) => {
   it('lists its registers by name and opens one', async () => {
     expect(hub.members.length).toBeGreaterThan(0);
-    await page.goto(`${baseUrl}${hub.route}`);
+    await goInApp(page, hub.route);
     await heading(hub.label).waitFor(T);
     const nav = page.getByRole('navigation', { name: hub.label });
     await expect.poll(() => nav.getByRole('link').allInnerTexts(), T).toEqual(hub.members.map((m) => m.label));
@@ -54,7 +55,7 @@ describe.each(hubs.map((h) => [h.route, h] as const))('hub %s', (_route, hub) =>
   it.each(routes.map((r) => [r.path, r] as const))('%s opens with its title and renders', async (_p, r) => {
     const e = byKey.get(r.entity!)!;
     if (r.view === 'list') {
-      await page.goto(`${baseUrl}${r.path}`);
+      await goInApp(page, r.path);
       // an alias route may carry its own title (e.g. /cfg/cfg/configuracao/vincular)
       const alias = r.alias !== undefined ? e.aliases?.[r.alias] : undefined;
       await heading(alias?.label ?? e.label.plural).waitFor(T);
@@ -67,7 +68,7 @@ describe.each(hubs.map((h) => [h.route, h] as const))('hub %s', (_route, hub) =>
       if (id === undefined) return; // no row to edit in this database (the add form is walked above)
       url = r.path.replace(':id', String(id));
     }
-    await page.goto(`${baseUrl}${url}`);
+    await goInApp(page, url);
     await heading(`${r.view === 'create' ? 'Adicionar' : 'Editar'} ${e.label.singular}`).waitFor(T);
     const first = e.form.sections[0]?.fields[0] ?? e.fields.find((f) => !f.system && !f.readOnly && !f.hidden)!.name;
     const label = e.fields.find((f) => f.name === first)!.label;

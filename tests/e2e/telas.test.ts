@@ -12,7 +12,7 @@ import { createSampler, satisfyCompare } from '../../server/test/sample.ts';
 import modelJson from '../../runtime/src/generated/model.json' with { type: 'json' };
 import { startCmsv6Double, type Cmsv6Double } from '../../modules/video/server/cmsv6-double';
 import { daysFromEpoch, splitFile } from '../../protocol/tacografo/index.ts';
-import { apiCall, openSession, randomPlate, type AdminSession } from './browser';
+import { apiCall, goInApp, openSession, randomPlate, type AdminSession } from './browser';
 
 const model = modelJson as unknown as Model;
 const baseUrl = inject('baseUrl');
@@ -287,7 +287,7 @@ const tick = () => new Promise((r) => setTimeout(r, 20));
 async function visit(path: string, titles: string[], lands: string): Promise<string | undefined> {
   const page = s.page;
   const before = s.errors.length;
-  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  await goInApp(page, path);
   try {
     await page.waitForFunction(([t, at]) => {
       if (decodeURI(window.location.pathname) !== decodeURI(at)) return false;

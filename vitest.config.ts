@@ -49,6 +49,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          // One process for every file (the server's module graph imported once: ~2 s a file); each file still starts
+          // its own app on its own database. App state lives per ORM (server/db/per-orm.ts); process.env is restored
+          // after each file (server/test/file-setup.ts).
           isolate: false,
           sequence: { groupOrder: 2 },
           include: ['server/**/*.test.ts', 'modules/*/server/**/*.test.ts', ...selfCheck('integration')],

@@ -22,6 +22,12 @@ const fill = (p: string, v: string) => p.replace(/:[A-Za-z_]+(\{[^}]*\})?/g, v);
 const can = (keys: Set<string>, label: string | undefined) =>
   label === 'self' || label === 'computed' || (label ?? '').split('|').some((k) => keys.has(k));
 
+/** Runs `fn` over `items`, a few at a time (the answers are checked one by one; their order does not matter). */
+async function eachAtOnce<T>(items: readonly T[], fn: (x: T) => Promise<void>, n = 6): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: n }, async () => { while (i < items.length) await fn(items[i++]); }));
+}
+
 async function call(api: Api | null, method: string, p: string, body?: string, type = 'application/json'): Promise<Response> {
   tally.attempts++;
   const headers: Record<string, string> = api ? api.headers({ 'content-type': type }) : { 'content-type': type };
@@ -85,12 +91,12 @@ describe('identity attacks on every route', () => {
     const before = await fingerprint();
     const wrong: string[] = [];
     for (const [who, api] of [['revogada', revoked], ['expirada', expired], ['desativado', disabled], ['suspensa', suspended]] as const) {
-      for (const e of all.filter(pipelined)) {
+      await eachAtOnce(all.filter(pipelined), async (e) => {
         const res = await call(api, e.method, fill(e.path, '1'));
         if (res.status === 401) tally.refused++;
         else wrong.push(`${who} ${e.id}: ${res.status}`);
         await res.arrayBuffer();
-      }
+      });
     }
     expect(wrong).toEqual([]);
     expect(changed(before, await fingerprint())).toEqual([]);
@@ -105,14 +111,13 @@ describe('identity attacks on every route', () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [who, api, keys] of [['sem chaves', none, new Set<string>()], ['leitor', leitor, leitorKeys]] as const) {
-      for (const e of all.filter(pipelined)) {
-        if (can(keys, e.permission)) continue;
+      await eachAtOnce(all.filter((e) => pipelined(e) && !can(keys, e.permission)), async (e) => {
         checked++;
         const res = await call(api, e.method, fill(e.path, '1'));
         if (res.status === 403) tally.refused++;
         else wrong.push(`${who} ${e.id} [${e.permission}]: ${res.status}`);
         await res.arrayBuffer();
-      }
+      });
     }
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(all.length);
@@ -132,14 +137,14 @@ describe('company A against company B (same ambiente)', () => {
     const toward = (p: string) => p.split('/').map((seg, i, segs) => (seg.startsWith(':') ? String(bIds.get(segs[i - 1]) ?? bIds.get(segs[i - 2]) ?? 1) : seg)).join('/');
     const before = await fingerprint();
     const leaks: string[] = [];
-    for (const e of all.filter(pipelined)) {
+    await eachAtOnce(all.filter(pipelined), async (e) => {
       const target = toward(e.path);
       const res = await call(gestor, e.method, e.method === 'GET' ? `${target}${target.includes('?') ? '&' : '?'}range=${encodeURIComponent('[0,999]')}` : target);
       const text = await res.text();
       if (text.includes(MARK) || text.includes('SEG1B23')) { tally.leaked++; leaks.push(`${e.id} → ${res.status}`); }
       else if (refusal(res.status, text)) tally.refused++;
       if (serverError(res.status, text)) { tally.errors500++; leaks.push(`${e.id} → ${res.status} ${text.slice(0, 200)}`); }
-    }
+    });
     expect(leaks).toEqual([]);
     const after = await fingerprint();
     // Some routes legitimately write for the caller (its own preferences, a job it starts): never B's registers.
@@ -183,15 +188,14 @@ describe('hostile input on every route', () => {
   it('SQL metacharacters in every filter, sort, range and search, and odd path parameters: a 4xx or an answer, never a 500', async () => {
     const before = await fingerprint();
     const wrong: string[] = [];
-    for (const e of all.filter((x) => x.method === 'GET' && x.path.startsWith('/api/'))) {
-      const variants = [...QUERIES.map((q) => `${fill(e.path, '1')}?${q}`), ...(e.path.includes(':') ? PARAMS.map((v) => fill(e.path, v)) : [])];
-      for (const p of variants) {
-        const res = await call(admin, 'GET', p);
-        const text = await res.text();
-        if (serverError(res.status, text)) { tally.errors500++; wrong.push(`${e.id} ${p.slice(0, 160)} → ${res.status} ${text.slice(0, 160)}`); }
-        else if (refusal(res.status, text)) tally.refused++;
-      }
-    }
+    const gets = all.filter((x) => x.method === 'GET' && x.path.startsWith('/api/'));
+    const variants = gets.flatMap((e) => [...QUERIES.map((q) => `${fill(e.path, '1')}?${q}`), ...(e.path.includes(':') ? PARAMS.map((v) => fill(e.path, v)) : [])].map((p) => [e, p] as const));
+    await eachAtOnce(variants, async ([e, p]) => {
+      const res = await call(admin, 'GET', p);
+      const text = await res.text();
+      if (serverError(res.status, text)) { tally.errors500++; wrong.push(`${e.id} ${p.slice(0, 160)} → ${res.status} ${text.slice(0, 160)}`); }
+      else if (refusal(res.status, text)) tally.refused++;
+    });
     expect(wrong).toEqual([]);
     // Reads write nothing (exports and reports may start a job for the caller: none is started by a bad query).
     expect(changed(before, await fingerprint())).toEqual([]);
@@ -200,14 +204,13 @@ describe('hostile input on every route', () => {
   it('broken, deep, oversized, wrongly typed bodies and wrong content types on every write: a 4xx, never a 500, nothing written', async () => {
     const before = await fingerprint();
     const wrong: string[] = [];
-    for (const e of all.filter((x) => x.method !== 'GET' && x.path.startsWith('/api/') && !IGNORES_BODY[x.id])) {
-      for (const [what, body, type] of BODIES) {
-        const res = await call(admin, e.method, fill(e.path, '999999999'), body, type);
-        const text = await res.text();
-        if (refusal(res.status, text)) tally.refused++;
-        else { if (serverError(res.status, text)) tally.errors500++; wrong.push(`${e.id} (${what}) → ${res.status} ${text.slice(0, 160)}`); }
-      }
-    }
+    const writes = all.filter((x) => x.method !== 'GET' && x.path.startsWith('/api/') && !IGNORES_BODY[x.id]);
+    await eachAtOnce(writes.flatMap((e) => BODIES.map((b) => [e, ...b] as const)), async ([e, what, body, type]) => {
+      const res = await call(admin, e.method, fill(e.path, '999999999'), body, type);
+      const text = await res.text();
+      if (refusal(res.status, text)) tally.refused++;
+      else { if (serverError(res.status, text)) tally.errors500++; wrong.push(`${e.id} (${what}) → ${res.status} ${text.slice(0, 160)}`); }
+    });
     expect(wrong).toEqual([]);
     expect(changed(before, await fingerprint())).toEqual([]);
   }, 900_000);

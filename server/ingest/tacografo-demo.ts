@@ -8,10 +8,11 @@
 // The key ("Ponte VDO (demonstração)", keys ingestao + comando) is created on the first start and given a new secret
 // on each start (only its SHA-256 is stored). At start, and then every hour, each unit sends the 24-hour files of the
 // last DIAS days it has not sent yet (a new file a day).
-import crypto from 'node:crypto';
 import { daysFromEpoch, dateFromDays, splitFile } from '../../protocol/tacografo/index.ts';
 import { companySql, pgParams } from '../tenancy/scope.ts';
 import { rng } from './simulator.ts';
+import { API_KEY_HEADER, secretToken } from '../auth/api-key.ts';
+import { entityByKey } from '../core/registry.ts';
 
 /** Days of 24-hour files kept sent (yesterday and the days before it). */
 export const DIAS = 3;
@@ -46,14 +47,15 @@ async function units(db: Client): Promise<Unit[]> {
 
 /** The bridge's key of a company, created when missing, with a new secret (answered). */
 async function bridgeKey(db: Client, empresa: number): Promise<string> {
-  const token = `rst_${crypto.randomBytes(32).toString('base64url')}`;
-  const hash = crypto.createHash('sha256').update(token).digest('hex');
-  const p = pgParams([hash, token.slice(0, 10), JSON.stringify(KEYS), PONTE]);
+  // a new secret as the register makes one (stored: its hash and visible start)
+  const { columns, answer } = secretToken(entityByKey('chave_de_api')!)!;
+  const token = String(answer.chave), hash = columns.chave, prefixo = columns.prefixo;
+  const p = pgParams([hash, prefixo, JSON.stringify(KEYS), PONTE]);
   const { rows } = await db.query(`UPDATE chave_de_api k SET chave = $1, prefixo = $2, ativa = true, permissoes = $3::jsonb, updated_at = now()
     WHERE k.descricao = $4 AND ${companySql('k', empresa, p)} RETURNING k.id`, p.values);
   if (!rows.length) {
     await db.query(`INSERT INTO chave_de_api (empresa_id, descricao, limite_conexao_minutos, limite_conexao_horas, limite, permissoes, chave, prefixo, usos, ativa, created_at, updated_at)
-      VALUES ($1, $5, 60, 1000, 2000000000, $4::jsonb, $2, $3, 0, true, now(), now())`, [empresa, hash, token.slice(0, 10), JSON.stringify(KEYS), PONTE]);
+      VALUES ($1, $5, 60, 1000, 2000000000, $4::jsonb, $2, $3, 0, true, now(), now())`, [empresa, hash, prefixo, JSON.stringify(KEYS), PONTE]);
   }
   return token;
 }
@@ -79,7 +81,7 @@ export async function tachographRound(o: { db: Client; apiUrl: string; keys: Map
       const dataReferencia = dateFromDays(day);
       if (sent.has(dataReferencia)) continue;
       const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${o.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key! }, body: JSON.stringify(body) });
+        const res = await fetch(`${o.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', [API_KEY_HEADER]: key! }, body: JSON.stringify(body) });
         const j = (await res.json().catch(() => ({}))) as { msg?: string; payload?: any };
         if (!res.ok) throw new Error(`${path}: ${res.status} ${j.msg ?? ''}`);
         return j.payload;
@@ -92,7 +94,7 @@ export async function tachographRound(o: { db: Client; apiUrl: string; keys: Map
       out.push({ serial: u.serial, dataReferencia, tamanho: file.length, situacao: String(r?.transferencias?.[0]?.situacao) });
     }
   }
-  return out.length ? { arquivos: out } : { arquivos: [] };
+  return { arquivos: out };
 }
 
 /** The demo bridge: a round now, then every hour, until stop(). */

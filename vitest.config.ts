@@ -32,6 +32,8 @@ const selfCheck = (project: string) => (process.env.RASTRO_SELF_CHECK ? [`tests/
 export default defineConfig({
   test: {
     sequence: { sequencer: EveryScreenLast },
+    // The recap repeats, after the summary, which tests failed and the unhandled errors with where they came from.
+    reporters: ['default', './tests/tools/recap-reporter.ts'],
     projects: [
       {
         test: {

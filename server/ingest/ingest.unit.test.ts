@@ -1,4 +1,5 @@
 // Pure unit tests of the gateway pieces (no database).
+import net from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
@@ -6,7 +7,7 @@ import { isDecodeError } from '../../protocol/types.ts';
 import { DeviceDirectory, protocolAllowed } from './devices.ts';
 import { envNumber, envPort } from './env.ts';
 import { limitsFromEnv, portsFromEnv } from './index.ts';
-import { AddressLimiter, handleFrames, rawText } from './listeners.ts';
+import { AddressLimiter, handleFrames, listening, rawText } from './listeners.ts';
 import { newMetrics } from './metrics.ts';
 import { decodeOsmand } from './osmand.ts';
 import { QueclinkVehicle, qTime } from './simulator.ts';
@@ -261,6 +262,27 @@ describe('backpressure in the log', () => {
     await stopping;
     expect(info.mock.calls.filter((c) => String(c[1]).startsWith('fila de gravação normalizada'))).toHaveLength(2);
     expect(written).toBe(215);
+  });
+});
+
+describe('device servers after they listen', () => {
+  afterEach(() => { vi.restoreAllMocks(); });
+
+  it('a port already taken rejects the start; once listening, a server error (accept out of descriptors) is logged, not thrown', async () => {
+    const errors = vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    const a0 = net.createServer();
+    expect(await listening(a0, 'x', (done) => a0.listen(0, '127.0.0.1', done))).toBe(a0);
+    const port = (a0.address() as net.AddressInfo).port;
+    const b = net.createServer();
+    await expect(listening(b, 'x', (done) => b.listen(port, '127.0.0.1', done))).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const emfile = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
+    expect(() => a0.emit('error', emfile)).not.toThrow();
+    expect(errors).toHaveBeenCalledWith({ err: 'accept EMFILE', code: 'EMFILE', what: 'x' }, 'erro no servidor de equipamentos');
+    // still accepting
+    const c = net.connect(port, '127.0.0.1');
+    await new Promise<void>((r, j) => { c.once('connect', () => r()); c.once('error', j); });
+    c.destroy();
+    await new Promise<void>((r) => a0.close(() => r()));
   });
 });
 

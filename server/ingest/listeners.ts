@@ -244,11 +244,23 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
     socket.on('error', (err) => log.debug({ link: link.id, err: err.message }, 'erro de socket'));
   });
   tcpSockets.set(server, sockets);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    const done = () => { server.off('error', reject); resolve(server); };
+  return listening(server, decoder.protocol, (done) => {
     if (reusePort) server.listen({ port, host, exclusive: true, reusePort: true }, done);
     else server.listen(port, host, done);
+  });
+}
+
+/** Starts `server` listening: resolves once it listens, rejects when it cannot (port taken). Once listening, a
+ *  server error (a failed accept when the process is out of file descriptors under a flood) is logged: an 'error'
+ *  event without a listener would end the whole process, and the server goes on accepting when descriptors free. */
+export function listening<S extends net.Server>(server: S, what: string, listen: (done: () => void) => void): Promise<S> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    listen(() => {
+      server.off('error', reject);
+      server.on('error', (err: NodeJS.ErrnoException) => log.error({ err: err.message, code: err.code, what }, 'erro no servidor de equipamentos'));
+      resolve(server);
+    });
   });
 }
 

@@ -6,7 +6,7 @@ import type { DecodeError, DecodeResult, Decoder, FrameResult } from '../../prot
 import { protocolAllowed, type DeviceDirectory } from './devices.ts';
 import { log } from './log.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import type { AddressLimiter, AddressSlot, IngestSink } from './listeners.ts';
+import { listening, type AddressLimiter, type AddressSlot, type IngestSink } from './listeners.ts';
 import type { Link } from './types.ts';
 
 const KNOTS_TO_KMH = 1.852;
@@ -173,8 +173,5 @@ export function startOsmandHttp(port: number, host: string, sink: IngestSink, me
       socket.once('close', () => limiter.release(slot));
     });
   }
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(server); });
-  });
+  return listening(server, 'osmand', (done) => server.listen(port, host, done));
 }

@@ -27,3 +27,11 @@ export const kmh = (v: number) => new Intl.NumberFormat('pt-BR', { maximumFracti
 /** The event's pt-BR description. */
 export const excessoDescricao = (cerca: string, speed: number, limite: number) =>
   `Velocidade excedida na cerca ${cerca} (${kmh(speed)} km/h, limite ${kmh(limite)} km/h)`;
+
+/** What a row of the fence map's latest events says after its time: fence · vehicle (plate), and for speeding the
+ *  speed against the fence's limit. */
+export function eventoLinha(e: { tipo: string; cercaDescricao: string; ativoDescricao: string | null; placa: string | null; velocidade?: number | null; limite?: number | null }): string {
+  const base = `${e.cercaDescricao} · ${e.ativoDescricao ?? 'Sem ativo'}${e.placa ? ` (${e.placa})` : ''}`;
+  if (e.tipo !== 'Velocidade excedida' || e.velocidade == null) return base;
+  return `${base} · ${kmh(e.velocidade)} km/h${e.limite != null ? ` (limite ${kmh(e.limite)} km/h)` : ''}`;
+}

@@ -46,6 +46,7 @@ describe('tachograph screens', () => {
     await row.waitFor(T);
     await expect.poll(() => row.innerText()).toContain('7 dias');
     expect(await row.innerText()).toContain(veiculo);
+    expect(await row.innerText()).toContain(placa);
     await page.screenshot({ path: `${SHOTS}/ultimos_registros_tacografo.png` });
     const download = page.waitForEvent('download', T);
     await row.getByRole('link', { name: 'Baixar' }).click();

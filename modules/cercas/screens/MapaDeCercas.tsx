@@ -1,6 +1,6 @@
 // Mapa de cercas (/tlm/cee/mapa_de_cercas): the active company's fences on one map — polygons, circles and route
-// corridors drawn as wide as their width — with a side list (search, click centres the fence) and the latest entries
-// and exits (provider evento_cerca). A fence opens its form (drawing, editing); Adicionar opens an empty one.
+// corridors drawn as wide as their width — with a side list (search, click centres the fence) and the latest entries,
+// exits and speeding (provider evento_cerca). A fence opens its form (drawing, editing); Adicionar opens an empty one.
 // Works without tiles (VITE_MAP_TILE_URL=off).
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useMemo, useState } from 'react';
@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router-dom';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useCan } from '../../../runtime/src/crud/lib/useCan';
+import { eventoLinha } from '../excesso';
 import { lineToPolygon, type Pos } from '../geo';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -18,7 +19,8 @@ const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as s
   ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
 
 interface Cerca { id: number; descricao: string; tipo: 'poligono' | 'circulo' | 'rota'; geometria: { type: string; coordinates: any } | null; raio: number | null; cor: string | null; ativo: boolean; velocidadeMaxima: number | null }
-interface Evento { id: string; fixTime: string; tipo: string; cercaId: number; cercaDescricao: string; ativoDescricao: string | null; placa: string | null }
+interface Evento { id: string; fixTime: string; tipo: string; cercaId: number; cercaDescricao: string; ativoDescricao: string | null; placa: string | null; velocidade: number | null; limite: number | null }
+const CHIP_COR: Record<string, 'success' | 'error' | 'default'> = { Entrada: 'success', 'Velocidade excedida': 'error' };
 
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
 const TIPO = { poligono: 'Polígono', circulo: 'Círculo', rota: 'Rota' } as const;
@@ -123,13 +125,13 @@ export default function MapaDeCercas() {
         </Stack>
       )}
       <Card sx={{ p: 1.5 }}>
-        <Typography variant="subtitle1" gutterBottom>Últimas entradas e saídas</Typography>
-        {eventos.length === 0 ? <Typography variant="body2" color="text.secondary">Nenhuma entrada ou saída registrada</Typography> : (
+        <Typography variant="subtitle1" gutterBottom>Últimas entradas, saídas e excessos de velocidade</Typography>
+        {eventos.length === 0 ? <Typography variant="body2" color="text.secondary">Nenhuma entrada, saída ou excesso de velocidade registrado</Typography> : (
           <Stack spacing={0.5} data-testid="eventos-cercas">
             {eventos.map((e) => (
               <Stack key={e.id} direction="row" spacing={1} alignItems="center">
-                <Chip size="small" color={e.tipo === 'Entrada' ? 'success' : 'default'} label={e.tipo} />
-                <Typography variant="body2">{formatDateTime(e.fixTime)} · {e.cercaDescricao} · {e.ativoDescricao ?? 'Sem ativo'}{e.placa ? ` (${e.placa})` : ''}</Typography>
+                <Chip size="small" color={CHIP_COR[e.tipo] ?? 'default'} label={e.tipo} />
+                <Typography variant="body2">{formatDateTime(e.fixTime)} · {eventoLinha(e)}</Typography>
               </Stack>
             ))}
           </Stack>

@@ -1,6 +1,6 @@
 // Speeding in fences (excesso.ts): one excursion per stretch over the limit, per fence.
 import { describe, expect, it } from 'vitest';
-import { excessoDescricao, excursions, kmh } from '../excesso.ts';
+import { eventoLinha, excessoDescricao, excursions, kmh } from '../excesso.ts';
 
 const limits = new Map([[1, 60], [2, 40], [3, 0]]);
 
@@ -43,5 +43,14 @@ describe('description', () => {
     expect(kmh(80)).toBe('80');
     expect(kmh(80.44)).toBe('80,4');
     expect(excessoDescricao('Pátio', 85, 60)).toBe('Velocidade excedida na cerca Pátio (85 km/h, limite 60 km/h)');
+  });
+});
+
+describe('a row of the fence map’s latest events', () => {
+  const base = { cercaDescricao: 'Pátio', ativoDescricao: 'Caminhão 7', placa: 'ABC1D23', velocidade: 92.46, limite: 60 };
+  it('entries and exits: fence · vehicle (plate); speeding adds the speed against the limit', () => {
+    expect(eventoLinha({ ...base, tipo: 'Entrada' })).toBe('Pátio · Caminhão 7 (ABC1D23)');
+    expect(eventoLinha({ ...base, tipo: 'Velocidade excedida' })).toBe('Pátio · Caminhão 7 (ABC1D23) · 92,5 km/h (limite 60 km/h)');
+    expect(eventoLinha({ ...base, tipo: 'Velocidade excedida', ativoDescricao: null, placa: null, limite: null })).toBe('Pátio · Sem ativo · 92,5 km/h');
   });
 });

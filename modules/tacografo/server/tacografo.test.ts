@@ -105,7 +105,7 @@ describe('a whole transfer through POST /api/tacografo/quadros', () => {
     const rows = await json(res);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: fileId, serial: SERIAL, ativo: ativo.id, motorista: motorista.id, tipoArquivo: '90d_supressao', dataReferencia: '2026-11-20', tamanho: 10_000,
-      download: `/api/tacografo/arquivo/${fileId}`, _labels: { ativo: expect.stringContaining(ativo.descricao), motorista: expect.stringContaining(motorista.nome) } });
+      placa: ativo.placa, download: `/api/tacografo/arquivo/${fileId}`, _labels: { ativo: expect.stringContaining(ativo.descricao), motorista: expect.stringContaining(motorista.nome) } });
     expect(rows[0].chave).toBeUndefined();
     expect(await json(await outraB.get('/api/arquivo_tacografo'))).toEqual([]);
   });
@@ -139,7 +139,7 @@ describe('a whole transfer through POST /api/tacografo/quadros', () => {
       ['transferencia_iniciada', '44', 'Arquivo 7 dias de 20/11/2026', null, null],
       ['transferencia_falhou', '44', 'Arquivo 7 dias de 20/11/2026', 'VDOTAC01_7d_20261120_44.ddd', 'USB reiniciado'],
     ]);
-    expect(rows.every((r: any) => r.ativo === ativo.id && typeof r.time === 'string')).toBe(true);
+    expect(rows.every((r: any) => r.ativo === ativo.id && r.placa === ativo.placa && typeof r.time === 'string')).toBe(true);
     expect(await json(await outraB.get('/api/log_tacografo'))).toEqual([]);
   });
 
@@ -232,7 +232,7 @@ describe('a transfer that stops receiving frames', () => {
     const list = async () => (await json(await ponte.get(`/api/transferencia_tacografo?filter=${encodeURIComponent('{"transferencia":"70"}')}`))) as any[];
     // still within the timeout: the sweep leaves it alone
     await new Promise((res) => setTimeout(res, 400));
-    expect((await list())[0]).toMatchObject({ situacao: 'recebendo', motivo: null });
+    expect((await list())[0]).toMatchObject({ situacao: 'recebendo', motivo: null, placa: ativo.placa });
     // the last frame came 3 minutes ago (> 120 s)
     await pool.query(`UPDATE transferencia_tacografo SET ultimo_quadro_em = '2026-11-27T10:00:00Z' WHERE serial = $1 AND transferencia = '70'`, [SERIAL]);
     const [row] = await until(list, (rows) => rows[0]?.situacao === 'falhou');

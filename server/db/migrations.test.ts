@@ -2,17 +2,16 @@
 // without a migration stops the start with a pt-BR message; migration:create writes the file (drops only with
 // --allow-drop, said at the top of the file); migration:check fails when metadata and migrations disagree.
 // The schema `telemetria` comes from metadata/telemetria through the same command (telemetry-schema.test.ts).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { EntitySchema } from '@mikro-orm/core';
 import { startServer } from '../app/start.ts';
 import { loadBundle, type Bundle } from '../app/bundle.ts';
 import { createDatabase, migrationsCopy } from '../test/harness.ts';
+import { runDbCli } from './testing/cli.kit.ts';
 import { ALLOW_DROP_HEADER, checkMigrations, createMigration, MigrationError } from './migration-tools.ts';
 import { MIGRATIONS_DIR } from './orm.ts';
 
@@ -142,16 +141,14 @@ describe('migration:check', () => {
     expect(extra[0].sql.join('\n')).toContain('create table "extra_teste"');
   });
 
-  it('npm run migration:check exits 1 with a pt-BR list of the difference, 0 when they agree', () => {
+  it('npm run migration:check exits 1 with a pt-BR list of the difference, 0 when they agree', async () => {
     const dir = tempMigrations();
     fs.rmSync(path.join(dir, DIFF_VISIBLE_MIGRATION));
-    const env = { ...process.env, TEST_DATABASE_URL: inject('databaseUrl') };
-    const tsx = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
-    const bad = spawnSync(process.execPath, [tsx, 'server/db/cli.ts', 'check', '--dir', dir], { cwd: REPO, env, encoding: 'utf8' });
+    const bad = await runDbCli(['check', '--dir', dir]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('Os metadados e as migrações versionadas (server/migrations) não conferem.');
     expect(bad.stderr).toContain('Rode `npm run migration:create`');
-    const good = spawnSync(process.execPath, [tsx, 'server/db/cli.ts', 'check'], { cwd: REPO, env, encoding: 'utf8' });
+    const good = await runDbCli(['check']);
     expect(good.stderr).toBe('');
     expect(good.stdout).toContain('Migrações conferem com os metadados.');
     expect(good.status).toBe(0);

@@ -2,12 +2,10 @@
 // migration:check fails when a telemetry column is added to the metadata without a migration, migration:create
 // writes it, and the committed transition migration brings a database of the old ingest migrator (001–003)
 // and an empty one to the same state, rows and partitions kept.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { loadBundle, type Bundle } from '../app/bundle.ts';
 import { loadMetadata } from '../../generator/load.ts';
 import { buildTelemetry, emitTelemetry } from '../../generator/telemetry.ts';
@@ -15,6 +13,7 @@ import type { TelemetryTableMeta } from '../../shared/model.ts';
 import { TELEMETRY_TABLES } from '../generated/telemetry.ts';
 import { createDatabase, migrationsCopy } from '../test/harness.ts';
 import { checkMigrations, createMigration, describeProblems, migrate } from './migration-tools.ts';
+import { runDbCli } from './testing/cli.kit.ts';
 import { createOrm, MIGRATIONS_DIR } from './orm.ts';
 import { diffTelemetry, readTelemetryState, stateOf } from './telemetry-schema.ts';
 
@@ -105,15 +104,13 @@ describe('migration:check and migration:create over the schema telemetria', () =
     expect(await checkMigrations({ url: await createDatabase(), entities: bundle.entities, migrationsPath: MIGRATIONS_DIR })).toEqual([]);
   });
 
-  it('npm run migration:check exits 1 naming the column when the generated telemetry has it and no migration does', () => {
+  it('npm run migration:check exits 1 naming the column when the generated telemetry has it and no migration does', async () => {
     const { tables } = metadataWithNewColumn();
     const gen = path.join(REPO, 'server/test/.tmp', `gen-tel-${process.pid}`);
     dirs.push(gen);
     fs.cpSync(path.join(REPO, 'server/generated'), gen, { recursive: true });
     fs.writeFileSync(path.join(gen, 'telemetry.ts'), emitTelemetry(tables));
-    const env = { ...process.env, TEST_DATABASE_URL: inject('databaseUrl') };
-    const tsx = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
-    const bad = spawnSync(process.execPath, [tsx, 'server/db/cli.ts', 'check', '--generated', gen], { cwd: REPO, env, encoding: 'utf8' });
+    const bad = await runDbCli(['check', '--generated', gen]);
     expect(bad.stderr).toContain('Os metadados e as migrações versionadas (server/migrations) não conferem.');
     expect(bad.stderr).toContain('  coluna nova: telemetria.posicao.odometro');
     expect(bad.stderr).toContain('Rode `npm run migration:create`');

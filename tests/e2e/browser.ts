@@ -46,11 +46,11 @@ export async function openSession(baseUrl: string, login: string, password: stri
   return { browser, ctx, page, errors, close: async () => { await ctx.close(); await browser.close(); } };
 }
 
-/** JSON call to the API with the signed-in session's token (GET, or POST with a body); throws with the pt-BR msg. */
-export async function apiCall(ctx: BrowserContext, baseUrl: string, path: string, body?: unknown): Promise<any> {
+/** JSON call to the API with the signed-in session's token (GET, or POST with a body, or `method`); throws with the pt-BR msg. */
+export async function apiCall(ctx: BrowserContext, baseUrl: string, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
   const token = decodeURIComponent((await ctx.cookies()).find((c) => c.name === 'rastro_token')!.value);
   const r = await fetch(`${baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -72,8 +72,9 @@ describe('Cercas', () => {
     expect(new Set(ring.map((p) => p[1])).size).toBe(2);
   });
 
-  it('a truck driving through it: the fences’ map shows the fence, its entry and its exit', async () => {
+  it('a truck driving through it at 40 km/h where the fence allows 30: the fences’ map shows its entry, its speeding and its exit', async () => {
     const [c] = (await apiCall(ctx, baseUrl, `/api/cerca?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`)) as any[];
+    await apiCall(ctx, baseUrl, `/api/cerca/${c.id}`, { velocidadeMaxima: 30 }, 'PUT');
     const ring = c.geometria.coordinates[0] as number[][];
     const lons = ring.map((p) => p[0]!), lats = ring.map((p) => p[1]!);
     const lat = (Math.min(...lats) + Math.max(...lats)) / 2;
@@ -81,13 +82,15 @@ describe('Cercas', () => {
     // 11 fixes west to east: 3 before the fence, inside, 3 after
     await send(Array.from({ length: 11 }, (_, i) => frame(i, lat, w - span * 0.5 + (span * 2 * i) / 10)));
     await expect.poll(async () => (await apiCall(ctx, baseUrl, `/api/cercas/eventos?filter=${encodeURIComponent(JSON.stringify({ cercaId: c.id }))}`)).map((x: any) => x.tipo).sort().join(','), { ...T, interval: 300 })
-      .toBe('Entrada,Saída');
+      .toBe('Entrada,Saída,Velocidade excedida');
     await page.goto(`${baseUrl}/tlm/cee/mapa_de_cercas`);
     await page.getByTestId('lista-cercas').getByText(nome).waitFor(T);
     const ev = page.getByTestId('eventos-cercas');
     await ev.getByText('Entrada', { exact: true }).waitFor(T);
     await ev.getByText('Saída', { exact: true }).waitFor(T);
     await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa})`).first().waitFor(T);
+    await ev.getByText('Velocidade excedida', { exact: true }).waitFor(T);
+    await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa}) · 40 km/h (limite 30 km/h)`).waitFor(T);
     await expect.poll(() => page.getByTestId('mapa-cercas').locator('path.leaflet-interactive').count(), T).toBe(1);
     await page.screenshot({ path: `${SHOTS}/2-mapa.png`, fullPage: true });
     expect(s.errors).toEqual([]);

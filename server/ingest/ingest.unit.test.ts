@@ -278,6 +278,10 @@ describe('device servers after they listen', () => {
     const emfile = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
     expect(() => a0.emit('error', emfile)).not.toThrow();
     expect(errors).toHaveBeenCalledWith({ err: 'accept EMFILE', code: 'EMFILE', what: 'x' }, 'erro no servidor de equipamentos');
+    // a flood of failed accepts: counted, not one line each
+    a0.emit('error', emfile);
+    a0.emit('error', emfile);
+    expect(errors).toHaveBeenCalledTimes(1);
     // still accepting
     const c = net.connect(port, '127.0.0.1');
     await new Promise<void>((r, j) => { c.once('connect', () => r()); c.once('error', j); });

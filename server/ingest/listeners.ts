@@ -252,13 +252,21 @@ export function startTcp(port: number, host: string, decoder: Decoder, sink: Ing
 
 /** Starts `server` listening: resolves once it listens, rejects when it cannot (port taken). Once listening, a
  *  server error (a failed accept when the process is out of file descriptors under a flood) is logged: an 'error'
- *  event without a listener would end the whole process, and the server goes on accepting when descriptors free. */
+ *  event without a listener would end the whole process, and the server goes on accepting when descriptors free.
+ *  A flood fails every accept: one line per 10 s at most, with how many errors came since the last one. */
 export function listening<S extends net.Server>(server: S, what: string, listen: (done: () => void) => void): Promise<S> {
+  let lastLog = -Infinity, unlogged = 0;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     listen(() => {
       server.off('error', reject);
-      server.on('error', (err: NodeJS.ErrnoException) => log.error({ err: err.message, code: err.code, what }, 'erro no servidor de equipamentos'));
+      server.on('error', (err: NodeJS.ErrnoException) => {
+        const now = Date.now();
+        if (now - lastLog < 10_000) { unlogged++; return; }
+        log.error({ err: err.message, code: err.code, what, ...(unlogged ? { semRegistro: unlogged } : {}) }, 'erro no servidor de equipamentos');
+        lastLog = now;
+        unlogged = 0;
+      });
       resolve(server);
     });
   });

@@ -42,6 +42,7 @@ beforeAll(async () => {
   await ts.createUser({ login: 'taco.sem', senha: PW, ambienteId, empresas: [A], permissoes: ['tlm.fro.ativo.lista'] });
   [ponte, leitor, outraB, semChave] = await Promise.all(['taco.ponte', 'taco.leitor', 'taco.b', 'taco.sem'].map((l) => ts.login(l, PW)));
   ativo = (await pool.query('SELECT id, descricao, placa FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A])).rows[0];
+  expect(ativo.placa).toMatch(/^[A-Z]{3}-?\d[A-Z0-9]\d{2}$/); // the plate checks below compare a real plate, not null with null
   motorista = (await pool.query('SELECT id, nome FROM motorista WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A])).rows[0];
   await ts.insert('equipamento', { empresaId: A, serial: SERIAL, tecnologia: 'vdo', modelo: 'vdo_telemetria', ativado: true });
   await ts.insert('equipamento', { empresaId: A, serial: '865300000000077', tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });

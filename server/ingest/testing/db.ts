@@ -34,9 +34,22 @@ export async function createDatabase(baseUrl: string, name: string): Promise<{ u
     drop: async () => {
       const a = new pg.Client({ connectionString: baseUrl });
       await a.connect();
-      try { await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); } finally { await a.end(); }
+      try { await dropDatabase(a, name); } finally { await a.end(); }
     },
   };
+}
+
+/**
+ * Drops database `name` through admin (connected to another database of the server). pg's Pool.end() resolves
+ * before its connections have said goodbye: a FORCE drop at once would terminate them mid-goodbye, and their pool
+ * would emit 'terminating connection due to administrator command' as an error nobody handles. So the sessions get
+ * up to `waitMs` to leave on their own; whatever is still there then (a leak) is terminated.
+ */
+export async function dropDatabase(admin: pg.Client, name: string, waitMs = 10_000): Promise<void> {
+  const until = Date.now() + waitMs;
+  const sessions = async () => Number((await admin.query('SELECT count(*) n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n);
+  while (Date.now() < until && await sessions() > 0) await new Promise((r) => setTimeout(r, 20));
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
 /** Registers a device of company empresaId linked to ativoId (when given). */

@@ -70,14 +70,16 @@ export class CommandDispatcher {
     this.polling = true;
     try {
       const timeoutS = Math.round((this.opts.ackTimeoutMs ?? 120_000) / 1000);
-      // Sent but never acknowledged: retry, or give up after MAX_ATTEMPTS.
+      // Sent by this gateway but never acknowledged: retry, or give up after MAX_ATTEMPTS. Only the kinds it sends:
+      // other queued kinds (e.g. the tachograph's, handed to the video units' bridge) have their owner's timeout.
       await this.pool.query(
         `UPDATE ${fila.table} SET
            ${fila.status} = CASE WHEN ${fila.tentativas} >= $2 THEN 'erro' ELSE 'pendente' END,
            ${fila.processing} = false,
            ${fila.resposta} = CASE WHEN ${fila.tentativas} >= $2 THEN 'Sem resposta do equipamento' ELSE ${fila.resposta} END,
            ${fila.updatedAt} = now()
-         WHERE ${fila.status} = 'enviado' AND ${fila.enviadoEm} < now() - make_interval(secs => $1)`, [timeoutS, MAX_ATTEMPTS]);
+         WHERE ${fila.status} = 'enviado' AND ${fila.enviadoEm} < now() - make_interval(secs => $1) AND ${fila.event} = ANY($3::text[])`,
+        [timeoutS, MAX_ATTEMPTS, [...COMMAND_TYPES]]);
       const serials = [...this.links.keys()];
       if (!serials.length) return;
       // Pending commands of the connected serials that are not for the serial's registration: refused for good.

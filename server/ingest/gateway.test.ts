@@ -202,6 +202,20 @@ describe('gateway', () => {
     d.close();
   });
 
+  it('a sent command never acknowledged goes back to pendente, or erro after 3 attempts; kinds it does not send are left to their module', async () => {
+    const ins = async (event: string, tentativas: number) => (await pool.query(
+      `INSERT INTO fila_processamento (empresa_id, serial, event, value, status, processing, tentativas, enviado_em, created_at, updated_at)
+       VALUES (1, '860000000000009', $1, '{}', 'enviado', true, $2, now() - interval '1 hour', now(), now()) RETURNING id`, [event, tentativas])).rows[0].id as number;
+    const retry = await ins('reboot', 1);
+    const last = await ins('sync', 3);
+    const tacho = await ins('tacografoDownload', 1);
+    const row = async (id: number) => (await pool.query(`SELECT status, processing, resposta FROM fila_processamento WHERE id = $1`, [id])).rows[0];
+    await until(async () => (await row(last)).status === 'erro');
+    expect(await row(retry)).toEqual({ status: 'pendente', processing: false, resposta: null });
+    expect(await row(last)).toEqual({ status: 'erro', processing: false, resposta: 'Sem resposta do equipamento' });
+    expect(await row(tacho)).toEqual({ status: 'enviado', processing: true, resposta: null });
+  });
+
   it('ingests the older binary family over TCP and answers with its binary ack after commit', async () => {
     // SV status (protocol/legacy/README.md): serial 12345678, fix 2024-05-01T12:34:50Z, -23.5/-46.625, 270°, 72 km/h, ignition
     const A = '5356002a1600bc614e0502663236ea00feb58800fd7056010e004801663236f00001000100010ce70000';

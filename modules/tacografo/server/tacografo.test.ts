@@ -1,7 +1,8 @@
 // Tachograph over real HTTP: a whole transfer posted as frames (out of order, with repeats, over two calls) becomes
 // one file — stored, listed per asset and driver, downloaded byte for byte; a missing block fails the transfer with its
 // reason; the device's own failure reason is logged; commands are queued with their request frame. Another company's
-// user gets 404, a user without the keys 403, bad input 400 with a pt-BR message.
+// user gets 404, a user without the keys 403, bad input 400 with a pt-BR message. The bridge takes the queued commands
+// (a waiting call is woken by the command queued meanwhile) and the unit's silence or its transfer answers them.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
@@ -298,6 +299,82 @@ describe('Enviar comando on a transfer row (POST /api/transferencia_tacografo/{i
     expect((await outraB.post(`/api/transferencia_tacografo/${id}/comando`, { comando: 'upload' })).status).toBe(404);
     expect((await semChave.post(`/api/transferencia_tacografo/${id}/comando`, { comando: 'upload' })).status).toBe(403);
     expect((await leitor.post(`/api/transferencia_tacografo/${id}/comando`, { comando: 'upload' })).status).toBe(403);
+  });
+});
+
+describe('the bridge takes the queued commands (POST /api/tacografo/comandos/retirar and the answer to /quadros)', () => {
+  const retirar = async (api: Api, b: Record<string, unknown>) => { const r = await api.post('/api/tacografo/comandos/retirar', b); return { status: r.status, body: await json(r) }; };
+  const fila = async (id: number) => (await pool.query('SELECT status, processing, tentativas, enviado_em IS NOT NULL AS enviado, resposta FROM fila_processamento WHERE id = $1', [id])).rows[0];
+  const lastLog = async (serial: string) => (await pool.query('SELECT evento, descricao, mensagem, ativo FROM log_tacografo WHERE serial = $1 ORDER BY id DESC LIMIT 1', [serial])).rows[0];
+
+  it('a waiting bridge gets the command queued meanwhile: enviado, logged; then nothing is left to take', async () => {
+    // what the earlier tests left queued (the transfer row's commands) is taken first, oldest first
+    const left = await retirar(ponte, {});
+    expect(left.status).toBe(200);
+    expect(left.body.payload.comandos.map((c: any) => [c.comando, c.transferencia])).toEqual([['interrupt', 80], ['upload', 80], ['interrupt', 80]]);
+    const waiting = retirar(ponte, { seriais: [SERIAL], aguardarSegundos: 20 });
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    const q = await json(await ponte.post('/api/tacografo/comando', { serial: SERIAL, comando: 'download', tipoArquivo: '7d', dataReferencia: '2026-11-25' }));
+    const got = await waiting;
+    expect(Date.now() - t0).toBeLessThan(15_000); // woken by the queued command, not by the end of its 20 s
+    expect(got.status).toBe(200);
+    expect(got.body.msg).toBe('1 comando(s) entregue(s)');
+    expect(got.body.payload.comandos).toEqual([{ id: q.payload.id, serial: SERIAL, comando: 'download', quadro: q.payload.quadro, tipoArquivo: '7d', dataReferencia: '2026-11-25', transferencia: null }]);
+    expect(await fila(q.payload.id)).toEqual({ status: 'enviado', processing: true, tentativas: 1, enviado: true, resposta: null });
+    expect(await lastLog(SERIAL)).toEqual({ evento: 'comando_entregue', descricao: 'Ler do VDR (download)', mensagem: `Comando nº ${q.payload.id} entregue à ponte para o equipamento`, ativo: ativo.id });
+    const again = await retirar(ponte, { seriais: [SERIAL] });
+    expect([again.body.msg, again.body.payload.comandos]).toEqual(['Nenhum comando pendente', []]);
+  });
+
+  it('the unit posting frames gets its commands back; the interrupt is answered when the transfer it stops ends', async () => {
+    const send = async (b: Record<string, unknown>) => (await json(await ponte.post('/api/tacografo/comando', { serial: SERIAL, dataReferencia: '2026-11-26', ...b }))).payload.id as number;
+    const dl = await send({ comando: 'download', tipoArquivo: '24h' });
+    const stopIt = await send({ comando: 'interrupt', cancelamento: 'usb', transferencia: 90 });
+    const r = await post(ponte, frames(90, FILE, '24h').slice(0, 2));
+    expect(r.body.payload.transferencias[0]).toMatchObject({ transferencia: '90', situacao: 'recebendo' });
+    expect(r.body.payload.comandos.map((c: any) => [c.id, c.comando])).toEqual([[dl, 'download'], [stopIt, 'interrupt']]);
+    expect(decodeFrame(Buffer.from(r.body.payload.comandos[1].quadro, 'hex')).frame).toMatchObject({ service: 'interrupt', subCommand: 'cancelUsb', transferId: 90 });
+    expect((await fila(stopIt)).status).toBe('enviado');
+    // the unit stops transfer 90 (its cancel frame, reason 1)
+    const end = await post(ponte, [commandFrame({ command: 'interrupt', fileType: '24h', referenceDate: DAY, transferId: 90, cancel: 'usb' }).toString('hex')]);
+    expect(end.body.payload.transferencias[0]).toMatchObject({ situacao: 'falhou', motivo: 'Operação abortada' });
+    expect(end.body.payload.comandos).toEqual([]);
+    expect(await fila(stopIt)).toMatchObject({ status: 'concluido', processing: false, resposta: 'Transferência 90 interrompida: Operação abortada' });
+  });
+
+  it('a unit that never answers: its command ends erro after TACOGRAFO_TIMEOUT_S, logged', async () => {
+    await ts.insert('equipamento', { empresaId: A, serial: 'VDOTAC02', tecnologia: 'vdo', modelo: 'vdo_compact', ativado: true });
+    const id = (await json(await ponte.post('/api/tacografo/comando', { serial: 'VDOTAC02', comando: 'upload', tipoArquivo: '90d_supressao', dataReferencia: '2026-11-26' }))).payload.id;
+    expect((await retirar(ponte, { seriais: ['VDOTAC02'] })).body.payload.comandos.map((c: any) => c.id)).toEqual([id]);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await fila(id)).status).toBe('enviado'); // within the timeout: left alone
+    await pool.query(`UPDATE fila_processamento SET enviado_em = now() - interval '10 minutes' WHERE id = $1`, [id]);
+    const row = await until(() => fila(id), (r) => r.status !== 'enviado');
+    expect(row).toEqual({ status: 'erro', processing: false, tentativas: 1, enviado: true, resposta: 'Sem resposta do equipamento em 120 s' });
+    expect(await lastLog('VDOTAC02')).toEqual({ evento: 'comando_sem_resposta', descricao: 'Enviar arquivo (upload)', mensagem: `Comando nº ${id}: Sem resposta do equipamento em 120 s`, ativo: null });
+  });
+
+  it('another company takes nothing of A; the keys, the device and the input are checked', async () => {
+    const id = (await json(await ponte.post('/api/tacografo/comando', { serial: SERIAL, comando: 'upload', tipoArquivo: '24h', dataReferencia: '2026-11-26' }))).payload.id;
+    expect(await retirar(outraB, { seriais: [SERIAL] })).toMatchObject({ status: 404, body: { msg: `Equipamento não encontrado: ${SERIAL}` } });
+    expect((await retirar(outraB, {})).body.payload.comandos).toEqual([]);
+    expect((await fila(id)).status).toBe('pendente');
+    expect((await retirar(semChave, {})).status).toBe(403);
+    expect((await retirar(leitor, {})).status).toBe(403);
+    expect((await ts.fetch('/api/tacografo/comandos/retirar', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(await retirar(ponte, { seriais: ['865300000000077'] })).toMatchObject({ status: 422, body: { msg: 'O equipamento 865300000000077 não é de vídeo telemetria (VDO)' } });
+    expect(await retirar(ponte, { seriais: 'VDOTAC01' })).toMatchObject({ status: 400, body: { msg: 'O campo Seriais deve ser uma lista de 1 a 500 seriais' } });
+    expect(await retirar(ponte, { aguardarSegundos: 99 })).toMatchObject({ status: 400, body: { msg: 'O campo Aguardar (segundos) deve ser um inteiro de 0 a 25' } });
+    expect((await fila(id)).status).toBe('pendente');
+    expect((await retirar(ponte, { seriais: [SERIAL] })).body.payload.comandos.map((c: any) => c.id)).toEqual([id]);
+  });
+
+  it('the routes are in the OpenAPI with their keys', async () => {
+    const doc = await json(await ponte.get('/api/openapi.json'));
+    expect(['/api/tacografo/quadros', '/api/tacografo/comando', '/api/tacografo/comandos/retirar'].map((p) => doc.paths[p]?.post?.['x-permission'])).toEqual([
+      'rel.rel.relatorios_registros.vdo_onboard.ingestao', 'rel.rel.relatorios_registros.vdo_onboard.comando', 'rel.rel.relatorios_registros.vdo_onboard.ingestao']);
+    expect(doc.paths['/api/tacografo/arquivo/{id}'].get.operationId).toBe('tacografo_arquivo');
   });
 });
 

@@ -6,7 +6,11 @@
 //   step logged in log_tacografo. The answer carries the ack/nack frame of each transfer that ended.
 // - POST /api/tacografo/comando { serial, comando, tipoArquivo, dataReferencia, cancelamento?, transferencia? } —
 //   upload / download / interrupt queued in fila_processamento (the request frame in value.quadro).
+// - POST /api/tacografo/comandos/retirar { seriais?, aguardarSegundos? } — the bridge takes the queued commands of its
+//   units (also answered in every POST /quadros for that unit): handed over = enviado, logged; settled by the
+//   transfer that follows, or erro when the unit stays silent (the module's sweep).
 // - GET /api/tacografo/arquivo/{id} — the file's bytes (the list's Baixar link: the front end's cookie).
+import { EventEmitter } from 'node:events';
 import type { Context, Hono } from 'hono';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppEnv, Session } from '../../../server/app/env.ts';
@@ -19,6 +23,9 @@ import { assertOwnDevices } from '../../../server/crud/commands.ts';
 import type { ActionHandler } from '../../../server/crud/actions.ts';
 import { newKey } from '../../../server/uploads/storage.ts';
 import { companySql, qParams, sameCompany, scopeWhere, tenantOnly } from '../../../server/tenancy/scope.ts';
+import { emitChange, events, type RowChange } from '../../../server/realtime/events.ts';
+import { plain } from '../../../server/crud/history.ts';
+import { documentCalls } from '../../../server/app/docs.ts';
 import {
   FILE_TYPES, FrameError, HEADER, MAX_DATA, REASONS, addFrame, assemble, commandFrame, daysFromEpoch, dateFromDays, decodeFrame,
   encodeFrame, fileTypeLabel, missingBlocks, reasonLabel, type CancelType, type Command, type FileType, type Frame,
@@ -41,6 +48,17 @@ const orm = (em: EntityManager, key: string) => ormName(em, ent(key));
 const FILE_KEYS = Object.values(FILE_TYPES).map((t) => t.key) as FileType[];
 const COMMANDS: Record<Command, string> = { upload: 'tacografoUpload', download: 'tacografoDownload', interrupt: 'tacografoInterrupt' };
 const COMMAND_LABEL: Record<Command, string> = { upload: 'Enviar arquivo (upload)', download: 'Ler do VDR (download)', interrupt: 'Interromper transferência' };
+const COMMAND_EVENTS = Object.values(COMMANDS);
+const COMMAND_OF = Object.fromEntries(Object.entries(COMMANDS).map(([k, v]) => [v, k])) as Record<string, Command>;
+/** Commands handed to a bridge per call. */
+export const MAX_HANDOVER = 50;
+/** Longest wait of POST /comandos/retirar for a command to be queued. */
+export const MAX_WAIT_S = 25;
+/** SQL: the label of the command of row alias `a` (COMMAND_LABEL), for log rows written in SQL. */
+const labelSql = (a: string) => `CASE ${a}.event ${Object.entries(COMMANDS).map(([k, v]) => `WHEN '${v}' THEN '${COMMAND_LABEL[k as Command]}'`).join(' ')} END`;
+/** SQL: the asset the device of row alias `a` is in now (its open link). */
+const linkedAssetSql = (a: string) =>
+  `(SELECT v.ativo_id FROM equipamento_ativo v WHERE v.serial = ${a}.serial AND ${sameCompany('v', a)} AND v.data_fim IS NULL ORDER BY v.data_inicio DESC LIMIT 1)`;
 
 const brDate = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 const fileName = (serial: string, t: FileType, days: number, transfer: number) =>
@@ -95,6 +113,17 @@ async function settleCommand(tx: EntityManager, s: Session, serial: string, stat
   if (open) tx.assign(open as never, { status, processing: false, concluidoEm: new Date(), resposta } as never);
 }
 
+/** A transfer ended: the interrupt commands handed to the unit for it (or for no transfer in particular) are answered. */
+async function settleInterrupts(tx: EntityManager, s: Session, serial: string, transferId: number, resposta: string) {
+  const p = qParams();
+  const id = String(transferId);
+  await tx.getConnection().execute(
+    `UPDATE fila_processamento f SET status = 'concluido', processing = false, concluido_em = now(), resposta = ${p.add(resposta)}, updated_at = now()
+      WHERE f.serial = ${p.add(serial)} AND f.event = ${p.add(COMMANDS.interrupt)} AND f.status = 'enviado'
+        AND coalesce(f.value->>'transferencia', ${p.add(id)}) = ${p.add(id)} AND ${companySql('f', s.empresaAtiva, p)}`,
+    p.values, 'run', tx.getTransactionContext());
+}
+
 /** The frames of one transfer id of the device, in one transaction (advisory lock: concurrent calls queue). */
 async function oneTransfer(c: Context<AppEnv>, serial: string, transferId: number, frames: Frame[], who: { ativo: number | null; motorista: number | null }): Promise<Outcome> {
   const s = c.get('session');
@@ -147,6 +176,7 @@ async function oneTransfer(c: Context<AppEnv>, serial: string, transferId: numbe
         log(tx, s, { serial, ativo: who.ativo, evento: 'transferencia_falhou', transferencia: String(transferId), arquivoVDR: name,
           descricao: `Arquivo ${fileTypeLabel(st.fileType)} de ${brDate(dateFromDays(st.referenceDate))}`, mensagem: motivo });
         await settleCommand(tx, s, serial, 'erro', motivo);
+        await settleInterrupts(tx, s, serial, transferId, `Transferência ${transferId} interrompida: ${motivo}`);
         out = { transferencia: String(transferId), situacao: 'falhou', ...base, motivo, arquivo: null, resposta: reply(false, (st.reason ?? 1) as ReasonCode) };
       } else if (missing) {
         const body = assemble(st);
@@ -162,6 +192,7 @@ async function oneTransfer(c: Context<AppEnv>, serial: string, transferId: numbe
         log(tx, s, { serial, ativo: who.ativo, evento: 'arquivo_recebido', transferencia: String(transferId), arquivoVDR: name,
           descricao: `Arquivo ${fileTypeLabel(st.fileType)} de ${brDate(dateFromDays(st.referenceDate))}`, mensagem: `${body.length} bytes em ${base.blocosRecebidos} blocos` });
         await settleCommand(tx, s, serial, 'concluido', `Arquivo recebido: ${name}`);
+        await settleInterrupts(tx, s, serial, transferId, `Transferência ${transferId} concluída antes da interrupção: ${name}`);
         out = { transferencia: String(transferId), situacao: 'concluida', ...base, motivo: null, resposta: reply(true, 0),
           arquivo: { id: arquivo.id, nomeArquivo: name, tamanho: body.length, tipoArquivo: st.fileType, dataReferencia: dateFromDays(st.referenceDate) } };
       } else {
@@ -222,6 +253,9 @@ export function queueCommand(tx: EntityManager, s: Session, serial: string, ativ
   return { row, quadro };
 }
 
+/** The change a queued command is (pushed after commit: the queue screens refresh, waiting bridges look again). */
+const queuedChange = (row: Row): RowChange => ({ entity: 'fila_processamento', id: Number(row.id), op: 'create', before: null, after: plain(ent('fila_processamento'), row) });
+
 /**
  * Action "comando" of a transfer row (Transferências do tacógrafo → Enviar comando): upload / download / interrupt
  * for that transfer's device, file type, reference date and transfer id. The answer is the queued command, with
@@ -239,8 +273,81 @@ export const transferCommand: ActionHandler = async (ctx) => {
   const { row, quadro } = queueCommand(ctx.tx, ctx.session, serial, ativoId, o);
   await ctx.tx.flush();
   const resumo = `${commandText(o)}: enfileirado para o veículo ${veiculo} (equipamento ${serial}), comando nº ${row.id}, situação pendente`;
-  return { status: 201, body: [{ id: row.id, serial, event: COMMANDS[o.comando], status: 'pendente', quadro, resumo }] };
+  return { status: 201, body: [{ id: row.id, serial, event: COMMANDS[o.comando], status: 'pendente', quadro, resumo }], changes: [queuedChange(row)] };
 };
+
+// ---- Handing queued commands to the bridge ------------------------------------------------------------------------
+
+/** A command as the bridge gets it: the frame to forward to the unit and what it asks. */
+export interface Handed { id: number; serial: string; comando: Command; quadro: string; tipoArquivo: string; dataReferencia: string; transferencia: number | null }
+
+/**
+ * Hands the company's pending tachograph commands (of its vdo devices; all, or those of `seriais`) to the bridge,
+ * oldest first, in one statement: enviado (one more attempt, enviadoEm now), one log_tacografo row each
+ * (comando_entregue). SKIP LOCKED: two bridges asking at once never get the same command.
+ */
+export async function handOver(em: EntityManager, s: Session, seriais: string[] | null, limit = MAX_HANDOVER): Promise<Handed[]> {
+  const p = qParams();
+  // MikroORM's execute spreads an array parameter into a list: the serials go as one JSON text.
+  const pick = `SELECT f.id FROM fila_processamento f
+     WHERE ${companySql('f', s.empresaAtiva, p)} AND f.status = 'pendente' AND NOT f.processing AND f.event IN (${COMMAND_EVENTS.map((e) => `'${e}'`).join(', ')})
+       ${seriais ? `AND f.serial IN (SELECT jsonb_array_elements_text(${p.add(JSON.stringify(seriais))}::jsonb))` : ''}
+       AND EXISTS (SELECT 1 FROM equipamento e WHERE e.serial = f.serial AND ${sameCompany('e', 'f')} AND e.tecnologia = 'vdo')
+     ORDER BY f.id LIMIT ${p.add(limit)} FOR UPDATE SKIP LOCKED`;
+  const rows = (await em.getConnection().execute(`
+    WITH q AS (
+      UPDATE fila_processamento q SET status = 'enviado', processing = true, enviado_em = now(), tentativas = q.tentativas + 1, updated_at = now()
+       WHERE q.id IN (${pick})
+      RETURNING q.id, q.empresa_id, q.serial, q.event, q.value
+    ), l AS (
+      INSERT INTO log_tacografo (empresa_id, serial, ativo, evento, descricao, time, mensagem, transferencia, created_at, updated_at)
+      SELECT q.empresa_id, q.serial, ${linkedAssetSql('q')}, 'comando_entregue', ${labelSql('q')}, now(), 'Comando nº ' || q.id || ' entregue à ponte para o equipamento', q.value->>'transferencia', now(), now()
+      FROM q RETURNING id
+    )
+    SELECT q.id, q.serial, q.event, q.value, (SELECT count(*) FROM l)::int AS logs FROM q ORDER BY q.id`, p.values)) as Row[];
+  return rows.map((r) => ({
+    id: Number(r.id), serial: r.serial, comando: COMMAND_OF[r.event], quadro: r.value?.quadro, tipoArquivo: r.value?.tipoArquivo,
+    dataReferencia: r.value?.dataReferencia, transferencia: r.value?.transferencia ?? null,
+  }));
+}
+
+// A command queued (here or by any register's change): the bridges waiting in this process look again. Waiters also
+// look every second, for commands queued by another process of the API.
+const queued = new EventEmitter();
+queued.setMaxListeners(0);
+const onChange = (c: RowChange) => { if (c.entity === 'fila_processamento' && COMMAND_EVENTS.includes((c.after?.event ?? '') as never)) queued.emit('queued'); };
+
+function nextQueued(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(t); queued.off('queued', done); signal.removeEventListener('abort', done); resolve(); };
+    const t = setTimeout(done, ms);
+    queued.once('queued', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function seriaisOf(v: unknown): string[] | null {
+  if (v == null) return null;
+  if (!Array.isArray(v) || !v.length || v.length > 500) throw badRequest('O campo Seriais deve ser uma lista de 1 a 500 seriais');
+  return [...new Set(v.map((x) => serialOf(x)))];
+}
+
+function waitOf(v: unknown): number {
+  if (v == null) return 0;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_WAIT_S) throw badRequest(`O campo Aguardar (segundos) deve ser um inteiro de 0 a ${MAX_WAIT_S}`);
+  return n;
+}
+
+/** Every serial must be a vdo device of the company: 404 / 422 naming the first that is not. */
+async function vdoDevices(em: EntityManager, s: Session, seriais: string[]): Promise<void> {
+  const found = (await em.find(orm(em, 'equipamento'), { serial: { $in: seriais }, ...scopeWhere(ent('equipamento'), s) } as never)) as Row[];
+  for (const serial of seriais) {
+    const eq = found.find((r) => r.serial === serial);
+    if (!eq) throw new HttpError(404, `Equipamento não encontrado: ${serial}`);
+    if (eq.tecnologia !== 'vdo') throw new HttpError(422, `O equipamento ${serial} não é de vídeo telemetria (VDO)`);
+  }
+}
 
 function serialOf(v: unknown): string {
   if (typeof v !== 'string' || !v.trim() || v.length > 20) throw badRequest('O campo Serial é obrigatório (até 20 caracteres)');
@@ -252,6 +359,37 @@ async function body(c: Context<AppEnv>): Promise<Row> {
   if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('Requisição inválida: envie um objeto JSON');
   return b as Row;
 }
+
+const TAG = ['Tacógrafo'];
+const env = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } });
+const jsonBody = (properties: Record<string, unknown>, required: string[] = []) =>
+  ({ required: true, content: { 'application/json': { schema: { type: 'object', properties, required } } } });
+const ERRORS = { 400: env('Entrada inválida (mensagem em português)'), 401: env('Sem sessão'), 403: env('Sem a chave de permissão'), 404: env('Equipamento não encontrado nesta empresa'), 422: env('O equipamento não é de vídeo telemetria (VDO)') };
+documentCalls({
+  '/api/tacografo/quadros': { post: {
+    tags: TAG, operationId: 'tacografo_quadros', 'x-permission': 'rel.rel.relatorios_registros.vdo_onboard.ingestao',
+    summary: 'Quadros de transferência do tacógrafo enviados pela unidade (a ponte do serviço de vídeo os repassa)',
+    requestBody: jsonBody({ serial: { type: 'string', maxLength: 20 }, quadros: { type: 'array', maxItems: MAX_FRAMES, items: { type: 'string', pattern: '^([0-9a-fA-F]{2})+$' } } }, ['serial', 'quadros']),
+    responses: { 200: env('payload: { serial, quadros, transferencias, respostas (quadros ack/nack a repassar), comandos (comandos pendentes da unidade, já entregues) }'), ...ERRORS },
+  } },
+  '/api/tacografo/comando': { post: {
+    tags: TAG, operationId: 'tacografo_comando', 'x-permission': 'rel.rel.relatorios_registros.vdo_onboard.comando', summary: 'Enfileira upload, download ou interrupção para a unidade',
+    requestBody: jsonBody({ serial: { type: 'string' }, comando: { enum: ['upload', 'download', 'interrupt'] }, tipoArquivo: { enum: FILE_KEYS }, dataReferencia: { type: 'string', format: 'date' },
+      cancelamento: { enum: ['usb', 'rs232'] }, motivo: { type: 'integer' }, transferencia: { type: 'integer', minimum: 0, maximum: 0xffffffff } }, ['serial', 'comando', 'dataReferencia']),
+    responses: { 201: env('payload: { id, serial, event, status: pendente, quadro }'), ...ERRORS },
+  } },
+  '/api/tacografo/comandos/retirar': { post: {
+    tags: TAG, operationId: 'tacografo_comandos_retirar', 'x-permission': 'rel.rel.relatorios_registros.vdo_onboard.ingestao',
+    summary: `A ponte retira os comandos pendentes das unidades VDO da empresa (até ${MAX_HANDOVER}); aguardarSegundos: espera até um comando ser enfileirado`,
+    requestBody: jsonBody({ seriais: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'string', maxLength: 20 } }, aguardarSegundos: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S } }),
+    responses: { 200: env('payload: { comandos: [{ id, serial, comando, quadro, tipoArquivo, dataReferencia, transferencia }] }'), ...ERRORS },
+  } },
+  '/api/tacografo/arquivo/{id}': { get: {
+    tags: TAG, operationId: 'tacografo_arquivo', 'x-permission': 'rel.rel.relatorios_registros.ultimos_registros_tacografo.lista',
+    summary: 'Bytes do arquivo do tacógrafo (.ddd)', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+    responses: { 200: { description: 'O arquivo', content: { 'application/octet-stream': {} } }, 401: env('Sem sessão'), 403: env('Sem a chave de permissão'), 404: env('Arquivo não encontrado') },
+  } },
+});
 
 export function routes(api: Hono<AppEnv>) {
   route(api, 'post', '/tacografo/quadros', { permission: ['rel.rel.relatorios_registros.vdo_onboard.ingestao'], scope: 'empresa' }, async (c) => {
@@ -283,7 +421,9 @@ export function routes(api: Hono<AppEnv>) {
         throw e;
       }
     }
-    return ok(c, { serial, quadros: frames.length, transferencias: out.map(({ resposta: _r, ...o }) => o), respostas: out.flatMap((o) => (o.resposta ? [o.resposta] : [])) },
+    // The unit is online: its queued commands go back with the answer (frames to forward, like respostas).
+    const comandos = await handOver(em, s, [serial]);
+    return ok(c, { serial, quadros: frames.length, transferencias: out.map(({ resposta: _r, ...o }) => o), respostas: out.flatMap((o) => (o.resposta ? [o.resposta] : [])), comandos },
       'Quadros recebidos');
   });
 
@@ -297,7 +437,27 @@ export function routes(api: Hono<AppEnv>) {
     await vdoDevice(em, s, serial);
     const { ativo } = await assetAndDriver(em, s, serial);
     const { row, quadro } = await em.transactional(async (tx) => { const r = queueCommand(tx, s, serial, ativo, o); await tx.flush(); return r; });
+    emitChange(queuedChange(row));
     return ok(c, { id: row.id, serial, event: COMMANDS[o.comando], status: 'pendente', quadro }, 'Comando enfileirado', 201);
+  });
+
+  route(api, 'post', '/tacografo/comandos/retirar', { permission: ['rel.rel.relatorios_registros.vdo_onboard.ingestao'], scope: 'empresa' }, async (c) => {
+    const b = await body(c);
+    const seriais = seriaisOf(b.seriais);
+    const wait = waitOf(b.aguardarSegundos);
+    const em = c.get('em');
+    const s = c.get('session');
+    if (seriais) await vdoDevices(em, s, seriais);
+    const end = Date.now() + wait * 1000;
+    const signal = c.req.raw.signal;
+    for (;;) {
+      const comandos = await handOver(em, s, seriais);
+      const left = end - Date.now();
+      if (comandos.length || left <= 0 || signal.aborted) {
+        return ok(c, { comandos }, comandos.length ? `${comandos.length} comando(s) entregue(s)` : 'Nenhum comando pendente');
+      }
+      await nextQueued(Math.min(1000, left), signal);
+    }
   });
 
   // The list's Baixar link sends the front end's cookie, not a bearer header.
@@ -356,7 +516,31 @@ export async function expireTransfers(exec: ModuleStart['exec'], seconds = timeo
   [seconds, seconds]);
 }
 
-/** The module's background work: expireTransfers every sweepMs(). */
+/**
+ * Commands handed to the bridge (enviado) longer than `seconds` ago with no transfer of their device under way: the
+ * unit never answered. Answered erro, logged (comando_sem_resposta), in one statement (system role, all companies).
+ * A command whose transfer started is settled by that transfer (its end, or expireTransfers).
+ */
+export async function expireCommands(exec: ModuleStart['exec'], seconds = timeoutSeconds()): Promise<Row[]> {
+  return exec(`
+    WITH x AS (
+      UPDATE fila_processamento q SET status = 'erro', processing = false, concluido_em = now(), updated_at = now(),
+        resposta = 'Sem resposta do equipamento em ' || ?::int || ' s'
+      WHERE q.status = 'enviado' AND q.event IN (${COMMAND_EVENTS.map((e) => `'${e}'`).join(', ')})
+        AND q.enviado_em < now() - make_interval(secs => ?::int)
+        AND NOT EXISTS (SELECT 1 FROM transferencia_tacografo t WHERE ${sameCompany('t', 'q')} AND t.serial = q.serial
+          AND t.situacao = 'recebendo' AND t.ultimo_quadro_em >= q.enviado_em)
+      RETURNING q.id, q.empresa_id, q.serial, q.event, q.value, q.resposta
+    ), l AS (
+      INSERT INTO log_tacografo (empresa_id, serial, ativo, evento, descricao, time, mensagem, transferencia, created_at, updated_at)
+      SELECT x.empresa_id, x.serial, ${linkedAssetSql('x')}, 'comando_sem_resposta', ${labelSql('x')}, now(), 'Comando nº ' || x.id || ': ' || x.resposta, x.value->>'transferencia', now(), now()
+      FROM x RETURNING id
+    )
+    SELECT x.id, x.empresa_id AS "empresaId", x.serial, x.event, x.resposta, (SELECT count(*) FROM l)::int AS logs FROM x`,
+  [seconds, seconds]);
+}
+
+/** The module's background work: expireTransfers and expireCommands every sweepMs(); waiting bridges woken by queued commands. */
 export function startTimeouts(m: ModuleStart): { stop: () => Promise<void> } {
   let busy: Promise<unknown> = Promise.resolve();
   let stopped = false;
@@ -364,9 +548,12 @@ export function startTimeouts(m: ModuleStart): { stop: () => Promise<void> } {
     if (stopped) return;
     busy = busy.then(() => expireTransfers(m.exec)).then((rows) => {
       for (const r of rows as Row[]) m.log.info({ empresaId: r.empresaId, serial: r.serial, transferencia: r.transferencia, motivo: r.motivo }, 'tacografo: transferência expirada');
+    }).then(() => expireCommands(m.exec)).then((rows) => {
+      for (const r of rows as Row[]) m.log.info({ empresaId: r.empresaId, serial: r.serial, id: r.id, event: r.event }, 'tacografo: comando sem resposta');
     }).catch((e) => m.log.error({ err: e }, 'tacografo: verificação de transferências falhou'));
   };
   const timer = setInterval(tick, sweepMs());
   timer.unref?.();
-  return { stop: async () => { stopped = true; clearInterval(timer); await busy; } };
+  events.on('change', onChange);
+  return { stop: async () => { stopped = true; clearInterval(timer); events.off('change', onChange); await busy; } };
 }

@@ -5,5 +5,5 @@ import { FenceProcessor } from './server/processor.ts';
 
 export default defineIngest({
   name: 'cercas',
-  start: ({ pool, log }) => new FenceProcessor(pool, log),
+  start: ({ pool, log, publish }) => new FenceProcessor(pool, log, undefined, publish),
 });

@@ -43,13 +43,20 @@ export interface IngestLog {
   error: (o: object, m: string) => void;
 }
 
+export interface IngestContext {
+  pool: pg.Pool;
+  log: IngestLog;
+  publish(rows: { empresaId: number | null; serial: string }[]): void;
+}
+
 export interface IngestModule {
   name: string;
   /** Modules whose consumers read what this one reads after them (e.g. totals read the stored trips): they are
    *  handed each batch and drained first. */
   after?: string[];
-  /** Started with the gateway: SQL through its pool (the gateway's role, every company). */
-  start(ctx: { pool: pg.Pool; log: IngestLog }): IngestConsumer;
+  /** Started with the gateway: SQL through its pool (the gateway's role, every company); `publish` tells the API
+   *  processes that rows of these serials changed (the latest-state bus: their live pushes read them again). */
+  start(ctx: IngestContext): IngestConsumer;
 }
 
 export const defineIngest = (m: IngestModule): IngestModule => m;

@@ -30,7 +30,12 @@ export interface ModuleStart {
 
 /** Rows of a provider (declared sql, scope empresa) pushed to the sockets of a company holding one of its keys when
  *  the latest-state bus names their `key` column's values (server/realtime/live.ts); the client listens to `event`. */
-export interface LivePushDecl { event: string; provider: string; key: string }
+export interface LivePushDecl {
+  event: string; provider: string; key: string;
+  /** An event stream rather than a state per key: only the rows of the last `ms` (the provider's datetime filter
+   *  `filter`, e.g. fixTime_gte), at most `limit` of them in the provider's sort. */
+  recent?: { filter: string; ms: number; limit: number };
+}
 
 export interface BodyLimit {
   /** Requests this limit applies to (instead of the JSON limit). */

@@ -8,7 +8,7 @@ import { CommandDispatcher, type DispatcherOptions } from './commands.ts';
 import { loadDecoders } from './decoders.ts';
 import { AddressLimiter, startTcp, startUdp, tcpSockets, type ConnectionLimits } from './listeners.ts';
 import { events, type RowChange } from '../realtime/events.ts';
-import { namespaceOf, redisEstadoPublisher } from '../realtime/bus.ts';
+import { ESTADO_CHANNEL, estadoPayloads, namespaceOf, redisEstadoPublisher } from '../realtime/bus.ts';
 import { envNumber, envPort } from './env.ts';
 import { log } from './log.ts';
 import { newMetrics, type GatewayMetrics } from './metrics.ts';
@@ -138,10 +138,19 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const limiter = new AddressLimiter(limits.maxPerAddress, metrics);
   const decoders = { ...(await loadDecoders()), ...opts.decoders };
   const commands = new CommandDispatcher(pool, decoders, metrics, opts.commands);
-  const consumers: IngestConsumer[] = ingestModules.map((m) => m.start({ pool, log }));
   // The latest-state bus (server/realtime/bus.ts): with REDIS_URL the writer publishes there; else the trigger NOTIFYs.
   const redisUrl = opts.redisUrl === undefined ? process.env.REDIS_URL : opts.redisUrl ?? undefined;
   const estadoBus = redisUrl ? redisEstadoPublisher(redisUrl, namespaceOf(opts.databaseUrl), log) : undefined;
+  // What the ingest modules write besides the latest state (e.g. fence events) is told on the same bus.
+  const publish = (rows: { empresaId: number | null; serial: string }[]) => {
+    if (estadoBus) { estadoBus.publish(rows); return; }
+    const payloads = estadoPayloads(rows);
+    if (payloads.length) {
+      pool.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) p', [ESTADO_CHANNEL, payloads])
+        .catch((err: Error) => log.warn({ err: err.message }, 'falha ao avisar o barramento de estado'));
+    }
+  };
+  const consumers: IngestConsumer[] = ingestModules.map((m) => m.start({ pool, log, publish }));
   const writer = new BatchWriter(pool, metrics, {
     estadoBus,
     ...opts.writer,

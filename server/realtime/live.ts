@@ -19,7 +19,7 @@ export const WINDOW_MS = Number(process.env.LIVE_PUSH_MS ?? 500);
 const MAX_ROWS = 100_000;
 
 /** What a module declares: push `event` with the rows of `provider` whose column `key` the bus names. */
-export interface LivePush { event: string; provider: string; key: string }
+export interface LivePush { event: string; provider: string; key: string; recent?: { filter: string; ms: number; limit: number } }
 
 /** The push's body: the company, the rows changed (the provider's row shape), `completo` when they are all of it. */
 export interface LiveMessage { empresaId: number; rows: Record<string, unknown>[]; completo: boolean }
@@ -39,8 +39,9 @@ export interface LiveHub {
 export function liveHub(io: Server, o: { orm: MikroORM; log: Logger; pushes: LivePush[] }): LiveHub {
   const pushes = o.pushes.flatMap((p) => {
     const meta = getModel().providers.find((m) => m.key === p.provider);
-    if (!meta?.sql || meta.scope !== 'empresa' || !meta.columns.some((c) => c.name === p.key)) {
-      o.log.error({ push: p }, 'envio ao vivo: provider sem sql declarado, sem escopo empresa ou sem a coluna chave');
+    if (!meta?.sql || meta.scope !== 'empresa' || !meta.columns.some((c) => c.name === p.key)
+      || (p.recent && !meta.filters.some((f) => f.name === p.recent!.filter))) {
+      o.log.error({ push: p }, 'envio ao vivo: provider sem sql declarado, sem escopo empresa, sem a coluna chave ou sem o filtro de período');
       return [];
     }
     // The key as an internal filter (a list: = ANY), whatever the YAML's filters.
@@ -62,8 +63,9 @@ export function liveHub(io: Server, o: { orm: MikroORM; log: Logger; pushes: Liv
     if (!localSockets(room)) return;
     p.last.set(empresa, Date.now());
     try {
-      const filter = x.serials ? { [p.key]: [...x.serials] } : {};
-      const q = { params: {}, filter, sort: p.meta.sort, offset: 0, limit: MAX_ROWS };
+      const filter: Record<string, unknown> = x.serials ? { [p.key]: [...x.serials] } : {};
+      if (p.recent) filter[p.recent.filter] = new Date(Date.now() - p.recent.ms).toISOString();
+      const q = { params: {}, filter, sort: p.meta.sort, offset: 0, limit: p.recent?.limit ?? MAX_ROWS };
       const { rows } = await withCompany(empresa, () => readDeclared(o.orm.em.fork(), p.withKey, p.meta.sql!, q, empresa));
       if (closed) return;
       const msg: LiveMessage = { empresaId: empresa, rows, completo: x.serials === null };

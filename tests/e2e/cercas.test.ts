@@ -1,5 +1,5 @@
 // Fences in the browser (issue 21): a polygon drawn on the fence form's map (leaflet-geoman) is saved as a closed
-// GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map lists the entry and the exit;
+// GeoJSON polygon; a tracker then drives through it (gateway) and the fences' map, open meanwhile, gets the entry and the exit pushed;
 // then its schedule (Vigência) is filled on the form and summed up in the list.
 // In the demo's second company (other browser tests count the first company's rows).
 import { mkdirSync } from 'node:fs';
@@ -72,9 +72,16 @@ describe('Cercas', () => {
     expect(new Set(ring.map((p) => p[1])).size).toBe(2);
   });
 
-  it('a truck driving through it at 40 km/h where the fence allows 30: the fences’ map shows its entry, its speeding and its exit', async () => {
+  it('a truck driving through it at 40 km/h where the fence allows 30: the open fences’ map shows its entry, its speeding and its exit as they happen', async () => {
     const [c] = (await apiCall(ctx, baseUrl, `/api/cerca?filter=${encodeURIComponent(JSON.stringify({ q: nome }))}`)) as any[];
     await apiCall(ctx, baseUrl, `/api/cerca/${c.id}`, { velocidadeMaxima: 30 }, 'PUT');
+    // the map is open before the truck arrives: the card gets the events pushed, without reading the list again
+    await page.goto(`${baseUrl}/tlm/cee/mapa_de_cercas`);
+    await page.getByTestId('lista-cercas').getByText(nome).waitFor(T);
+    await expect.poll(() => page.getByTestId('ao-vivo').textContent(), T).toBe('Ao vivo');
+    await page.getByText('Nenhuma entrada, saída ou excesso de velocidade registrado').waitFor(T);
+    let reads = 0;
+    page.on('request', (r) => { if (r.url().includes('/api/cercas/eventos')) reads++; });
     const ring = c.geometria.coordinates[0] as number[][];
     const lons = ring.map((p) => p[0]!), lats = ring.map((p) => p[1]!);
     const lat = (Math.min(...lats) + Math.max(...lats)) / 2;
@@ -83,14 +90,13 @@ describe('Cercas', () => {
     await send(Array.from({ length: 11 }, (_, i) => frame(i, lat, w - span * 0.5 + (span * 2 * i) / 10)));
     await expect.poll(async () => (await apiCall(ctx, baseUrl, `/api/cercas/eventos?filter=${encodeURIComponent(JSON.stringify({ cercaId: c.id }))}`)).map((x: any) => x.tipo).sort().join(','), { ...T, interval: 300 })
       .toBe('Entrada,Saída,Velocidade excedida');
-    await page.goto(`${baseUrl}/tlm/cee/mapa_de_cercas`);
-    await page.getByTestId('lista-cercas').getByText(nome).waitFor(T);
     const ev = page.getByTestId('eventos-cercas');
     await ev.getByText('Entrada', { exact: true }).waitFor(T);
     await ev.getByText('Saída', { exact: true }).waitFor(T);
     await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa})`).first().waitFor(T);
     await ev.getByText('Velocidade excedida', { exact: true }).waitFor(T);
     await ev.getByText(`${nome} · ${veic.descricao} (${veic.placa}) · 40 km/h (limite 30 km/h)`).waitFor(T);
+    expect(reads).toBe(0);
     await expect.poll(() => page.getByTestId('mapa-cercas').locator('path.leaflet-interactive').count(), T).toBe(1);
     await page.screenshot({ path: `${SHOTS}/2-mapa.png`, fullPage: true });
     expect(s.errors).toEqual([]);

@@ -1,9 +1,10 @@
 // Mapa de cercas (/tlm/cee/mapa_de_cercas): the active company's fences on one map — polygons, circles and route
 // corridors drawn as wide as their width — with a side list (search, click centres the fence) and the latest entries,
-// exits and speeding (provider evento_cerca). A fence opens its form (drawing, editing); Adicionar opens an empty one.
+// exits and speeding (provider evento_cerca, pushed live as the devices report: server.ts live). A fence opens its
+// form (drawing, editing); Adicionar opens an empty one.
 // Works without tiles (VITE_MAP_TILE_URL=off).
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import L from 'leaflet';
 import { Circle, MapContainer, Polygon, Polyline, ScaleControl, TileLayer, Tooltip, useMap } from 'react-leaflet';
@@ -11,7 +12,11 @@ import { useNavigate } from 'react-router-dom';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useCan } from '../../../runtime/src/crud/lib/useCan';
+import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
+import { useSession } from '../../../runtime/src/layout/CompanyPicker';
+import { ofCompany } from '../../../shared/scope-sql';
 import { eventoLinha } from '../excesso';
+import { CARD, mergeEventos, type Evento } from './eventos';
 import { lineToPolygon, type Pos } from '../geo';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -19,10 +24,42 @@ const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as s
   ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>';
 
 interface Cerca { id: number; descricao: string; tipo: 'poligono' | 'circulo' | 'rota'; geometria: { type: string; coordinates: any } | null; raio: number | null; cor: string | null; ativo: boolean; velocidadeMaxima: number | null }
-interface Evento { id: string; fixTime: string; tipo: string; cercaId: number; cercaDescricao: string; ativoDescricao: string | null; placa: string | null; velocidade: number | null; limite: number | null }
 const CHIP_COR: Record<string, 'success' | 'error' | 'default'> = { Entrada: 'success', 'Velocidade excedida': 'error' };
 
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
+const EVENTOS_URL = `/api/cercas/eventos?range=${q([0, CARD - 1])}&sort=${q(['fixTime', 'DESC'])}`;
+
+/** The latest fence events of the active company: loaded, then pushed (reloaded after the socket joins again). */
+function useEventos(empresa: number | null): { eventos: Evento[]; aoVivo: boolean } {
+  const [eventos, setEventos] = useState<Evento[]>([]);
+  const [aoVivo, setAoVivo] = useState(false);
+  const loadedAt = useRef(-1);
+  const gen = useRef(0);
+  const load = useCallback(async () => {
+    const g = ++gen.current;
+    loadedAt.current = joinCount();
+    try {
+      const rows = await call<Evento[]>(EVENTOS_URL);
+      if (g !== gen.current) return;
+      setEventos(Array.isArray(rows) ? rows : []);
+      // loaded after the socket joined the company: nothing pushed since can have been missed
+      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
+    } catch {
+      if (g === gen.current) setEventos([]);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+    const offPush = onPush('evento_cerca', (m) => {
+      const push = m as { empresaId: number; rows: Evento[] };
+      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
+      setEventos((cur) => mergeEventos(cur, push.rows));
+    });
+    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
+    return () => { gen.current++; offPush(); offJoin(); };
+  }, [load, empresa]);
+  return { eventos, aoVivo };
+}
 const TIPO = { poligono: 'Polígono', circulo: 'Círculo', rota: 'Rota' } as const;
 const ll = (c: number[]): L.LatLngTuple => [c[1]!, c[0]!];
 
@@ -56,7 +93,8 @@ function Fit({ cercas, foco }: { cercas: Cerca[]; foco: Cerca | undefined }) {
 
 export default function MapaDeCercas() {
   const [cercas, setCercas] = useState<Cerca[]>([]);
-  const [eventos, setEventos] = useState<Evento[]>([]);
+  const empresa = useSession()?.empresaAtiva ?? null;
+  const { eventos, aoVivo } = useEventos(empresa);
   const [erro, setErro] = useState<string>();
   const [busca, setBusca] = useState('');
   const [foco, setFoco] = useState<number>();
@@ -65,7 +103,6 @@ export default function MapaDeCercas() {
 
   useEffect(() => {
     call<Cerca[]>(`/api/cerca?range=${q([0, 9999])}&sort=${q(['descricao', 'ASC'])}`).then(setCercas, (e: Error) => setErro(e.message));
-    call<Evento[]>(`/api/cercas/eventos?range=${q([0, 19])}&sort=${q(['fixTime', 'DESC'])}`).then(setEventos, () => setEventos([]));
   }, []);
   const visiveis = useMemo(() => cercas.filter((c) => c.descricao.toLowerCase().includes(busca.trim().toLowerCase())), [cercas, busca]);
   const focada = cercas.find((c) => c.id === foco);
@@ -125,7 +162,10 @@ export default function MapaDeCercas() {
         </Stack>
       )}
       <Card sx={{ p: 1.5 }}>
-        <Typography variant="subtitle1" gutterBottom>Últimas entradas, saídas e excessos de velocidade</Typography>
+        <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1 }}>
+          <Typography variant="subtitle1" sx={{ flex: 1 }}>Últimas entradas, saídas e excessos de velocidade</Typography>
+          <Chip size="small" variant="outlined" color={aoVivo ? 'success' : 'default'} label={aoVivo ? 'Ao vivo' : 'Conectando…'} data-testid="ao-vivo" />
+        </Stack>
         {eventos.length === 0 ? <Typography variant="body2" color="text.secondary">Nenhuma entrada, saída ou excesso de velocidade registrado</Typography> : (
           <Stack spacing={0.5} data-testid="eventos-cercas">
             {eventos.map((e) => (

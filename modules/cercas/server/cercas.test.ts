@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
+import { FenceProcessor } from './processor.ts';
 import { dataLocal, fusoHorario } from '../../../server/core/fuso-horario.ts';
+import { io as connectIo, type Socket } from 'socket.io-client';
+import { LIVE_WINDOW_MS, SOCKET_PATH, type LiveMessage } from '../../../server/realtime/index.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -58,7 +61,7 @@ beforeAll(async () => {
   [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
   ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
   ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
-  for (const s of ['cercaA', 'cercaLate', 'cercaEdit', 'cercaVig', 'cercaVig2', 'cercaVel']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
+  for (const s of ['cercaA', 'cercaLate', 'cercaEdit', 'cercaVig', 'cercaVig2', 'cercaVel', 'cercaLive']) await registerDevice(pool, s, A, ativoA, 'osmand', 'osmand');
   await registerDevice(pool, 'cercaB', B, ativoB, 'osmand', 'osmand');
   const ambiente = (await q('SELECT ambiente_id FROM empresa WHERE id = $1', [A]))[0].ambiente_id;
   const keys = ['tlm.cee.cercas.lista', 'tlm.cee.cercas.visualizar', 'tlm.cee.cercas.adicionar', 'tlm.cee.cercas.editar', 'tlm.cee.cercas.excluir'];
@@ -174,6 +177,50 @@ describe('entries and exits at ingest', () => {
     await send('cercaEdit', [[3, 20_000, 2000]]);
     expect(await events('cercaEdit')).toHaveLength(1);
     expect(await stays('cercaEdit')).toEqual([{ cerca_id: doca, entrada: at(2), saida: at(3), duracao: 60 }]);
+  });
+});
+
+describe('the fences map card is pushed live', () => {
+  const sockets: Socket[] = [];
+  afterAll(() => { for (const s of sockets) s.disconnect(); });
+  /** The user's socket joined to its company; the fence events pushed to it. */
+  async function listen(api: Api) {
+    const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
+    sockets.push(s);
+    const got: LiveMessage[] = [];
+    s.on('evento_cerca', (m: LiveMessage) => got.push(m));
+    await new Promise<void>((res, rej) => { s.once('connect', () => res()); s.once('connect_error', rej); });
+    expect(await s.timeout(30_000).emitWithAck('join_room', api.empresaAtiva)).toEqual({ status: 200, msg: 'ok' });
+    return { got, rows: () => got.flatMap((m) => m.rows) as any[] };
+  }
+
+  it("an entry and an exit reach the company's open maps with the fence and the plate — not another company's, not a user without the key", async () => {
+    const a = await listen(userA);
+    const b = await listen(userB);
+    const sem = await listen(semChave);
+    await send('cercaLive', road(0, 5));
+    await expect.poll(() => a.rows().filter((r) => r.serial === 'cercaLive').map((r) => r.tipo).sort(), { timeout: 15_000 }).toEqual(['Entrada', 'Saída']);
+    const placa = (await q('SELECT placa FROM ativo WHERE id = $1', [ativoA]))[0].placa;
+    const entrada = a.rows().find((r) => r.serial === 'cercaLive' && r.tipo === 'Entrada');
+    expect(entrada).toMatchObject({ cercaId: patio, cercaDescricao: 'Pátio', ativoId: ativoA, placa });
+    expect(new Date(entrada.fixTime).toISOString()).toBe(new Date(T0 + 150_000).toISOString());
+    expect(a.got.every((m) => m.empresaId === A && m.rows.length <= 20)).toBe(true);
+    await new Promise((r) => setTimeout(r, LIVE_WINDOW_MS * 3));
+    expect(b.rows().filter((r) => r.serial === 'cercaLive')).toEqual([]);
+    expect(sem.got).toEqual([]);
+  });
+
+  it('the processor tells the bus the serials whose events it stored (the push does not wait for their next position)', async () => {
+    const told: { empresaId: number; serial: string }[][] = [];
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const proc = new FenceProcessor(pool, quiet, undefined, (rows) => told.push(rows));
+    // a fresh processor recomputes the device's events from its stored positions (the drive above)
+    const [lon, lat] = pos(0, 1000);
+    proc.positions([{ serial: 'cercaLive', empresaId: A, ativoId: ativoA, motoristaId: null, t: at(1).getTime(), lat, lon, speed: 60, ignition: true, valid: true, odometer: null, buffered: false }]);
+    await proc.drain();
+    await proc.stop();
+    expect(told).toEqual([[{ empresaId: A, serial: 'cercaLive' }]]);
+    expect((await events('cercaLive')).map((e) => e.key)).toEqual(['geofenceEnter', 'geofenceExit']);
   });
 });
 

@@ -75,6 +75,12 @@ class Out {
       duracao: saida === null ? null : Math.round((saida - entrada) / 1000), empresa_id: f.empresaId, ativo_id: f.ativoId, motorista_id: f.motoristaId,
     });
   }
+  /** The serials whose events this round writes, with their company (told on the latest-state bus once stored). */
+  touched(): { empresaId: number; serial: string }[] {
+    const by = new Map<string, { empresaId: number; serial: string }>();
+    for (const e of this.eventos) by.set(`${e.empresa_id}|${e.serial}`, { empresaId: e.empresa_id as number, serial: e.serial as string });
+    return [...by.values()];
+  }
   async write(db: pg.ClientBase | pg.Pool) {
     if (this.eventos.length) await db.query(SQL_EVENTO, [JSON.stringify(this.eventos)]);
     if (this.visitas.size) await db.query(SQL_PERMANENCIA, [JSON.stringify([...this.visitas.values()])]);
@@ -95,7 +101,9 @@ export class FenceProcessor {
   /** Local time of a fix (FUSO_HORARIO), for the schedules. */
   private readonly clock = localClock();
 
-  constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000) {}
+  /** publish: tells the API processes which serials got events (their live pushes, e.g. the fences map's card). */
+  constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000,
+              private publish: (rows: { empresaId: number; serial: string }[]) => void = () => undefined) {}
 
   positions(fixes: IngestFix[]): void {
     if (this.stopped) return;
@@ -189,7 +197,7 @@ export class FenceProcessor {
       for (const f of list) if (f.t > st.last.t) this.step(serial, st, f, out);
     }
     if (out.size) {
-      try { await out.write(this.pool); } catch (err) {
+      try { await out.write(this.pool); this.publish(out.touched()); } catch (err) {
         this.log.warn({ err: (err as Error).message }, 'cercas: falha ao gravar eventos de cerca; recalculando');
         for (const serial of work.keys()) if (!rebuild.has(serial)) { this.devices.delete(serial); rebuild.set(serial, work.get(serial)![0]!.t); }
       }
@@ -311,6 +319,7 @@ export class FenceProcessor {
       }
       await out.write(c);
       await c.query('COMMIT');
+      this.publish(out.touched());
       if (this.devices.size >= this.maxDevices) this.devices.clear();
       if (st.last.t >= 0) this.devices.set(serial, st);
     } catch (err) {

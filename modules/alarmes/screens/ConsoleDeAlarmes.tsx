@@ -2,17 +2,16 @@
 // provider `alarme` and then kept by the socket's `alarme` pushes (a new alarm, another operator's take or close) —
 // no polling; loaded again when the socket re-joins its company room. Risk colour from the event library; optional
 // sound on a new alarm (off by default, remembered per user in this browser). Take → write what was done → close.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Paper, Stack, Switch,
   Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
 } from '@mui/material';
 import { Title } from 'react-admin';
-import { ofCompany } from '../../../shared/scope-sql';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
-import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
+import { useLiveRows } from '../../../runtime/src/layout/useLiveRows';
 import { aplicar, riscoDe, RISCO, visiveis, type Alarme } from './alarmes';
 
 const PUSH_EVENT = 'alarme';
@@ -37,43 +36,17 @@ function bip() {
 }
 
 function useAlarmes(empresa: number | null, onNovo: (n: number) => void) {
-  const [rows, setRows] = useState<Alarme[] | null>(null);
-  const [erro, setErro] = useState<string | null>(null);
-  const [aoVivo, setAoVivo] = useState(false);
-  const loadedAt = useRef(-1);
-  const gen = useRef(0);
   const novoRef = useRef(onNovo);
   novoRef.current = onNovo;
-  const load = useCallback(async () => {
-    const g = ++gen.current;
-    loadedAt.current = joinCount();
-    try {
-      const p = await call<Alarme[]>(URL);
-      if (g !== gen.current) return;
-      setRows(visiveis(Array.isArray(p) ? p : []));
-      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
-      setErro(null);
-    } catch (e) {
-      if (g === gen.current) setErro((e as Error).message || 'Erro ao carregar os alarmes');
-    }
-  }, []);
-  useEffect(() => {
-    setRows(null);
-    void load();
-    const offPush = onPush(PUSH_EVENT, (m) => {
-      const push = m as { empresaId: number; rows: Alarme[] };
-      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
-      setRows((cur) => {
-        if (!cur) return cur;
-        const r = aplicar(cur, push.rows);
-        if (r.novos.length) queueMicrotask(() => novoRef.current(r.novos.length));
-        return r.rows;
-      });
-    });
-    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
-    return () => { gen.current++; offPush(); offJoin(); };
-  }, [load, empresa]);
-  return { rows, erro, aoVivo, setRows };
+  return useLiveRows<Alarme, Alarme[]>({
+    url: URL, event: PUSH_EVENT, empresa, erro: 'Erro ao carregar os alarmes',
+    read: visiveis,
+    apply: (cur, push) => {
+      const r = aplicar(cur, push.rows);
+      if (r.novos.length) queueMicrotask(() => novoRef.current(r.novos.length));
+      return r.rows;
+    },
+  });
 }
 
 export default function ConsoleDeAlarmes() {

@@ -4,7 +4,7 @@
 // form (drawing, editing); Adicionar opens an empty one.
 // Works without tiles (VITE_MAP_TILE_URL=off).
 import 'leaflet/dist/leaflet.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import L from 'leaflet';
 import { Circle, MapContainer, Polygon, Polyline, ScaleControl, TileLayer, Tooltip, useMap } from 'react-leaflet';
@@ -12,9 +12,8 @@ import { useNavigate } from 'react-router-dom';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useCan } from '../../../runtime/src/crud/lib/useCan';
-import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
+import { useLiveRows } from '../../../runtime/src/layout/useLiveRows';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
-import { ofCompany } from '../../../shared/scope-sql';
 import { eventoLinha } from '../excesso';
 import { CARD, mergeEventos, type Evento } from './eventos';
 import { lineToPolygon, type Pos } from '../geo';
@@ -29,37 +28,6 @@ const CHIP_COR: Record<string, 'success' | 'error' | 'default'> = { Entrada: 'su
 const q = (o: unknown) => encodeURIComponent(JSON.stringify(o));
 const EVENTOS_URL = `/api/cercas/eventos?range=${q([0, CARD - 1])}&sort=${q(['fixTime', 'DESC'])}`;
 
-/** The latest fence events of the active company: loaded, then pushed (reloaded after the socket joins again). */
-function useEventos(empresa: number | null): { eventos: Evento[]; aoVivo: boolean } {
-  const [eventos, setEventos] = useState<Evento[]>([]);
-  const [aoVivo, setAoVivo] = useState(false);
-  const loadedAt = useRef(-1);
-  const gen = useRef(0);
-  const load = useCallback(async () => {
-    const g = ++gen.current;
-    loadedAt.current = joinCount();
-    try {
-      const rows = await call<Evento[]>(EVENTOS_URL);
-      if (g !== gen.current) return;
-      setEventos(Array.isArray(rows) ? rows : []);
-      // loaded after the socket joined the company: nothing pushed since can have been missed
-      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
-    } catch {
-      if (g === gen.current) setEventos([]);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-    const offPush = onPush('evento_cerca', (m) => {
-      const push = m as { empresaId: number; rows: Evento[] };
-      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
-      setEventos((cur) => mergeEventos(cur, push.rows));
-    });
-    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
-    return () => { gen.current++; offPush(); offJoin(); };
-  }, [load, empresa]);
-  return { eventos, aoVivo };
-}
 const TIPO = { poligono: 'Polígono', circulo: 'Círculo', rota: 'Rota' } as const;
 const ll = (c: number[]): L.LatLngTuple => [c[1]!, c[0]!];
 
@@ -94,7 +62,12 @@ function Fit({ cercas, foco }: { cercas: Cerca[]; foco: Cerca | undefined }) {
 export default function MapaDeCercas() {
   const [cercas, setCercas] = useState<Cerca[]>([]);
   const empresa = useSession()?.empresaAtiva ?? null;
-  const { eventos, aoVivo } = useEventos(empresa);
+  const live = useLiveRows<Evento, Evento[]>({
+    url: EVENTOS_URL, event: 'evento_cerca', empresa, erro: 'Erro ao carregar os eventos de cercas',
+    read: (rows) => rows, apply: (cur, push) => mergeEventos(cur, push.rows),
+  });
+  const eventos = live.rows ?? [];
+  const aoVivo = live.aoVivo;
   const [erro, setErro] = useState<string>();
   const [busca, setBusca] = useState('');
   const [foco, setFoco] = useState<number>();

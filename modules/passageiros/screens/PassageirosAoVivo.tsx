@@ -1,14 +1,12 @@
 // Passageiros ao vivo (/esp/pas/passageiros_ao_vivo): per vehicle, its passenger trip of the last 24 hours and who is
 // on board now — loaded once from the provider passageiros_a_bordo, then kept by its live rows (`passageiros_a_bordo`
 // pushes keyed by serial, written as the RFID card reads arrive at ingest); loaded again when the socket re-joins.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Box, Card, CardContent, Chip, Stack, TextField, Typography } from '@mui/material';
 import { Title } from 'react-admin';
-import { ofCompany } from '../../../shared/scope-sql';
-import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
-import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
+import { useLiveRows } from '../../../runtime/src/layout/useLiveRows';
 
 const EVENT = 'passageiros_a_bordo';
 const URL = `/api/passageiros/a_bordo?range=${encodeURIComponent('[0,999]')}&sort=${encodeURIComponent('["ativo","ASC"]')}`;
@@ -57,37 +55,16 @@ function CartaoVeiculo({ v }: { v: Veiculo }) {
 
 export default function PassageirosAoVivo() {
   const empresa = useSession()?.empresaAtiva ?? null;
-  const [rows, setRows] = useState<Map<string, Veiculo> | null>(null);
-  const [erro, setErro] = useState<string | null>(null);
+  const { rows, erro } = useLiveRows<Veiculo, Map<string, Veiculo>>({
+    url: URL, event: EVENT, empresa, erro: 'Erro ao carregar os passageiros',
+    read: (list) => new Map(list.map((v) => [v.serial, v])),
+    apply: (cur, push) => {
+      const next = push.completo ? new Map<string, Veiculo>() : new Map(cur);
+      for (const r of push.rows) next.set(r.serial, r);
+      return next;
+    },
+  });
   const [busca, setBusca] = useState('');
-  const loadedAt = useRef(-1);
-  const gen = useRef(0);
-  const load = useCallback(async () => {
-    const g = ++gen.current;
-    loadedAt.current = joinCount();
-    try {
-      const list = await call<Veiculo[]>(URL);
-      if (g === gen.current) { setRows(new Map(list.map((v) => [v.serial, v]))); setErro(null); }
-    } catch (e) {
-      if (g === gen.current) setErro((e as Error).message || 'Erro ao carregar os passageiros');
-    }
-  }, []);
-  useEffect(() => {
-    setRows(null);
-    void load();
-    const offPush = onPush(EVENT, (m) => {
-      const push = m as { empresaId: number; rows: Veiculo[]; completo: boolean };
-      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
-      setRows((cur) => {
-        if (!cur) return cur;
-        const next = push.completo ? new Map<string, Veiculo>() : new Map(cur);
-        for (const r of push.rows) next.set(r.serial, r);
-        return next;
-      });
-    });
-    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
-    return () => { gen.current++; offPush(); offJoin(); };
-  }, [load, empresa]);
 
   const lista = useMemo(() => {
     const q = busca.trim().toLowerCase();

@@ -1,0 +1,72 @@
+// Rows read once, then kept up to date by the server's live pushes (server/realtime/live.ts: a module's `live`
+// declaration) of the active company; read again when the socket (re)joins, since pushes may have been missed.
+// The live screens (alarm console, passengers on board, fences map card) share it; each says how a push applies.
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { ofCompany } from '../../../shared/scope-sql';
+import { call } from '../api/http';
+import { JOINED, joinCount, onPush } from './Realtime';
+
+/** A live push: the company, the rows changed, `completo` when they are all the provider's rows. */
+export interface LivePushMessage<R> { empresaId: number; rows: R[]; completo?: boolean }
+
+export interface LiveRowsOptions<R, T> {
+  /** The API list read first (and again after each join). */
+  url: string;
+  /** The socket event of the pushes. */
+  event: string;
+  /** The active company: pushes of another are ignored; a change reads again. */
+  empresa: number | null;
+  /** The state from the list read. */
+  read: (rows: R[]) => T;
+  /** The state after a push of this company. */
+  apply: (cur: T, push: LivePushMessage<R>) => T;
+  /** pt-BR message when the read fails without one of its own. */
+  erro: string;
+}
+
+export interface LiveRows<T> {
+  /** null until the first read answers. */
+  rows: T | null;
+  erro: string | null;
+  /** Read after the socket joined the company: nothing pushed since can have been missed. */
+  aoVivo: boolean;
+  setRows: Dispatch<SetStateAction<T | null>>;
+}
+
+export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
+  const [rows, setRows] = useState<T | null>(null);
+  const [erro, setErro] = useState<string | null>(null);
+  const [aoVivo, setAoVivo] = useState(false);
+  const loadedAt = useRef(-1);
+  const gen = useRef(0);
+  // The latest callbacks, without re-subscribing on every render.
+  const fns = useRef(o);
+  fns.current = o;
+  const { url, event, empresa } = o;
+  const load = useCallback(async () => {
+    const g = ++gen.current;
+    loadedAt.current = joinCount();
+    try {
+      const list = await call<R[]>(url);
+      if (g !== gen.current) return;
+      setRows(fns.current.read(Array.isArray(list) ? list : []));
+      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
+      setErro(null);
+    } catch (e) {
+      if (g === gen.current) setErro((e as Error).message || fns.current.erro);
+    }
+  }, [url]);
+  useEffect(() => {
+    setRows(null);
+    setAoVivo(false);
+    void load();
+    const offPush = onPush(event, (m) => {
+      const push = m as LivePushMessage<R>;
+      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
+      setRows((cur) => (cur === null ? cur : fns.current.apply(cur, push)));
+    });
+    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
+    return () => { gen.current++; offPush(); offJoin(); };
+  }, [load, event, empresa]);
+  return { rows, erro, aoVivo, setRows };
+}

@@ -5,5 +5,5 @@ import { PassengerProcessor } from './server/processor.ts';
 
 export default defineIngest({
   name: 'passageiros',
-  start: ({ pool, log }) => new PassengerProcessor(pool, log),
+  start: ({ pool, log, publish }) => new PassengerProcessor(pool, log, undefined, publish),
 });

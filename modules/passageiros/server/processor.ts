@@ -7,13 +7,12 @@
 // 'Desembarque não registrado'. A card no passenger holds boards as 'Cartão não cadastrado'; a passenger not registered
 // on the trip's itinerary as 'Passageiro fora do itinerário' — and is added to it (itinerario_passageiro, criadoAuto).
 // State per device lives in memory and is loaded from the stored open trip at the device's first read here (restart).
-// Output: telemetria.viagem_passageiro and telemetria.embarque (upserts), then the live rows bus is told which serials
-// changed (NOTIFY rastro_estado `<empresa>:<serial>`, server/realtime/bus.ts) so /esp/pas/passageiros_ao_vivo updates.
+// Output: telemetria.viagem_passageiro and telemetria.embarque (upserts), then the latest-state bus is told which
+// serials changed (the ingest context's publish, server/realtime/bus.ts) so /esp/pas/passageiros_ao_vivo updates.
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { EMBARQUE_COLUMNS, EMBARQUE_TYPES, VIAGEM_PASSAGEIRO_COLUMNS, VIAGEM_PASSAGEIRO_TYPES } from '../../../server/generated/telemetry.ts';
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
-import { ESTADO_CHANNEL, estadoPayloads } from '../../../server/realtime/bus.ts';
 import { ofCompany } from '../../../shared/scope-sql.ts';
 import { itinerarioEm, localAt, type Itinerario } from './itinerario.ts';
 
@@ -92,7 +91,8 @@ export class PassengerProcessor {
   /** Reads ignored as repeats (tests, metrics). */
   ignored = 0;
 
-  constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000) {}
+  constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000,
+              private publish: (rows: { empresaId: number; serial: string }[]) => void = () => undefined) {}
 
   positions(fixes: IngestFix[]): void {
     if (this.stopped) return;
@@ -193,10 +193,10 @@ export class PassengerProcessor {
       if (out.trips.size) await c.query(SQL_TRIP, [JSON.stringify([...out.trips.values()])]);
       if (out.boards.size) await c.query(SQL_BOARD, [JSON.stringify([...out.boards.values()])]);
       if (out.cadastros.length) await c.query(SQL_CADASTRO, [JSON.stringify(out.cadastros)]);
-      // the live rows of these vehicles changed (/esp/pas/passageiros_ao_vivo): told after COMMIT by NOTIFY's nature
-      const payloads = estadoPayloads([...out.changed].map(([serial, empresaId]) => ({ serial, empresaId })));
-      await c.query(`SELECT pg_notify('${ESTADO_CHANNEL}', x) FROM unnest($1::text[]) x`, [payloads]);
       await c.query('COMMIT');
+      // the live rows of these vehicles changed (/esp/pas/passageiros_ao_vivo): told on the latest-state bus
+      // (PostgreSQL or Redis, as the gateway's writer tells it)
+      this.publish([...out.changed].map(([serial, empresaId]) => ({ serial, empresaId })));
     } catch (err) {
       broken = err as Error;
       await c.query('ROLLBACK').catch(() => undefined);

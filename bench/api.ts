@@ -22,6 +22,7 @@ import pg from 'pg';
 import { freePort } from '../server/db/embedded.ts';
 import { benchDatabase, type BenchDatabase } from './db.ts';
 import { median } from './stats.ts';
+import { serverNodeArgs } from '../server/app/node-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
@@ -47,7 +48,7 @@ let bare: ChildProcess | undefined;
 /** Spawns the server like `npm start` does (without the front-end build); answers ms until it serves. */
 async function start(url: string, port: number): Promise<number> {
   const t0 = performance.now();
-  server = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', 'server/main.ts'], {
+  server = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), ...serverNodeArgs()], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, MIGRATIONS_PATH: migrations,

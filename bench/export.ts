@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../server/db/embedded.ts';
 import { benchDatabase, type BenchDatabase } from './db.ts';
+import { serverNodeArgs } from '../server/app/node-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
@@ -27,7 +28,7 @@ let server: ChildProcess | undefined;
 
 
 async function start(url: string, port: number): Promise<void> {
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  server = spawn(process.execPath, serverNodeArgs(), {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, GATEWAY: 'off', DEMO_SIMULATION: 'off',

@@ -19,6 +19,7 @@ import { hashPassword } from '../server/auth/password.ts';
 import { freePort } from '../server/db/embedded.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
 import { benchServer, registerFleet } from './db.ts';
+import { serverNodeArgs } from '../server/app/node-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const USERS = Number(process.env.BENCH_USERS ?? 200);
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
     for (const r of (await pool.query('SELECT id, empresa_id FROM ativo')).rows) (ativos.get(r.empresa_id) ?? ativos.set(r.empresa_id, []).get(r.empresa_id)!).push(r.id);
 
     const [port, gwPort] = [await freePort(), await freePort()];
-    app = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    app = spawn(process.execPath, serverNodeArgs(), {
       cwd: ROOT,
       env: {
         ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-admin-123',

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { freePort } from '../server/db/embedded.ts';
+import { serverNodeArgs } from '../server/app/node-flags.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -20,7 +21,7 @@ export interface BenchServer { base: string; proc: ChildProcess; stop(): Promise
 
 export async function startServer(o: { url: string; dataDir: string; adminPassword: string; env?: Record<string, string> }): Promise<BenchServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const proc = spawn(process.execPath, serverNodeArgs(), {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: o.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: o.adminPassword, DATA_DIR: o.dataDir,

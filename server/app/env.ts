@@ -1,5 +1,5 @@
 // Hono environment shared by every server module (see .notes/CONTRACT.md, server conventions).
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { SessionCheck } from '../auth/session-cache.ts';
 import type { Storage } from '../uploads/storage.ts';
@@ -20,7 +20,10 @@ export interface Session {
 export type AppEnv = {
   Variables: {
     session: Session;
-    em: EntityManager;
+    /** The request's entity manager: read it through requestEm(c) (server/db/context.ts), which forks it on first use. */
+    em?: EntityManager;
+    /** The app's ORM, for requestEm. */
+    orm?: MikroORM;
     log: Logger;
     /** Set by staleSessionRetry: a cached session may be handed out before its check (GET only). */
     sessionDefer?: boolean;

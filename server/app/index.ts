@@ -16,7 +16,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.t
 import { bodyLimits, calls } from '../calls/index.ts';
 import { docsRoutes } from './docs.ts';
 import { hasBody, inputGuard } from '../http/input-guard.ts';
-import { securityHeaders } from '../http/security-headers.ts';
+import { securityHeaders, type SecurityHeaders } from '../http/security-headers.ts';
 import { staticFiles } from './static.ts';
 import { invalidationsSent } from '../auth/invalidation-bus.ts';
 import { storageFromEnv, type Storage } from '../uploads/storage.ts';
@@ -42,6 +42,10 @@ export function errorBody(status: number, msg: string, payload: unknown = null, 
   return { status, msg, payload, errorMsg: errorMsg ?? msg };
 }
 
+const nodeHeaders = new WeakMap<object, SecurityHeaders['node']>();
+/** The app's protective headers as a Node 'request' listener to put ahead of the app (server/app/start.ts). */
+export const securityHeadersListener = (app: Hono<AppEnv>) => nodeHeaders.get(app);
+
 export function createApp(o: AppOptions): Hono<AppEnv> {
   setOrm(o.orm);
   setRuntime({ model: o.model, schemas: o.schemas ?? {}, dir: o.generatedDir });
@@ -49,15 +53,18 @@ export function createApp(o: AppOptions): Hono<AppEnv> {
   const storage = o.storage ?? storageFromEnv(process.env.DATA_DIR ?? 'data');
   const app = new Hono<AppEnv>();
 
-  app.use('*', securityHeaders());
+  const headers = securityHeaders();
+  nodeHeaders.set(app, headers.node);
+  app.use('*', headers);
   app.use('/api/*', async (c, next) => {
     const t0 = performance.now();
     c.set('log', o.log);
-    c.set('em', o.orm.em.fork());
+    c.set('orm', o.orm);
     c.set('storage', storage);
     await next();
     // A change that ends or alters sessions is counted on the Redis bus before its answer leaves (no-op otherwise).
-    await invalidationsSent();
+    const sent = invalidationsSent();
+    if (sent) await sent;
     o.log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0) }, 'req');
   });
   app.use('/api/*', staleSessionRetry((req, env) => app.fetch(req, env)));

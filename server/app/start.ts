@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino, { type Logger } from 'pino';
-import { createApp, type AppOptions } from './index.ts';
+import { createApp, securityHeadersListener, type AppOptions } from './index.ts';
 import { loadBundle, type Bundle } from './bundle.ts';
 import { startEmbeddedPostgres, type EmbeddedHandle } from '../db/embedded.ts';
 import { createOrm } from '../db/orm.ts';
@@ -86,6 +86,9 @@ export async function startServer(o: StartOptions = {}): Promise<Running> {
   const port = o.port ?? Number(process.env.PORT ?? 3000);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: o.host ?? process.env.HOST ?? '0.0.0.0' }, () => resolve(s));
+    // The protective headers set on Node's response before the app's listener runs (server/http/security-headers.ts).
+    const secure = securityHeadersListener(app);
+    if (secure) s.prependListener('request', secure);
   });
   // Headers over Node's limit and malformed requests: the JSON envelope in pt-BR, not a bare status line.
   answerClientErrors(server as import('node:http').Server);

@@ -17,6 +17,7 @@ import { idsOf } from '../../shared/ids.ts';
 import { invalidateSession } from './session-cache.ts';
 import { sessaoName } from './middleware.ts';
 import { empresaUsable, findEmpresas, findUser, holdsPlatform, rolesAndPermissions, type Row } from './users.ts';
+import { requestEm } from '../db/context.ts';
 
 export interface AmbienteItem { id: number; descricao: string; atual: boolean }
 
@@ -83,7 +84,7 @@ export async function empresaDoAmbiente(em: EntityManager, s: Session, raw: stri
  *  session; answers the session with the keys of that company. */
 export async function switchSession(c: Context<AppEnv>, empresa: number): Promise<{ next: Session; user: Row | null }> {
   const s = c.get('session');
-  const em = c.get('em');
+  const em = requestEm(c);
   const row = await asSystem(() => em.findOne(empresaName(em), { id: empresa } as never)) as Row | null;
   const ambiente = ambienteOf(row);
   if (!row || ambiente == null) throw new HttpError(404, 'Empresa não encontrada');

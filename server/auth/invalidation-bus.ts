@@ -111,6 +111,7 @@ export function track(p: Promise<void>): void {
 }
 
 /** Resolves once every publish started so far is counted (server/app/index.ts awaits it before answering). */
-export async function invalidationsSent(): Promise<void> {
-  if (pending.size) await Promise.all(pending);
+export function invalidationsSent(): Promise<unknown> | undefined {
+  // Nothing pending (nearly every request): no promise to wait on.
+  return pending.size ? Promise.all(pending) : undefined;
 }

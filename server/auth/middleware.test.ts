@@ -5,6 +5,7 @@ import type { AppEnv } from '../app/env.ts';
 import { HttpError } from '../http/envelope.ts';
 import { requirePermission, requireSession, tenant } from './middleware.ts';
 import { ADMIN, LEITOR, startTestServer, type Api, type TestServer } from '../test/harness.ts';
+import { requestEm } from '../db/context.ts';
 
 let ts: TestServer;
 let admin: Api;
@@ -15,7 +16,7 @@ app.use('*', async (c, next) => { c.set('em', ts.orm.em.fork()); await next(); }
 app.get('/s', requireSession(), (c) => c.json({ login: c.get('session').login }));
 app.get('/p', requireSession(), requirePermission('tlm.fro.ativo.editar'), (c) => c.text('ok'));
 app.all('/t', requireSession(), tenant(), async (c) => {
-  const em = c.get('em');
+  const em = requestEm(c);
   // The empresa filter is on: a plain find only sees the active company's rows.
   const rows = (await em.find('Ativo' as never, {}, { limit: 1000 })) as { empresaId: { id: number } }[];
   return c.json({ n: rows.length, empresas: [...new Set(rows.map((r) => r.empresaId.id))] });

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { AppEnv, Session } from '../app/env.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
-import { getOrm } from '../db/context.ts';
+import { requestDb, requestEm } from '../db/context.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityByKey, ormName } from '../core/registry.ts';
 import { HttpError, forbidden, unauthorized } from '../http/envelope.ts';
@@ -21,11 +21,7 @@ export function tokenOf(c: Context): string | undefined {
   return getCookie(c, 'token') || undefined;
 }
 
-function emOf(c: Context<AppEnv>) {
-  let em = c.get('em');
-  if (!em) { em = getOrm().em.fork(); c.set('em', em); }
-  return em;
-}
+const emOf = requestEm;
 
 export const sessaoName = (em: EntityManager) => ormName(em, entityByKey('sessao')!);
 
@@ -54,9 +50,8 @@ async function endedSession(em: EntityManager, token: string): Promise<HttpError
 export async function loadSession(c: Context<AppEnv>, defer = false): Promise<Session | null> {
   const token = tokenOf(c);
   if (!token) return null;
-  const em = emOf(c);
   const later = defer && c.get('sessionDefer') ? (k: SessionCheck) => c.set('sessionCheck', k) : undefined;
-  return cachedSession(em, token, verifySession, (sid) => endSession(em, sid), later);
+  return cachedSession(requestDb(c), token, verifySession, (sid) => endSession(emOf(c), sid), later);
 }
 
 /** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no
@@ -124,11 +119,11 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
 
 /** 403 unless the session holds the permission key (roles wiki/dev hold all). */
 export function requirePermission(key: PermissionKey | ((c: Context<AppEnv>) => PermissionKey)): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const s = c.get('session');
     if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
     if (!can(s, typeof key === 'function' ? key(c) : key)) throw forbidden();
-    await next();
+    return next();
   };
 }
 
@@ -139,7 +134,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  *  companyId header, when sent (the spec's client sends it), must name that company. A write authenticated
  *  by the cookie alone must carry the header (a custom header: no cross-site form can send it). */
 export function tenant(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const s = c.get('session');
     if (!s) throw unauthorized('Sessão inválida ou expirada. Entre novamente.');
     if (WRITES.has(c.req.method)) {
@@ -152,6 +147,6 @@ export function tenant(): MiddlewareHandler<AppEnv> {
       }
     }
     // Second line: every query of the rest of the request runs under row-level security (server/db/rls.ts).
-    await withCompany(s.empresaAtiva, next, s.ambienteId);
+    return withCompany(s.empresaAtiva, next, s.ambienteId);
   };
 }

@@ -25,6 +25,7 @@ import { sha256, signSession } from './tokens.ts';
 import { parametrosDaEmpresa } from './parametros.ts';
 import { can, empresaUsable, findEmpresa, findEmpresas, findUser, findUserByLogin, rolesAndPermissions, userActive, type Row } from './users.ts';
 import { idOf, idsOf, strings } from '../../shared/ids.ts';
+import { requestEm } from '../db/context.ts';
 
 export interface AuthOptions {
   log: Logger;
@@ -135,7 +136,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const key = login.toLowerCase();
     const [rl, ri] = await Promise.all([perLogin.get(key), perIp.get(ip)]);
 
-    const em = c.get('em');
+    const em = requestEm(c);
     const user = await findUserByLogin(em, login, true);
     const now = new Date();
     const base = { nome: user?.nome ?? login, login, dataLogin: now, ip, estaLogado: false, sucesso: false };
@@ -186,7 +187,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
   app.post('/logout', async (c) => {
     const s = await loadSession(c);
     if (s) {
-      const em = c.get('em');
+      const em = requestEm(c);
       await endSession(em, s.id, 'logout');
       await endHistory(em, s.usuarioId);
       emitSessionEnded({ sessaoId: s.id, usuarioId: s.usuarioId, motivo: 'logout' });
@@ -196,7 +197,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
 
   route(app, 'get', '/get_session', { permission: 'self', scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
-    return ok(c, { user: await sessionUser(c.get('em'), s) });
+    return ok(c, { user: await sessionUser(requestEm(c), s) });
   });
 
   route(app, 'get', '/permissoes', { permission: 'self', scope: 'ambiente' }, (c) => ok(c, [...c.get('session').permissoes].sort()));
@@ -204,7 +205,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
   app.get('/token_valido', async (c) => {
     const rec = c.req.query('token');
     if (rec) {
-      const row = await c.get('em').findOne(RecuperacaoSenhaSchema, { tokenHash: sha256(rec) });
+      const row = await requestEm(c).findOne(RecuperacaoSenhaSchema, { tokenHash: sha256(rec) });
       const valido = !!row && !row.usadaEm && row.expiraEm > new Date();
       return ok(c, { valido }, valido ? 'Token válido' : 'Token inválido ou expirado');
     }
@@ -215,7 +216,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
 
   app.post('/changepwd', async (c) => {
     const b = await body(c);
-    const em = c.get('em');
+    const em = requestEm(c);
     const nova = str(b, 'novaSenha', 'Nova senha', 200);
     const min = minPasswordLength();
     if (nova.length < min) throw badRequest(`A nova senha deve ter no mínimo ${min} caracteres`);
@@ -248,7 +249,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
   app.post('/recover', async (c) => {
     const b = await body(c);
     const ident = str(b, b.login != null ? 'login' : 'email', b.login != null ? 'Login' : 'E-mail', 160).trim();
-    const em = c.get('em');
+    const em = requestEm(c);
     const generic = 'Se o usuário existir e tiver e-mail cadastrado, enviaremos as instruções para alterar a senha.';
     const ip = clientIp(c);
     const r = await perIp.get(`recover:${ip}`);
@@ -281,14 +282,14 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
     if (!Number.isSafeInteger(id) || !s.empresas.includes(id)) throw new HttpError(403, 'Você não tem acesso a esta empresa');
-    const em = c.get('em');
+    const em = requestEm(c);
     if (!empresaUsable(await findEmpresa(em, id))) throw new HttpError(403, 'Empresa suspensa ou desativada');
     return switched(c, id, 'Empresa alterada');
   });
 
   // Entering another ambiente (also /api/adm/ambiente/seleciona/{id}, server/calls/ambiente.ts).
   route(app, 'post', '/ambiente/:ambiente/select', { permission: 'self', scope: 'global', credentials: true },
-    async (c) => switched(c, await empresaDoAmbiente(c.get('em'), c.get('session'), c.req.param('ambiente') ?? ''), 'Ambiente alterado'));
+    async (c) => switched(c, await empresaDoAmbiente(requestEm(c), c.get('session'), c.req.param('ambiente') ?? ''), 'Ambiente alterado'));
 
   return app;
 }
@@ -297,7 +298,7 @@ export function authRoutes(o: AuthOptions): Hono<AppEnv> {
  *  that company (its row security, its parameters). */
 export async function switched(c: Context<AppEnv>, empresa: number, msg: string) {
   const { next, user } = await switchSession(c, empresa);
-  const payload = await withCompany(next.empresaAtiva, () => sessionUser(c.get('em'), next, user), next.ambienteId);
+  const payload = await withCompany(next.empresaAtiva, () => sessionUser(requestEm(c), next, user), next.ambienteId);
   return ok(c, { user: payload }, msg);
 }
 
@@ -306,7 +307,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   route(app, 'get', '/lista', { permission: ['adm.sis.sessao.lista'], scope: 'ambiente' }, async (c) => {
     const s = c.get('session');
-    const em = c.get('em');
+    const em = requestEm(c);
     const rows = (await em.find(sessaoName(em), { ...scopeWhere(entityByKey('sessao')!, s), ativa: true, dataValidoAte: { $gt: new Date() } } as never,
       { orderBy: { dataUltimoAcesso: 'DESC' } as never, limit: 1000 })) as Row[];
     return ok(c, rows.map((r) => ({ id: r.id, usuario: idOf(r.usuario), login: r.login, empresaAtiva: idOf(r.empresaAtiva), ip: r.ip, dataInicio: r.dataInicio, dataUltimoAcesso: r.dataUltimoAcesso })));
@@ -314,7 +315,7 @@ export function sessaoRoutes(): Hono<AppEnv> {
   route(app, 'post', '/elimina/:id', { permission: ['adm.sis.sessao.elimina'], scope: 'ambiente', credentials: true }, async (c) => {
     const s = c.get('session');
     const id = Number(c.req.param('id'));
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = Number.isSafeInteger(id) ? ((await em.findOne(sessaoName(em), { $and: [{ id }, scopeWhere(entityByKey('sessao')!, s)] } as never)) as Row | null) : null;
     if (!row) throw new HttpError(404, 'Sessão não encontrada');
     if (row.ativa !== false) {

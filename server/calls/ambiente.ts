@@ -9,6 +9,7 @@ import { switched } from '../auth/routes.ts';
 import { route } from '../core/pipeline.ts';
 import { ok } from '../http/envelope.ts';
 import { documentCalls } from '../app/docs.ts';
+import { requestEm } from '../db/context.ts';
 
 const TAG = ['Ambientes'];
 const env = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } });
@@ -29,9 +30,9 @@ documentCalls({
 
 export default (api: Hono<AppEnv>) => {
   route(api, 'get', '/adm/ambiente/corrente', { permission: 'self', scope: 'global' },
-    async (c) => ok(c, await ambienteCorrente(c.get('em'), c.get('session'))));
+    async (c) => ok(c, await ambienteCorrente(requestEm(c), c.get('session'))));
   route(api, 'get', '/adm/ambiente/lista', { permission: 'self', scope: 'global' },
-    async (c) => ok(c, await ambientesPermitidos(c.get('em'), c.get('session'))));
+    async (c) => ok(c, await ambientesPermitidos(requestEm(c), c.get('session'))));
   route(api, 'post', '/adm/ambiente/seleciona/:id', { permission: 'self', scope: 'global', credentials: true },
-    async (c) => switched(c, await empresaDoAmbiente(c.get('em'), c.get('session'), c.req.param('id') ?? ''), 'Ambiente alterado'));
+    async (c) => switched(c, await empresaDoAmbiente(requestEm(c), c.get('session'), c.req.param('id') ?? ''), 'Ambiente alterado'));
 };

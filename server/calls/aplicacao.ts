@@ -13,6 +13,7 @@ import { route } from '../core/pipeline.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 import { idOf, strings } from '../../shared/ids.ts';
 import { documentCalls } from '../app/docs.ts';
+import { requestEm } from '../db/context.ts';
 
 const env = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } });
 const byApp = (operationId: string, summary: string, payload: string) => ({
@@ -42,7 +43,7 @@ async function aplicacao(em: EntityManager, raw: string): Promise<Row> {
 
 export default (api: Hono<AppEnv>) => {
   route(api, 'get', '/modulo/lista/:idAplicacao', { permission: 'self', scope: 'global' }, async (c) => {
-    const em = c.get('em');
+    const em = requestEm(c);
     const app = await aplicacao(em, c.req.param('idAplicacao') ?? '');
     const rows = (await em.find(ormName(em, entityByKey('modulo')!), { aplicacao: Number(app.id), ativo: true } as never)) as Row[];
     return ok(c, rows.sort(byOrder).map((m) => ({ id: Number(m.id), descricao: m.descricao, sigla: m.sigla, ordem: Number(m.ordem ?? 0) })));
@@ -50,7 +51,7 @@ export default (api: Hono<AppEnv>) => {
 
   route(api, 'get', '/menu/lista/:idAplicacao', { permission: 'self', scope: 'global' }, async (c) => {
     const s = c.get('session');
-    const em = c.get('em');
+    const em = requestEm(c);
     const app = await aplicacao(em, c.req.param('idAplicacao') ?? '');
     const items = (await em.find(ormName(em, entityByKey('menu')!), { aplicacao: Number(app.id) } as never)) as Row[];
     const progIds = [...new Set(items.map((m) => idOf(m.programa)).filter((x): x is number => x != null))];

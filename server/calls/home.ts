@@ -9,6 +9,7 @@ import { getModel, ormName } from '../core/registry.ts';
 import { ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
+import { requestEm } from '../db/context.ts';
 
 /** Menu route → the labels of the sections above it (area › section). */
 function sectionsByRoute(nodes: MenuNode[], above: string[] = [], out = new Map<string, string>()): Map<string, string> {
@@ -23,7 +24,7 @@ export default (api: Hono<AppEnv>) => {
   // Counts only the registers the caller may list and change (checked per entity below).
   route(api, 'get', '/home/resumo', { permission: 'self', scope: 'empresa' }, async (c) => {
     const s = c.get('session');
-    const em = c.get('em');
+    const em = requestEm(c);
     const model = getModel();
     const sections = sectionsByRoute(model.menu);
     const contagens = [];

@@ -7,6 +7,7 @@ import { HttpError, ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
+import { requestEm } from '../db/context.ts';
 
 const lists: Record<string, string[]> = {
   garagem: ['descricao', 'nome', 'grupoSuperior'],
@@ -24,7 +25,7 @@ export default (api: Hono<AppEnv>) => {
       const s = c.get('session');
       const e = entityByKey(key)!;
       if (Number(c.req.param('id')) !== s.empresaAtiva) throw new HttpError(403, 'A empresa informada não é a empresa ativa da sessão');
-      const em = c.get('em');
+      const em = requestEm(c);
       const known = fields.filter((f) => e.fields.some((x) => x.name === f));
       const rows = (await em.find(ormName(em, e), scopeWhere(e, s) as never, { orderBy: { [known[0] ?? 'id']: 'ASC', id: 'ASC' } as never, fields: ['id', ...known] as never })) as Record<string, unknown>[];
       return ok(c, rows.map((r) => {

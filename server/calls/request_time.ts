@@ -7,6 +7,7 @@ import { entityByKey, ormName } from '../core/registry.ts';
 import { route } from '../core/pipeline.ts';
 import { badRequest, HttpError, ok } from '../http/envelope.ts';
 import { tenantOnly } from '../tenancy/scope.ts';
+import { requestEm } from '../db/context.ts';
 
 export const SLOW_REQUEST_MS = 10_000;
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -29,7 +30,7 @@ export default (api: Hono<AppEnv>) => {
     }
     const p = b.parametros;
     const parametros = p == null ? null : (typeof p === 'string' ? p : JSON.stringify(p)).slice(0, MAX_PARAMS);
-    const em = c.get('em');
+    const em = requestEm(c);
     const e = entityByKey('requisicao_lenta')!;
     const row = em.create(ormName(em, e), {
       ...tenantOnly(e, s), duracao: Math.round(duracao), url: b.url, method, parametros, usuario: s.usuarioId,

@@ -14,6 +14,7 @@ import { sessionFromCookie } from '../auth/middleware.ts';
 import { HttpError, ok } from '../http/envelope.ts';
 import { isKey, newKey, thumbKey, type Storage } from '../uploads/storage.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
+import { requestEm } from '../db/context.ts';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES = 10;
@@ -104,7 +105,7 @@ async function save(c: Context<AppEnv>, empresaId: number, list: File[]): Promis
       await storage.put(p.key, p.body, p.mime); written.push(p.key);
       if (p.thumb && p.thumbBody) { await storage.put(p.thumb, p.thumbBody, 'image/png'); written.push(p.thumb); }
     }
-    const em = c.get('em');
+    const em = requestEm(c);
     return await em.transactional(async (tx) => {
       const rows = prepared.map((p) => tx.create(arquivo(tx), {
         empresaId, nome: p.nome, chave: p.key, miniatura: p.thumb, mime: p.mime, tamanho: p.body.length,
@@ -126,7 +127,7 @@ async function removeAll(storage: Storage, keys: string[], c: Context<AppEnv>) {
 /** The caller's company's row holding the key (as the file or its thumbnail); 404 otherwise. */
 async function findRow(c: Context<AppEnv>, key: unknown): Promise<Row> {
   if (!isKey(key)) throw fail(404, 'Arquivo não encontrado');
-  const em = c.get('em');
+  const em = requestEm(c);
   const row = await em.findOne(arquivo(em), { $or: [{ chave: key }, { miniatura: key }], ...scopeWhere(entityByKey('arquivo')!, c.get('session')) } as never) as Row | null;
   if (!row) throw fail(404, 'Arquivo não encontrado');
   return row;
@@ -155,7 +156,7 @@ export default (api: Hono<AppEnv>) => {
     company(c, body.company);
     const name = typeof body.filename === 'string' && body.filename.startsWith(FILE_URL) ? body.filename.slice(FILE_URL.length) : body.filename;
     const row = await findRow(c, name);
-    const em = c.get('em');
+    const em = requestEm(c);
     await em.nativeDelete(arquivo(em), { id: row.id } as never);
     await removeAll(c.get('storage'), [row.chave, row.miniatura].filter(Boolean), c);
     return ok(c, { id: row.id, filename: row.chave }, 'Arquivo excluído');

@@ -8,6 +8,7 @@ import { choiceColumns, choiceProblem } from '../../shared/column-choices.ts';
 import type { Model } from '../../shared/model.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
 import { route } from '../core/pipeline.ts';
+import { requestEm } from '../db/context.ts';
 
 const columnsOf = new WeakMap<Model, ReturnType<typeof choiceColumns>>();
 const columns = (m: Model) => columnsOf.get(m) ?? columnsOf.set(m, choiceColumns(m)).get(m)!;
@@ -29,7 +30,7 @@ export default (api: Hono<AppEnv>) => {
     // the chooser keeps one column selected; the server too (a client's empty list would blank the list)
     const problem = choiceProblem(columns(getModel()), b.ui);
     if (problem) throw badRequest(problem);
-    const em = c.get('em');
+    const em = requestEm(c);
     const u = await findUser(em, s.usuarioId);
     const ui = { ...((u?.ui && typeof u.ui === 'object') ? u.ui : {}), ...b.ui };
     await updateOwnUser(em, s, { ui });

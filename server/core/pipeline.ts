@@ -47,13 +47,14 @@ export const sessionStep = (o: { credentials?: boolean } = {}) => {
  *  own data (own preferences, own permissions), which needs the session only: said explicitly, never by omission. */
 export function permissionStep(keys: PermissionKey[] | 'self' | ((c: Context<AppEnv>) => PermissionKey[])): MiddlewareHandler<AppEnv> {
   const label = keys === 'self' ? 'self' : typeof keys === 'function' ? 'computed' : keys.join('|');
-  return tag('permission', async (c, next) => {
+  // Not async: no promise of its own on every request.
+  return tag('permission', (c, next) => {
     if (keys !== 'self') {
       const s = c.get('session');
       const list = typeof keys === 'function' ? keys(c) : keys;
       if (!s || !list.some((k) => can(s, k))) throw new HttpError(403, 'Você não tem permissão para fazer isso');
     }
-    await next();
+    return next();
   }, { permission: label });
 }
 

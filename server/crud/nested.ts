@@ -11,6 +11,7 @@ import { readFields, type Row } from '../read/index.ts';
 import { entityByKey } from '../core/registry.ts';
 import { createHandler, listHandler, oneHandler, type ParentOf } from './routes.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
+import { requestDb } from '../db/context.ts';
 
 export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
   const p = entity.parent;
@@ -46,7 +47,7 @@ export function nestedRoutes(entity: EntityMeta): Hono<AppEnv> {
   /** `{field: the parent's value}` (its id, or its `by` field unless the field references the parent), once the parent is visible to the caller. */
   async function parent(c: Context<AppEnv>): Promise<Row> {
     const { entity: parent, where: cond } = named(c);
-    const row = await readFields(c.get('em'), parent, c.get('session'), cond, p!.by === 'id' ? ['id'] : ['id', p!.by]);
+    const row = await readFields(requestDb(c), parent, c.get('session'), cond, p!.by === 'id' ? ['id'] : ['id', p!.by]);
     if (!row) throw notFound('Registro pai não encontrado');
     return { [p!.field]: p!.by === 'id' || p!.refId ? Number(row.id) : row[p!.by] };
   }

@@ -17,6 +17,7 @@ import { exportResponse } from './export.ts';
 import { providerSql, readDeclared } from '../read/provider.ts';
 import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
+import { requestEm } from '../db/context.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProviderRow = Record<string, any>;
@@ -131,7 +132,7 @@ async function parentRows(meta: ProviderMeta, params: Record<string, string | nu
   for (const p of meta.params) {
     if (!p.row || params[p.name] === undefined) continue;
     const e = entityByKey(p.row.entity)!;
-    const em = c.get('em');
+    const em = requestEm(c);
     const seen = await em.count(ormName(em, e), { $and: [{ [p.row.by ?? 'id']: params[p.name] }, scopeWhere(e, c.get('session'))] } as never);
     if (!seen) throw new HttpError(404, p.row.notFound ?? `${e.label.singular} não encontrado`);
   }
@@ -265,7 +266,7 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     const spec = { permission: meta.permission as PermissionKey[], scope: meta.scope === 'empresa' ? 'empresa' as const : 'global' as const };
     const ctxOf = (c: Context<AppEnv>): ProviderContext => {
       const session = c.get('session');
-      return { session, em: c.get('em'), empresaId: meta.scope === 'empresa' ? session.empresaAtiva : null, meta };
+      return { session, em: requestEm(c), empresaId: meta.scope === 'empresa' ? session.empresaAtiva : null, meta };
     };
     if (meta.path) {
       const unit = (c: Context) => c.req.path.replace(/^\/api\//, '').replaceAll('/', '.');

@@ -23,6 +23,7 @@ import { permissionStep, scopeStep, sessionStep } from '../core/pipeline.ts';
 import { boundParams } from './params.ts';
 import { checkQuery, computedColumns, computedField, readBatches, readOne, readPage } from '../read/index.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
+import { requestDb, requestEm } from '../db/context.ts';
 
 // ---------- handlers shared with the nested routes (server/crud/nested.ts) ----------
 
@@ -42,7 +43,7 @@ export function listHandler(e: () => EntityMeta, narrow?: Narrow, parentOf?: Par
     const { offset, limit } = parseRange(c.req.query('range'));
     const ent = e();
     const q = { filter: listFilter(c), sort: parseJson(c.req.query('sort'), 'sort'), narrow: more || undefined, parent: known?.parent, offset, limit };
-    const page = await readPage(c.get('em'), ent, c.get('session'), q, c.get('sessionCheck'));
+    const page = await readPage(requestDb(c), ent, c.get('session'), q, c.get('sessionCheck'));
     if (!page.parentFound) throw notFound('Registro pai não encontrado');
     return sendPage(c, ent.key, offset, page.rows, page.total);
   };
@@ -53,7 +54,7 @@ export function oneHandler(e: () => EntityMeta, narrow?: Narrow): Handler<AppEnv
   return async (c) => {
     const more = narrow && (await narrow(c));
     const id = parseId(c);
-    const row = await readOne(c.get('em'), e(), c.get('session'), id, more || undefined, c.get('sessionCheck'));
+    const row = await readOne(requestDb(c), e(), c.get('session'), id, more || undefined, c.get('sessionCheck'));
     if (!row) throw notFound();
     return c.json(row);
   };
@@ -67,7 +68,7 @@ export function createHandler(e: () => EntityMeta, narrow?: Narrow): Handler<App
     const ent = e();
     const raw = await readBody(c);
     const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
-    const em = c.get('em');
+    const em = requestEm(c);
     const secret = secretToken(ent);
     const { row: created, related } = await em.transactional(async (tx) => {
       const data = await prepare(tx, ent, s, body, null);
@@ -130,19 +131,19 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       return { field: f, label: ent.columns.find((x) => x.source === src)?.label ?? f.label };
     });
     // Streamed from the engine's cursor, limited per user; see server/crud/export.ts.
-    const em = c.get('em');
+    const em = requestEm(c);
     return exportResponse({ em, entity: ent, session: s, columns, format, log: c.get('log') }, readBatches(em, ent, s, q));
   });
 
   // Choices of a lookup field (server/crud/lookup.ts): whoever may list, see, add or edit the entity.
   app.get('/opcoes/:field', permissionStep([key('lista'), key('visualizar'), key('adicionar'), key('editar')]), scope, async (c) =>
-    c.json(await lookupOptions(c.get('em'), e(), c.req.param('field'), c.get('session'), c.req.query())));
+    c.json(await lookupOptions(requestEm(c), e(), c.req.param('field'), c.get('session'), c.req.query())));
 
   app.get('/:id/historico', perm('visualizar'), scope, async (c) => {
     const s = c.get('session');
     const id = parseId(c);
     const ent = e();
-    const em = c.get('em');
+    const em = requestEm(c);
     const where: Where = { entidade: ent.key, registroId: id, ...tenantOnly(ent, s) };
     const more = narrow && (await narrow(c));
     const count = (extra?: Row) => em.count(ormName(em, ent), { $and: [{ id }, scopeWhere(ent, s), ...(extra ? [extra] : [])] } as never);
@@ -166,7 +167,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const ent = e();
       const id = parseId(c);
       const more = narrow && (await narrow(c));
-      const out = await runAction(c.get('em'), ent, action, c.get('session'), id, await readPayload(c.req), more);
+      const out = await runAction(requestEm(c), ent, action, c.get('session'), id, await readPayload(c.req), more);
       return c.json(out.body as never, out.status ?? 200);
     });
     if (action.bulk) {
@@ -183,7 +184,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
         const results = [];
         for (const id of new Set(ids as number[])) {
           try {
-            const out = await runAction(c.get('em'), ent, action, c.get('session'), id, payload, more);
+            const out = await runAction(requestEm(c), ent, action, c.get('session'), id, payload, more);
             results.push({ id, status: out.status ?? 200, payload: out.body });
           } catch (err) {
             if (!(err instanceof HttpError)) throw err;
@@ -202,7 +203,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
       const ent = e();
       const id = parseId(c);
       const more = narrow && (await narrow(c));
-      const em = c.get('em');
+      const em = requestEm(c);
       const { row: updated, before, after } = await em.transactional(async (tx) => {
         const row = await findVisible(tx, ent, s, id, more);
         await guardTarget(tx, ent, s, row, action.name);
@@ -233,7 +234,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const raw = await readBody(c);
     // Route parameters: the row must be within them, and the body cannot move it out.
     const body = more && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw, ...more } : raw;
-    const em = c.get('em');
+    const em = requestEm(c);
     const { row: updated, before, after, ended, related } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'update');
@@ -262,7 +263,7 @@ export function crudRoutes(entity: EntityMeta): Hono<AppEnv> {
     const ent = e();
     const id = parseId(c);
     const more = narrow && (await narrow(c));
-    const em = c.get('em');
+    const em = requestEm(c);
     const { out: gone, before } = await em.transactional(async (tx) => {
       const row = await findVisible(tx, ent, s, id, more);
       await guardTarget(tx, ent, s, row, 'delete');

@@ -89,6 +89,20 @@ describe('protective headers', () => {
     const err = await ts.fetch('/api/ativo');
     expect(err.status).toBe(401);
     expect(err.headers.get('content-security-policy')).toBe(API_POLICY);
+    expect(api.headers.get('strict-transport-security')).toBe(null);
+  });
+  it('set on the Node response before the app (one of each), the answer’s own header winning; HSTS behind HTTPS', async () => {
+    const api = await ts.fetch('/api/ativo?range=[0,0]', { headers: { ...admin.headers(), 'x-forwarded-proto': 'https' } });
+    expect(api.status).toBe(200);
+    expect(api.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    // Fetch joins repeated headers with ', ': exactly one value each
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
+    expect(api.headers.get('cache-control')).toBe('no-store');
+    expect(api.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    // the documentation page sets its own policy: it wins over the API's
+    const docs = await ts.fetch('/api/docs', { headers: admin.headers() });
+    expect(docs.headers.get('content-security-policy')).not.toBe(API_POLICY);
+    expect(docs.headers.get('content-security-policy')).toContain("style-src 'unsafe-inline'");
   });
 });
 

@@ -1,5 +1,6 @@
 // Protective headers on every response: Content-Security-Policy (pages: what the SPA needs; API: nothing),
 // nosniff, Referrer-Policy, framing refused, API answers never cached, HSTS behind HTTPS.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { header } from './headers.ts';
 
@@ -48,23 +49,50 @@ export function pagePolicy(o: SecurityHeadersOptions = {}): string {
 /** Policy of API answers (JSON, downloads): nothing may load or frame them. */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export function securityHeaders(o: SecurityHeadersOptions = {}): MiddlewareHandler {
+/** What marks a Node request whose answer already carries the headers (securityHeaders().node). */
+const SECURED = Symbol.for('rastro.securityHeaders');
+
+export type SecurityHeaders = MiddlewareHandler & {
+  /** The same headers set on Node's response before the app runs (a 'request' listener put ahead of the app's):
+   *  the answer's own headers take precedence (Node merges setHeader under writeHead), as the middleware's
+   *  "unless the handler set one" does, without building the Fetch Headers of every answer (bench:api). The
+   *  middleware then leaves that request alone. */
+  node: (req: IncomingMessage, res: ServerResponse) => void;
+};
+
+export function securityHeaders(o: SecurityHeadersOptions = {}): SecurityHeaders {
   const page = pagePolicy({ ...o, connectSrc: o.connectSrc ?? process.env.CSP_CONNECT_SRC });
-  return async (c, next) => {
-    await next();
-    const api = c.req.path === '/api' || c.req.path.startsWith('/api/');
-    const h = c.res.headers;
+  const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+  const isHttps = (forwarded: string | undefined) => forwarded?.split(',')[0].trim() === 'https';
+  /** Every header as [name, value, only when the answer has none]. */
+  const list = (api: boolean, https: boolean): [string, string, boolean][] => [
     // A handler may set a narrower-or-different policy of its own (e.g. /api/docs).
-    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', api ? API_POLICY : page);
-    h.set('X-Content-Type-Options', 'nosniff');
+    ['Content-Security-Policy', api ? API_POLICY : page, true],
+    ['X-Content-Type-Options', 'nosniff', false],
     // Origin only across sites: tile servers (OpenStreetMap's policy) want a Referer, paths and queries never leave.
-    h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    h.set('X-Frame-Options', 'DENY');
-    h.set('Cross-Origin-Opener-Policy', 'same-origin');
-    if (api && !h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
+    ['Referrer-Policy', 'strict-origin-when-cross-origin', false],
+    ['X-Frame-Options', 'DENY', false],
+    ['Cross-Origin-Opener-Policy', 'same-origin', false],
+    ...(api ? [['Cache-Control', 'no-store', true] as [string, string, boolean]] : []),
     // Behind HTTPS (directly or via a proxy): browsers keep to HTTPS. Ignored by browsers over plain HTTP.
-    if (c.req.url.startsWith('https:') || header(c, 'x-forwarded-proto')?.split(',')[0].trim() === 'https') {
-      h.set('Strict-Transport-Security', 'max-age=31536000');
+    ...(https ? [['Strict-Transport-Security', 'max-age=31536000', false] as [string, string, boolean]] : []),
+  ];
+  const mw: MiddlewareHandler = async (c, next) => {
+    const incoming = (c.env as { incoming?: IncomingMessage & { [SECURED]?: boolean } } | undefined)?.incoming;
+    if (incoming?.[SECURED]) return next();
+    await next();
+    const h = c.res.headers;
+    for (const [name, value, unlessSet] of list(isApi(c.req.path), c.req.url.startsWith('https:') || isHttps(header(c, 'x-forwarded-proto')))) {
+      if (!unlessSet || !h.has(name)) h.set(name, value);
     }
   };
+  const node = (req: IncomingMessage & { [SECURED]?: boolean }, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const forwarded = req.headers['x-forwarded-proto'];
+    const https = !!(req.socket as { encrypted?: boolean }).encrypted || isHttps(Array.isArray(forwarded) ? forwarded[0] : forwarded);
+    for (const [name, value] of list(isApi(q < 0 ? url : url.slice(0, q)), https)) res.setHeader(name, value);
+    req[SECURED] = true;
+  };
+  return Object.assign(mw, { node });
 }

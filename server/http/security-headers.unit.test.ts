@@ -45,3 +45,38 @@ describe('securityHeaders()', () => {
     expect(d.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
   });
 });
+
+describe('securityHeaders().node', () => {
+  it('sets the headers on Node\'s response before the app; the app\'s own header wins; the middleware then stays out', async () => {
+    const http = await import('node:http');
+    const sec = securityHeaders({ tileUrl: 'off' });
+    const app = new Hono<{ Bindings: { incoming: import('node:http').IncomingMessage } }>();
+    app.use('*', sec);
+    app.get('/api/docs', (c) => { c.header('Content-Security-Policy', "style-src 'unsafe-inline'"); return c.text('d'); });
+    app.get('*', (c) => c.text('x'));
+    const server = http.createServer(async (req, res) => {
+      sec.node(req, res);
+      const r = await app.fetch(new Request(`http://x${req.url}`, { headers: req.headers as Record<string, string> }), { incoming: req });
+      // as @hono/node-server answers: the Response's headers through writeHead
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      res.end(await r.text());
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const api = await fetch(`${base}/api/x?y=1`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(api.headers.get('content-security-policy')).toBe(API_POLICY);
+      expect(api.headers.get('cache-control')).toBe('no-store');
+      expect(api.headers.get('x-frame-options')).toBe('DENY');
+      expect(api.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      const page = await fetch(`${base}/tlm/fro/ativo`);
+      expect(page.headers.get('content-security-policy')).toBe(pagePolicy({ tileUrl: 'off' }));
+      expect(page.headers.get('cache-control')).toBe(null);
+      expect(page.headers.get('strict-transport-security')).toBe(null);
+      const docs = await fetch(`${base}/api/docs`);
+      expect(docs.headers.get('content-security-policy')).toBe("style-src 'unsafe-inline'");
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { idOf, idsOf } from '../../shared/ids.ts';
 import { ident } from '../db/sql.ts';
-import { isoTimestamp } from './values.ts';
+import { isoTimestamp, pgTimestampIso } from './values.ts';
 import { scopeTransaction } from '../db/rls.ts';
 import { VERSION_SQL, type SessionCheck } from '../auth/session-cache.ts';
 import { staleSession } from '../auth/middleware.ts';
@@ -29,7 +29,7 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
     case 'reference': return idOf(v);
     case 'referenceList': return idsOf(v);
     case 'integer': case 'number': return typeof v === 'string' || typeof v === 'bigint' ? Number(v) : v;
-    case 'datetime': return (v instanceof Date ? v : new Date(v as string)).toISOString();
+    case 'datetime': return typeof v === 'string' ? pgTimestampIso(v) : (v instanceof Date ? v : new Date(v as string)).toISOString();
     case 'date': return v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
     case 'time': return String(v).slice(0, 5);
     default: return v;
@@ -39,7 +39,22 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
 /** Fields a client sees: hidden, write-only and password fields never leave the server. */
 export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
 
-interface Plan { out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[]; inner: string }
+/** A reference's label subselect around its scope condition: `head` + scopeSql(target, 'lbl') + `tail`. */
+interface LabelPart { head: string; tail: string; target: EntityMeta }
+interface Plan {
+  out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[]; inner: string;
+  /** Answer keys and their converters (jsonValue by type), in the order of out. */
+  names: string[]; convert: ((v: unknown) => unknown)[]; labels: LabelPart[];
+}
+
+/** jsonValue of one field, chosen once per field (a list page converts every cell). */
+function converter(f: FieldMeta): (v: unknown) => unknown {
+  switch (f.type) {
+    case 'datetime': return (v) => (typeof v === 'string' ? pgTimestampIso(v) : jsonValue(f, v));
+    case 'reference': case 'referenceList': case 'integer': case 'number': case 'date': case 'time': return (v) => jsonValue(f, v);
+    default: return (v) => v ?? null;
+  }
+}
 const plans = new WeakMap<EntityMeta, Plan>();
 function planOf(e: EntityMeta): Plan {
   let p = plans.get(e);
@@ -51,7 +66,16 @@ function planOf(e: EntityMeta): Plan {
     // The inner page's columns (computed snippets may read any of them): all but credentials (password hashes,
     // secret tokens), which the app role may not select (column privileges, e.g. link_publico.token).
     const inner = e.fields.filter((f) => !(f.type === 'password' || f.secretToken)).map((f) => `t.${ident(f.column)}`).join(', ');
-    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs, inner };
+    const labels = refs.map((f) => {
+      const target = entityByKey(f.reference!)!;
+      const table = ident(target.table);
+      const col = `t.${ident(f.column)}`;
+      const name = `'${f.name.replace(/'/g, "''")}', `;
+      return f.type === 'reference'
+        ? { target, head: `${name}(SELECT ${labelExpr(target, 'lbl')} FROM ${table} lbl WHERE lbl.id = ${col} AND `, tail: ')' }
+        : { target, head: `${name}(SELECT array_agg(${labelExpr(target, 'lbl')} ORDER BY u.n) FROM unnest(${col}) WITH ORDINALITY u(id, n) LEFT JOIN ${table} lbl ON lbl.id = u.id AND `, tail: ')' };
+    });
+    p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs, inner, names: out.map((f) => f.name), convert: out.map(converter), labels };
     plans.set(e, p);
   }
   return p;
@@ -59,7 +83,8 @@ function planOf(e: EntityMeta): Plan {
 
 function toJson(p: Plan, r: Row): Row {
   const o: Row = {};
-  for (const f of p.out) o[f.name] = jsonValue(f, r[f.name]);
+  const { names, convert } = p;
+  for (let i = 0; i < names.length; i++) o[names[i]] = convert[i](r[names[i]]);
   for (const c of p.cols) o[c.source] = isoTimestamp(r[c.source]);
   if (p.refs.length) o[LABELS] = r[LABELS] ?? {};
   return o;
@@ -73,6 +98,7 @@ function toJson(p: Plan, r: Row): Row {
  *  (null when the row is not visible): the client shows it without reading the referenced register (whose keys the
  *  caller may not hold). */
 export const LABELS = '_labels';
+const LABELS_AS = ident(LABELS);
 
 /** The label of the referenced row (alias `a`) as text. */
 function labelExpr(target: EntityMeta, a: string): string {
@@ -82,18 +108,10 @@ function labelExpr(target: EntityMeta, a: string): string {
 
 /** The `_labels` select item over the rows `t` ('' when the entity shows no reference); values added to `p`. */
 function labelsSelect(plan: Plan, s: Session, p: Params): string {
-  if (!plan.refs.length) return '';
-  const items = plan.refs.map((f) => {
-    const target = entityByKey(f.reference!)!;
-    const table = ident(target.table);
-    const col = `t.${ident(f.column)}`;
-    const scope = scopeSql(target, s, 'lbl', p);
-    const sub = f.type === 'reference'
-      ? `(SELECT ${labelExpr(target, 'lbl')} FROM ${table} lbl WHERE lbl.id = ${col} AND ${scope})`
-      : `(SELECT array_agg(${labelExpr(target, 'lbl')} ORDER BY u.n) FROM unnest(${col}) WITH ORDINALITY u(id, n) LEFT JOIN ${table} lbl ON lbl.id = u.id AND ${scope})`;
-    return `'${f.name.replace(/'/g, "''")}', ${sub}`;
-  });
-  return `, json_build_object(${items.join(', ')}) AS ${ident(LABELS)}`;
+  if (!plan.labels.length) return '';
+  let items = '';
+  for (const l of plan.labels) items += `${items ? ', ' : ''}${l.head}${scopeSql(l.target, s, 'lbl', p)}${l.tail}`;
+  return `, json_build_object(${items}) AS ${LABELS_AS}`;
 }
 
 /** The computed columns as select items over the rows `t`. */

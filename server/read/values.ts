@@ -3,8 +3,21 @@
 /** PostgreSQL's text of a timestamp with time zone. */
 const PG_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/;
 
+/** PostgreSQL's text of a timestamptz as Date#toISOString answers it. The sessions run in UTC (forceUtcTimezone), so
+ *  the usual text ('2026-11-28 21:59:21.603456+00') is rewritten without a Date (a list page has a hundred of them;
+ *  the fraction is cut to milliseconds, as Date does); any other form goes through Date. */
+export function pgTimestampIso(s: string): string {
+  const n = s.length;
+  if (n >= 22 && s.charCodeAt(4) === 45 && s.charCodeAt(10) === 32 && s.endsWith('+00')) {
+    const base = `${s.slice(0, 10)}T${s.slice(11, 19)}`;
+    if (n === 22) return `${base}.000Z`;
+    if (s.charCodeAt(19) === 46 && n <= 29) return `${base}.${(s.slice(20, n - 3) + '00').slice(0, 3)}Z`;
+  }
+  return new Date(PG_TIMESTAMPTZ.test(s) ? s.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00') : s).toISOString();
+}
+
 /** A timestamp with time zone as ISO 8601 in UTC (like the datetime fields); anything else as it is. */
 export function isoTimestamp(v: unknown): unknown {
   if (v == null) return null;
-  return typeof v === 'string' && PG_TIMESTAMPTZ.test(v) ? new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString() : v;
+  return typeof v === 'string' && PG_TIMESTAMPTZ.test(v) ? pgTimestampIso(v) : v;
 }

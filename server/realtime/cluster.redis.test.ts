@@ -14,6 +14,7 @@ import { io as connectIo, type Socket } from 'socket.io-client';
 import { ADMIN, createMigratedDatabase } from '../test/harness.ts';
 import { freePort } from '../db/embedded.ts';
 import { MSG, SOCKET_PATH } from './index.ts';
+import { serverNodeArgs } from '../app/node-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,7 +35,7 @@ let A: number;
 
 /** A child process (tsx), its output kept for the failure message. */
 function start(file: string, env: Record<string, string>): { child: ChildProcess; out: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverNodeArgs(file), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => { out = (out + d).slice(-20_000); });

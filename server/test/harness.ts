@@ -17,6 +17,7 @@ import { hashPassword } from '../auth/password.ts';
 import type { Model } from '../../shared/model.ts';
 import type { SeedResult } from '../seed/index.ts';
 import { ADMIN, LEITOR, TEST_SEED, cloneTemplate, ensureTemplate, withDatabase } from './template.ts';
+import { serverNodeArgs } from '../app/node-flags.ts';
 
 export { ADMIN, LEITOR };
 
@@ -155,7 +156,7 @@ export async function startSecondProcess(ts: TestServer, env: Record<string, str
   const port = await freePort();
   const root = path.resolve(import.meta.dirname, '../..');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rastro-p2-'));
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: root,
     env: {
       ...process.env, DATABASE_URL: ts.databaseUrl, PORT: String(port), HOST: '127.0.0.1', MIGRATIONS_PATH: ts.migrationsDir,

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { serverNodeArgs } from '../app/node-flags.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const children: ChildProcess[] = [];
@@ -24,7 +25,7 @@ export async function startMain(env: Record<string, string>, waitReady = true, d
     fs.chmodSync(dataDir, 0o755); // the embedded cluster may run as another user when we are root
     dirs.push(dataDir);
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: ROOT,
     env: {
       ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DIST_DIR: path.join(dataDir, 'no-dist'),

@@ -12,6 +12,7 @@ import { migrateTelemetria } from '../ingest/migrate.ts';
 import { APP_ROLE, INGEST_ROLE, scopeTransaction, withCompany } from '../db/rls.ts';
 import { createMigration } from '../db/migration-tools.ts';
 import { ADMIN, migrationsCopy, startTestServer, type Api, type TestServer } from './harness.ts';
+import { requestEm } from '../db/context.ts';
 
 let ts: TestServer;
 let admin: Api;
@@ -24,13 +25,13 @@ app.onError((err, c) => c.json({ msg: err.message }, err instanceof HttpError ? 
 app.use('*', async (c, next) => { c.set('em', ts.orm.em.fork()); await next(); });
 // Raw SQL with no WHERE, through the request's EntityManager, inside the company pipeline.
 app.get('/raw', requireSession(), tenant(), async (c) => {
-  const conn = c.get('em').getConnection();
+  const conn = requestEm(c).getConnection();
   const [who] = (await conn.execute(`select current_user as "user", current_setting('rastro.empresa', true) as empresa`)) as any[];
   const ativos = (await conn.execute('select empresa_id, count(*)::int as n from ativo group by empresa_id order by 1')) as any[];
   const posicoes = (await conn.execute('select empresa_id, count(*)::int as n from telemetria.posicao group by empresa_id order by 1')) as any[];
   const ultimo = (await conn.execute('select serial from telemetria.ultimo_estado order by 1')) as any[];
   // An ORM read without any condition: the database still scopes.
-  const semFiltro = (await c.get('em').find('Ativo' as never, {}, { limit: 1000 })) as any[];
+  const semFiltro = (await requestEm(c).find('Ativo' as never, {}, { limit: 1000 })) as any[];
   const updated = (await conn.execute(`update ativo set cor = cor`, [], 'run')) as { affectedRows: number };
   return c.json({
     who, ativos, posicoes, ultimo: ultimo.map((r) => r.serial), updated: updated.affectedRows,
@@ -41,7 +42,7 @@ app.get('/raw', requireSession(), tenant(), async (c) => {
 app.post('/raw-insert', requireSession(), tenant(), async (c) => {
   const b = await c.req.json();
   try {
-    await c.get('em').getConnection().execute(`insert into ativo (empresa_id, descricao, placa, created_at, updated_at) values (?, 'Intruso', 'RLS0001', now(), now())`, [b.empresa], 'run');
+    await requestEm(c).getConnection().execute(`insert into ativo (empresa_id, descricao, placa, created_at, updated_at) values (?, 'Intruso', 'RLS0001', now(), now())`, [b.empresa], 'run');
     return c.json({ ok: true });
   } catch (e) {
     return c.json({ ok: false, code: (e as { code?: string }).code, msg: (e as Error).message });

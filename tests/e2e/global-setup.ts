@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureChromium } from '../tools/ensure-chromium.ts';
+import { SERVER_NODE_FLAGS } from '../../server/app/node-flags.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -84,7 +85,7 @@ export default async function setup(project: TestProject) {
 
   // tests/self-check/run.ts proves a server that never answers fails the run (a missing entry point exits at once).
   const entry = process.env.RASTRO_SELF_CHECK === 'e2e-server-fail' ? 'tests/self-check/fixtures/e2e/no-such-server.ts' : 'server/main.ts';
-  const child = spawn('npm', ['exec', '--', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['exec', '--', 'tsx', ...SERVER_NODE_FLAGS, entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
   child.stdout?.on('data', (d) => (log = (log + d).slice(-20_000)));
   child.stderr?.on('data', (d) => (log = (log + d).slice(-20_000)));

@@ -15,6 +15,7 @@ import { biblioteca_evento as bib, tratamento_alarme as ta, usuario as us } from
 import { entityByKey } from '../../../server/core/registry.ts';
 import { companySql, qParams, scopeSql } from '../../../server/tenancy/scope.ts';
 import { publicarSerial } from './publicar.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const MSG = {
   naoEncontrado: 'Alarme não encontrado',
@@ -44,7 +45,7 @@ async function body(c: Context<AppEnv>): Promise<Record<string, unknown>> {
 }
 
 const exec = (c: Context<AppEnv>, sql: string, values: unknown[]) =>
-  c.get('em').getConnection().execute(sql, values) as Promise<Record<string, unknown>[]>;
+  requestEm(c).getConnection().execute(sql, values) as Promise<Record<string, unknown>[]>;
 
 /** The company's alarm event of this id (with its library label and risk), or 404. */
 async function alarmeDaEmpresa(c: Context<AppEnv>, a: AlarmeId) {

@@ -9,6 +9,7 @@ import { route } from '../../../server/core/pipeline.ts';
 import { badRequest, ok } from '../../../server/http/envelope.ts';
 import { biblioteca_evento as bib } from '../../../server/generated/columns.ts';
 import { companySql, qParams } from '../../../server/tenancy/scope.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const CELL_PX = 16;
 export const MAX_DIAS = 93;
@@ -50,7 +51,7 @@ export function calorRoutes(api: Hono<AppEnv>) {
     if (fonte === 'alarmes') where.push(`EXISTS (SELECT 1 FROM ${bib.table} b WHERE b.${bib.event} = x.key AND b.${bib.risk} IS NOT NULL)`);
     // the step is a number computed here (not user text): inlined, so the placeholders stay in text order
     const st = `${step}`;
-    const rows = await c.get('em').getConnection().execute(`SELECT gy, gx, n FROM (
+    const rows = await requestEm(c).getConnection().execute(`SELECT gy, gx, n FROM (
         SELECT floor(x.lat / ${st}::float8)::int AS gy, floor(x.lon / ${st}::float8)::int AS gx, count(*)::int AS n
         FROM ${table} x WHERE ${where.join(' AND ')} GROUP BY 1, 2) g ORDER BY n DESC LIMIT 20000`, p.values) as { gy: number; gx: number; n: number }[];
     const celulas = rows.map((r) => ({ lat: (r.gy + 0.5) * step, lon: (r.gx + 0.5) * step, n: r.n }));

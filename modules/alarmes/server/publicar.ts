@@ -4,11 +4,12 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../server/app/env.ts';
 import { ESTADO_CHANNEL, estadoPayloads, namespaceOf, redisEstadoPublisher, type EstadoPublisher } from '../../../server/realtime/bus.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 const redis = new Map<string, EstadoPublisher>();
 
 export async function publicarSerial(c: Context<AppEnv>, empresaId: number, serial: string): Promise<void> {
-  const em = c.get('em');
+  const em = requestEm(c);
   const url = process.env.REDIS_URL;
   if (url) {
     const clientUrl = em.config.get('clientUrl') as string | undefined;

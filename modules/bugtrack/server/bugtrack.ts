@@ -17,6 +17,7 @@ import type { PermissionKey } from '../../../server/generated/permissions.ts';
 import { badRequest, HttpError, ok } from '../../../server/http/envelope.ts';
 import { readPage } from '../../../server/read/index.ts';
 import { qParams, scopeSql, tenantOnly } from '../../../server/tenancy/scope.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 const KEY = 'adm.sis.bugtrack';
 const ent = () => entityByKey('bug')!;
@@ -81,7 +82,7 @@ export const actions = { bug_reconhece: marca('reconhecido'), bug_resolve: marca
 async function act(c: Context<AppEnv>, name: string, msg: string) {
   const e = ent();
   const action = e.actions.find((a) => a.name === name)!;
-  const out = await runAction(c.get('em'), e, action, c.get('session'), parseId(c), {});
+  const out = await runAction(requestEm(c), e, action, c.get('session'), parseId(c), {});
   return ok(c, out.body, msg);
 }
 
@@ -102,7 +103,7 @@ export default (api: Hono<AppEnv>) => {
     const fp = fingerprint(tipo, mensagem, stack);
     const usuario = s.apiKey ? null : s.usuarioId;
     const e = ent();
-    const em = c.get('em');
+    const em = requestEm(c);
     const conn = em.getConnection();
     // One more occurrence of a known error (a resolved one opens again), else a new row; a concurrent first report
     // of the same error loses the unique race and counts as an occurrence.
@@ -135,7 +136,7 @@ export default (api: Hono<AppEnv>) => {
 
   route(api, 'get', '/bugtrack/lista', { permission: [`${KEY}.lista` as PermissionKey], scope: 'empresa' }, async (c) => {
     const { offset, limit } = parseRange(c.req.query('range'));
-    const page = await readPage(c.get('em'), ent(), c.get('session'), { filter: parseJson(c.req.query('filter'), 'filter'), sort: parseJson(c.req.query('sort'), 'sort'), offset, limit });
+    const page = await readPage(requestEm(c), ent(), c.get('session'), { filter: parseJson(c.req.query('filter'), 'filter'), sort: parseJson(c.req.query('sort'), 'sort'), offset, limit });
     return ok(c, { total: page.total, itens: page.rows });
   });
 

@@ -16,6 +16,7 @@ import type { Row } from '../../../server/crud/query.ts';
 import { HttpError, ok } from '../../../server/http/envelope.ts';
 import { isKey, newKey } from '../../../server/uploads/storage.ts';
 import { MAX_FILE_BYTES, MSG_SIZE, cleanName } from '../../../server/calls/upload.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const FIRMWARE_URL = '/api/firmware/arquivo/';
 export const MSG_BIN = 'Formato de arquivo invalido: envie o firmware como arquivo .bin';
@@ -67,7 +68,7 @@ export default (api: Hono<AppEnv>) => {
     const key = c.req.param('filename') ?? '';
     const url = FIRMWARE_URL + key;
     if (!isKey(key) || !FIRMWARE_FILE.test(url)) throw fail(404, 'Arquivo não encontrado');
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = (await em.findOne(ormName(em, entityByKey('firmware')!), { arquivo: url } as never)) as Row | null;
     const data = row ? await c.get('storage').get(key) : null;
     if (!row || !data) throw fail(404, 'Arquivo não encontrado');

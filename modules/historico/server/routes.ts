@@ -12,6 +12,7 @@ import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
 import { readDeclared } from '../../../server/read/provider.ts';
 import { nearestInTime, simplify, toleranceFor } from './simplify.ts';
 import { trackCsv, trackGpx, trackKml, type TrackExport } from './export.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 const KEY = 'tlm.ras.historico_rastreamento' as const;
 export const MAX_ATIVOS = 10;
@@ -42,7 +43,7 @@ function periodo(c: Context<AppEnv>): Periodo {
 async function read(c: Context<AppEnv>, key: string, filter: Record<string, unknown>, limit = 1_000_000): Promise<Row[]> {
   const meta = getModel().providers.find((p) => p.key === key);
   if (!meta?.sql) throw new Error(`provider ${key} sem sql declarado`);
-  const { rows } = await readDeclared(c.get('em'), meta, meta.sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
+  const { rows } = await readDeclared(requestEm(c), meta, meta.sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
   return rows;
 }
 

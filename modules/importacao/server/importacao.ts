@@ -27,6 +27,7 @@ import { type Row } from '../../../server/crud/query.ts';
 import { emitChange } from '../../../server/realtime/events.ts';
 import type { FieldError } from '../../../server/crud/validation.ts';
 import type { PermissionKey } from '../../../server/generated/permissions.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const SCREEN_KEYS = ['cfg.cfg.importacao', 'adm.sis.integracao.importar'] as PermissionKey[];
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -221,7 +222,7 @@ class Rollback extends Error {}
 /** Writes the rows in one transaction as POST /api/{key} would; rolls back when any row fails or when `commit` is
  *  false (the preview). Each row's errors are kept in its `erros`. */
 async function run(c: Context<AppEnv>, e: EntityMeta, rows: Linha[], commit: boolean): Promise<{ created: Row[]; related: RowChange[] }> {
-  const em = c.get('em'), s = c.get('session');
+  const em = requestEm(c), s = c.get('session');
   const created: Row[] = [], related: RowChange[] = [];
   try {
     await em.transactional(async (tx) => {
@@ -287,14 +288,14 @@ export default function importacao(api: Hono<AppEnv>): void {
   route(api, 'post', '/importacao/:key/previa', spec, async (c) => {
     const s = c.get('session');
     const e = importable(s, c.req.param('key') ?? '');
-    const rows = await bodiesOf(c.get('em'), s, e, await readSheet(c));
+    const rows = await bodiesOf(requestEm(c), s, e, await readSheet(c));
     await run(c, e, rows, false);
     return c.json(summary(rows));
   });
   route(api, 'post', '/importacao/:key', spec, async (c) => {
     const s = c.get('session');
     const e = importable(s, c.req.param('key') ?? '');
-    const rows = await bodiesOf(c.get('em'), s, e, await readSheet(c));
+    const rows = await bodiesOf(requestEm(c), s, e, await readSheet(c));
     const { created, related } = await run(c, e, rows, true);
     const sum = summary(rows);
     if (sum.invalidas || created.length !== rows.length) {

@@ -11,6 +11,7 @@ import { parseId } from '../../../server/crud/protocol.ts';
 import { badRequest, HttpError, notFound, ok } from '../../../server/http/envelope.ts';
 import { scopeWhere, tenantOnly } from '../../../server/tenancy/scope.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const MAX_ATALHOS = 30;
 const ent = () => entityByKey('atalho')!;
@@ -47,7 +48,7 @@ function checkTitulo(v: unknown): string {
 export function atalhoRoutes(api: Hono<AppEnv>) {
   const spec = { permission: 'self' as const, scope: 'empresa' as const };
 
-  route(api, 'get', '/atalhos/lista', spec, async (c) => ok(c, (await own(c.get('em'), c.get('session'))).map(answer)));
+  route(api, 'get', '/atalhos/lista', spec, async (c) => ok(c, (await own(requestEm(c), c.get('session'))).map(answer)));
 
   route(api, 'post', '/atalhos/adiciona', spec, async (c) => {
     const s = c.get('session');
@@ -55,7 +56,7 @@ export function atalhoRoutes(api: Hono<AppEnv>) {
     const b = await body(c);
     const titulo = checkTitulo(b.titulo);
     const rota = checkRota(b.rota);
-    const em = c.get('em');
+    const em = requestEm(c);
     const atuais = await own(em, s);
     if (atuais.some((a) => a.rota === rota)) throw new HttpError(409, 'Esta tela já está nos seus atalhos');
     if (atuais.length >= MAX_ATALHOS) throw new HttpError(422, `Você já tem ${MAX_ATALHOS} atalhos: remova um antes de adicionar outro`);
@@ -73,7 +74,7 @@ export function atalhoRoutes(api: Hono<AppEnv>) {
     if (!Array.isArray(ids) || !ids.every((x) => Number.isSafeInteger(x) && x > 0) || new Set(ids).size !== ids.length) {
       throw badRequest('Informe a nova ordem dos atalhos (ids)');
     }
-    const em = c.get('em');
+    const em = requestEm(c);
     const atuais = await own(em, s);
     const byId = new Map(atuais.map((a) => [Number(a.id), a]));
     if (ids.length !== atuais.length || !ids.every((id) => byId.has(id))) {
@@ -88,7 +89,7 @@ export function atalhoRoutes(api: Hono<AppEnv>) {
     const s = c.get('session');
     const id = parseId(c);
     const titulo = checkTitulo((await body(c)).titulo);
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = await em.findOne(ormName(em, ent()), { $and: [{ id }, scopeWhere(ent(), s)] } as never) as Atalho | null;
     if (!row) throw notFound('Atalho não encontrado');
     row.titulo = titulo;
@@ -99,7 +100,7 @@ export function atalhoRoutes(api: Hono<AppEnv>) {
   route(api, 'delete', '/atalhos/:id', spec, async (c) => {
     const s = c.get('session');
     const id = parseId(c);
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = await em.findOne(ormName(em, ent()), { $and: [{ id }, scopeWhere(ent(), s)] } as never);
     if (!row) throw notFound('Atalho não encontrado');
     await em.remove(row).flush();

@@ -19,6 +19,7 @@ import { ativo, equipamento_pendente as pend, fila_processamento as fila, pontua
 import { fusoHorario } from '../../../server/core/fuso-horario.ts';
 import { ok } from '../../../server/http/envelope.ts';
 import { companySql, qParams, sameCompany, scopeSql, type Params } from '../../../server/tenancy/scope.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const semComunicacaoMin = () => {
   const v = Number(process.env.SEM_COMUNICACAO_MIN ?? 10);
@@ -127,17 +128,17 @@ export const providers: Record<string, Provider> = {
 /** GET /api/home/{frota,comandos,pendentes}: one number (or one group of numbers) per call, each behind the key of
  *  the list its card opens. */
 export function routes(api: Hono<AppEnv>) {
-  route(api, 'get', '/home/frota', { permission: ['rel.ges.gestao_a_vista.monitoramento'], scope: 'empresa' }, async (c) => ok(c, await resumoFrota(c.get('session'), c.get('em'))));
+  route(api, 'get', '/home/frota', { permission: ['rel.ges.gestao_a_vista.monitoramento'], scope: 'empresa' }, async (c) => ok(c, await resumoFrota(c.get('session'), requestEm(c))));
   route(api, 'get', '/home/comandos', { permission: ['adm.cfg.equipamentos.fila_processamento.lista'], scope: 'empresa' }, async (c) => {
     const p = qParams();
-    const [r] = (await c.get('em').getConnection().execute(
+    const [r] = (await requestEm(c).getConnection().execute(
       `SELECT count(*)::int AS n FROM ${fila.table} f WHERE f.${fila.status} IN ('pendente', 'enviado') AND ${scopeSql(entityByKey('fila_processamento')!, c.get('session'), 'f', p)}`,
       p.values)) as { n: number }[];
     return ok(c, { pendentes: Number(r?.n ?? 0) });
   });
   route(api, 'get', '/home/pendentes', { permission: ['adm.cfg.equipamentos.pendentes.lista'], scope: 'empresa' }, async (c) => {
     const p = qParams();
-    const [r] = (await c.get('em').getConnection().execute(
+    const [r] = (await requestEm(c).getConnection().execute(
       `SELECT count(*)::int AS n FROM ${pend.table} x WHERE ${scopeSql(entityByKey('equipamento_pendente')!, c.get('session'), 'x', p)}`, p.values)) as { n: number }[];
     return ok(c, { equipamentos: Number(r?.n ?? 0) });
   });

@@ -14,6 +14,7 @@ import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
 import { readDeclared } from '../../../server/read/provider.ts';
 import type { Pos } from '../../../shared/geo.ts';
 import { ADERENCIA_MINIMA, compara, instanteNoDia, reconhece, type Fix, type Linha, type Ponto } from '../comparacao.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 type Row = Record<string, any>;
 export const MAX_DIAS = 31;
@@ -22,7 +23,7 @@ const MAX_POSICOES = 500_000;
 async function read(c: Context<AppEnv>, key: string, filter: Record<string, unknown>, limit = 10_000): Promise<Row[]> {
   const meta = getModel().providers.find((p) => p.key === key);
   if (!meta?.sql) throw new Error(`provider ${key} sem sql declarado`);
-  const { rows } = await readDeclared(c.get('em'), meta, meta.sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
+  const { rows } = await readDeclared(requestEm(c), meta, meta.sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
   return rows;
 }
 

@@ -13,7 +13,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppEnv } from '../../../server/app/env.ts';
 import { publicRoute } from '../../../server/core/pipeline.ts';
 import { entityByKey, getModel, ormName } from '../../../server/core/registry.ts';
-import { getOrm } from '../../../server/db/context.ts';
+import { requestEm, getOrm } from '../../../server/db/context.ts';
 import { withCompany } from '../../../server/db/rls.ts';
 import { perOrm } from '../../../server/db/per-orm.ts';
 import { HttpError, ok } from '../../../server/http/envelope.ts';
@@ -76,13 +76,13 @@ export function publicRoutes(api: Hono<AppEnv>): void {
   publicRoute<Link>(api, PUBLIC_PATH, {
     reason: 'public link: the token (random, stored hashed) names one link; its company, its assets only (modules/link_publico)',
     subject: async (c: Context<AppEnv>) => {
-      const l = await linkOfToken(c.get('em'), c.req.query('token'), clientIp(c));
+      const l = await linkOfToken(requestEm(c), c.req.query('token'), clientIp(c));
       return { empresaId: l.empresaId, subject: l };
     },
   }, async (c) => {
     const l = c.get('publicSubject')!.subject as Link;
     c.header('Cache-Control', 'no-store');
-    return ok(c, answer(l, await estados(c.get('em'), l)));
+    return ok(c, answer(l, await estados(requestEm(c), l)));
   });
 }
 

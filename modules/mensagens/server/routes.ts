@@ -13,6 +13,7 @@ import { badRequest, HttpError, notFound, ok } from '../../../server/http/envelo
 import { scopeWhere, tenantOnly } from '../../../server/tenancy/scope.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkEndpoint, sendPush, vapidKeys } from './push.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 type Row = Record<string, any>;
 const topico = () => entityByKey('topico_mensagem')!;
@@ -53,7 +54,7 @@ export function mensagemRoutes(api: Hono<AppEnv>) {
     const p256dh = text(b.keys?.p256dh, 'keys.p256dh', 200)!;
     const auth = text(b.keys?.auth, 'keys.auth', 100)!;
     if (Buffer.from(p256dh, 'base64url').length !== 65 || Buffer.from(auth, 'base64url').length < 16) throw badRequest('Chaves de push inválidas');
-    const em = c.get('em');
+    const em = requestEm(c);
     const todos = await topicsOf(em, s);
     let topicos: string[];
     if (b.topicos === undefined) topicos = todos.filter((t) => t.padrao).map((t) => String(t.nome));
@@ -79,7 +80,7 @@ export function mensagemRoutes(api: Hono<AppEnv>) {
     const s = c.get('session');
     const endpoint = checkEndpoint((await body(c)).endpoint);
     if (!endpoint) throw badRequest('Endereço de push inválido: use o endereço do serviço de push do navegador');
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = await em.findOne(ormName(em, inscricao()), { $and: [{ endpoint }, scopeWhere(inscricao(), s)] } as never);
     if (!row) throw notFound('Inscrição não encontrada');
     await em.remove(row).flush();
@@ -88,7 +89,7 @@ export function mensagemRoutes(api: Hono<AppEnv>) {
 
   route(api, 'get', '/adm/cloudMessage/topicos', { permission: ['adm.sis.cloud_message.topicos.lista', 'adm.sis.cloud_message.topicos.envia'], scope: 'empresa' }, async (c) => {
     const s = c.get('session');
-    const em = c.get('em');
+    const em = requestEm(c);
     const subs = await em.find(ormName(em, inscricao()), tenantOnly(inscricao(), s) as never, { fields: ['topicos', 'usuario'] as never }) as Row[];
     return ok(c, (await topicsOf(em, s)).map((t) => {
       const of = subs.filter((x) => Array.isArray(x.topicos) && x.topicos.includes(t.nome));
@@ -104,7 +105,7 @@ export function mensagemRoutes(api: Hono<AppEnv>) {
     const mensagem = text(b.mensagem, 'Mensagem', 2000)!;
     const url = text(b.url, 'URL', 500, false);
     if (url && (!url.startsWith('/') || url.startsWith('//'))) throw badRequest('URL inválida: informe uma tela do sistema (ex.: /tlm/fro/ativo)');
-    const em = c.get('em');
+    const em = requestEm(c);
     const t = (await topicsOf(em, s)).find((x) => x.nome === nome);
     if (!t) throw notFound('Tópico não encontrado');
     const subs = (await em.find(ormName(em, inscricao()), tenantOnly(inscricao(), s) as never) as Row[])

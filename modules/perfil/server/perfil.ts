@@ -8,10 +8,11 @@ import { route } from '../../../server/core/pipeline.ts';
 import { history } from '../../../server/crud/history.ts';
 import { compile, messages } from '../../../server/crud/validation.ts';
 import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export default (api: Hono<AppEnv>) => {
   const perfil = (u: Record<string, any> | null) => ({ login: u?.login ?? null, nome: u?.nome ?? null, email: u?.email ?? null });
-  route(api, 'get', '/usuario/perfil', { permission: 'self', scope: 'ambiente' }, async (c) => ok(c, perfil(await findUser(c.get('em'), c.get('session').usuarioId))));
+  route(api, 'get', '/usuario/perfil', { permission: 'self', scope: 'ambiente' }, async (c) => ok(c, perfil(await findUser(requestEm(c), c.get('session').usuarioId))));
 
   // Only nome and e-mail, validated by the usuario schema's own rules; the change goes to the history.
   route(api, 'put', '/usuario/perfil', { permission: 'self', scope: 'ambiente', credentials: true }, async (c) => {
@@ -31,7 +32,7 @@ export default (api: Hono<AppEnv>) => {
       const errors = messages(validate.errors ?? [], schema, ent);
       throw new HttpError(400, errors.map((x) => x.message).join('; ') || 'Dados inválidos', errors, 'Erro de validação');
     }
-    const em = c.get('em');
+    const em = requestEm(c);
     const before = perfil(await findUser(em, s.usuarioId));
     await updateOwnUser(em, s, { nome: data.nome, email: data.email ?? null });
     const after = { ...before, nome: data.nome, email: data.email ?? null };

@@ -17,6 +17,7 @@ import { parseJson, parseRange, parseSort, sendPage } from '../../../server/crud
 import { REPORTS_KEY } from '../../../shared/relatorio.ts';
 import { exportReport, type ReportFormat } from './export.ts';
 import { families, readReport, resolveReport, type ReportRequest } from './reports.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 /** The family's key, or 404 for an unknown family (before the permission check answers 403). */
 function familyKey(c: Context<AppEnv>): PermissionKey[] {
@@ -53,7 +54,7 @@ export function relatorioRoutes(api: Hono<AppEnv>): void {
     const session = c.get('session');
     const release = acquireExportSlot(session.usuarioId);
     try {
-      const file = await exportReport({ em: c.get('em'), session }, requestOf(c), formato);
+      const file = await exportReport({ em: requestEm(c), session }, requestOf(c), formato);
       const body = await exportBody(file.chunks, { format: formato === 'csv' ? 'csv' : 'xlsx', log: c.get('log'), onEnd: release });
       return new Response(body, {
         status: 200,
@@ -70,7 +71,7 @@ export function relatorioRoutes(api: Hono<AppEnv>): void {
   route(api, 'get', '/relatorios/:familia/:tipo', spec, async (c) => {
     const r = resolveReport(requestOf(c));
     const { offset, limit } = parseRange(c.req.query('range'));
-    const { rows, total } = await readReport(c.get('em'), c.get('session'), r, offset, limit);
+    const { rows, total } = await readReport(requestEm(c), c.get('session'), r, offset, limit);
     return sendPage(c, `relatorios.${r.family.key}.${r.kind.key}`, offset, rows, total);
   });
 }

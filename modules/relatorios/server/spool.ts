@@ -41,6 +41,7 @@ import { REPORTS_KEY } from '../../../shared/relatorio.ts';
 import { REPORT_FORMATS, exportReport, type ReportFile, type ReportFormat } from './export.ts';
 import { checkParams, findReport, type ReportRequest } from './reports.ts';
 import { PERIODOS, fusoHorario, periodoRelativo, proximoEnvio, type PeriodoRelativo } from './periodo.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const SPOOL_KEY = 'rel.rel.relatorios.gerados';
 const spoolDias = () => Number(process.env.RELATORIO_SPOOL_DIAS ?? 7);
@@ -364,7 +365,7 @@ export function spoolRoutes(api: Hono<AppEnv>): void {
     const e = ent('relatorio_gerado');
     const id = Number(c.req.param('id'));
     if (!Number.isSafeInteger(id)) throw new HttpError(404, NAO_ENCONTRADO);
-    const row = (await c.get('em').findOne(ormName(c.get('em'), e), { id, ...scopeWhere(e, c.get('session')) } as never)) as Row | null;
+    const row = (await requestEm(c).findOne(ormName(requestEm(c), e), { id, ...scopeWhere(e, c.get('session')) } as never)) as Row | null;
     const formato = c.req.param('formato') as ReportFormat;
     if (!row || !REPORT_FORMATS.includes(formato)) throw new HttpError(404, NAO_ENCONTRADO);
     // the row's own file, or another format a job already produced (a missing one is never exported here: POST gera)
@@ -388,7 +389,7 @@ export function spoolRoutes(api: Hono<AppEnv>): void {
   // Another format of a spooled report: already there → 200 with its address; being produced → 202 with its job;
   // otherwise job relatorio_formato is started (202). The row's state is pushed (SPOOL_PUSH) as it changes.
   route(api, 'post', '/spool/gera/:id/:formato', { permission: [`${SPOOL_KEY}.visualizar` as PermissionKey], scope: 'empresa' }, async (c) => {
-    const em = c.get('em');
+    const em = requestEm(c);
     const session = c.get('session');
     const row = await ownRow(c);
     const id = Number(row.id);
@@ -417,7 +418,7 @@ export function spoolRoutes(api: Hono<AppEnv>): void {
   });
 
   route(api, 'post', '/spool/share/:id', { permission: [`${SPOOL_KEY}.compartilhar` as PermissionKey], scope: 'empresa' }, async (c) => {
-    const em = c.get('em');
+    const em = requestEm(c);
     const s = c.get('session');
     const e = ent('relatorio_gerado');
     const src = await ownRow(c);
@@ -459,21 +460,21 @@ export function spoolRoutes(api: Hono<AppEnv>): void {
 
   route(api, 'delete', '/spool/share/:id', { permission: [`${SPOOL_KEY}.compartilhar` as PermissionKey], scope: 'empresa' }, async (c) => {
     const row = await ownRow(c);
-    await revokeLink(c.get('em'), row);
+    await revokeLink(requestEm(c), row);
     return ok(c, serialize(ent('relatorio_gerado'), row), 'Link de compartilhamento revogado');
   });
 
   route(api, 'post', '/spool/:id/comment', { permission: [`${SPOOL_KEY}.comentar` as PermissionKey], scope: 'empresa' }, async (c) => {
     const row = await ownRow(c);
     const body = (await readPayload(c.req)) as { comentario?: unknown };
-    await setComment(c.get('em'), row, body?.comentario);
+    await setComment(requestEm(c), row, body?.comentario);
     return ok(c, serialize(ent('relatorio_gerado'), row), 'Comentário salvo');
   });
 
   publicRoute<Row>(api, REPORT_PATH + '/:token', {
     reason: 'share link of a generated report: its token (random, stored hashed, expiring, revocable) names one file of one company (modules/relatorios)',
     subject: async (c) => {
-      const row = await rowOfToken(c.get('em'), c.req.param('token'), clientIp(c));
+      const row = await rowOfToken(requestEm(c), c.req.param('token'), clientIp(c));
       return { empresaId: Number((row.empresaId as Row)?.id ?? row.empresaId), subject: row };
     },
   }, async (c) => {
@@ -549,7 +550,7 @@ export const spoolActions: Record<string, ActionHandler> = {
 async function ownRow(c: Context<AppEnv>): Promise<Row> {
   const e = ent('relatorio_gerado');
   const id = Number(c.req.param('id'));
-  const row = Number.isSafeInteger(id) ? ((await c.get('em').findOne(ormName(c.get('em'), e), { id, ...scopeWhere(e, c.get('session')) } as never)) as Row | null) : null;
+  const row = Number.isSafeInteger(id) ? ((await requestEm(c).findOne(ormName(requestEm(c), e), { id, ...scopeWhere(e, c.get('session')) } as never)) as Row | null) : null;
   if (!row) throw new HttpError(404, NAO_ENCONTRADO);
   return row;
 }

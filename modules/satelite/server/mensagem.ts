@@ -13,6 +13,7 @@ import { tenantOnly } from '../../../server/tenancy/scope.ts';
 import { emitChange } from '../../../server/realtime/events.ts';
 import { plain } from '../../../server/crud/history.ts';
 import type { PermissionKey } from '../../../server/generated/permissions.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 /** The satellite link's limit for one message (gateway message up to 227 bytes, spec section 5). */
 export const MAX_BYTES = 227;
@@ -27,7 +28,7 @@ export default function mensagem(api: Hono<AppEnv>): void {
     if (Buffer.byteLength(texto, 'utf8') > MAX_BYTES) throw badRequest(`A mensagem excede o limite de ${MAX_BYTES} bytes do enlace satelital`);
     const s = c.get('session');
     const fila = entityByKey('fila_processamento')!;
-    const em = c.get('em');
+    const em = requestEm(c);
     const row = await em.transactional(async (tx) => {
       await assertOwnDevices(tx, s, [serial]);
       const r = tx.create(ormName(tx, fila), {

@@ -31,6 +31,7 @@ import {
   encodeFrame, fileTypeLabel, missingBlocks, reasonLabel, type CancelType, type Command, type FileType, type Frame,
   type ReasonCode, type TransferState,
 } from '../../../protocol/tacografo/index.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 type Row = Record<string, any>;
 /** Frames per call (a 90-day file of ~1 MB is ~260 frames of 4 KB). */
@@ -130,7 +131,7 @@ async function oneTransfer(c: Context<AppEnv>, serial: string, transferId: numbe
   const storage = c.get('storage');
   const written: string[] = [];
   try {
-    return await c.get('em').transactional(async (tx) => {
+    return await requestEm(c).transactional(async (tx) => {
       await tx.getConnection().execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`tacografo:${s.empresaAtiva}:${serial}:${transferId}`], 'all', tx.getTransactionContext());
       const where = { serial, transferencia: String(transferId), ...scopeWhere(ent('transferencia_tacografo'), s) };
       let row = (await tx.findOne(orm(tx, 'transferencia_tacografo'), where as never, { orderBy: { id: 'desc' } as never })) as Row | null;
@@ -408,7 +409,7 @@ export function routes(api: Hono<AppEnv>) {
         throw e;
       }
     });
-    const em = c.get('em');
+    const em = requestEm(c);
     const s = c.get('session');
     await vdoDevice(em, s, serial);
     const who = await assetAndDriver(em, s, serial);
@@ -431,7 +432,7 @@ export function routes(api: Hono<AppEnv>) {
     const b = await body(c);
     const serial = serialOf(b.serial);
     const o = commandInput(b);
-    const em = c.get('em');
+    const em = requestEm(c);
     const s = c.get('session');
     await assertOwnDevices(em, s, [serial]);
     await vdoDevice(em, s, serial);
@@ -445,7 +446,7 @@ export function routes(api: Hono<AppEnv>) {
     const b = await body(c);
     const seriais = seriaisOf(b.seriais);
     const wait = waitOf(b.aguardarSegundos);
-    const em = c.get('em');
+    const em = requestEm(c);
     const s = c.get('session');
     if (seriais) await vdoDevices(em, s, seriais);
     const end = Date.now() + wait * 1000;
@@ -466,7 +467,7 @@ export function routes(api: Hono<AppEnv>) {
     { permission: ['rel.rel.relatorios_registros.ultimos_registros_tacografo.lista', 'rel.rel.relatorios_registros.ultimos_registros_tacografo.visualizar'], scope: 'empresa' },
     async (c) => {
       const id = Number(c.req.param('id'));
-      const em = c.get('em');
+      const em = requestEm(c);
       const row = Number.isSafeInteger(id) && id > 0
         ? (await em.findOne(orm(em, 'arquivo_tacografo'), { id, ...scopeWhere(ent('arquivo_tacografo'), c.get('session')) } as never)) as Row | null
         : null;

@@ -19,6 +19,7 @@ import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
 import { qParams, scopeSql } from '../../../server/tenancy/scope.ts';
 import { sameCompany } from '../../../shared/scope-sql.ts';
 import { Cmsv6Error, clienteConfigurado, deHoraCmsv6, horaCmsv6, type Cmsv6Client } from './cmsv6.ts';
+import { requestEm } from '../../../server/db/context.ts';
 
 export const STREAM_TTL_S = 120;
 
@@ -35,7 +36,7 @@ export const MSG = {
 const VID_KEYS = ['tlm.vid.video_ao_vivo', 'tlm.vid.download', 'tlm.vid.historico_video.lista'] as const;
 
 const exec = (c: Context<AppEnv>, sql: string, values: unknown[]) =>
-  c.get('em').getConnection().execute(sql, values) as Promise<Record<string, any>[]>;
+  requestEm(c).getConnection().execute(sql, values) as Promise<Record<string, any>[]>;
 
 async function body(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const b = await c.req.json().catch(() => null);

@@ -21,8 +21,6 @@ export function tokenOf(c: Context): string | undefined {
   return getCookie(c, 'token') || undefined;
 }
 
-const emOf = requestEm;
-
 export const sessaoName = (em: EntityManager) => ormName(em, entityByKey('sessao')!);
 
 export type MotivoFim = 'logout' | 'administrador' | 'senha';
@@ -51,7 +49,7 @@ export async function loadSession(c: Context<AppEnv>, defer = false): Promise<Se
   const token = tokenOf(c);
   if (!token) return null;
   const later = defer && c.get('sessionDefer') ? (k: SessionCheck) => c.set('sessionCheck', k) : undefined;
-  return cachedSession(requestDb(c), token, verifySession, (sid) => endSession(emOf(c), sid), later);
+  return cachedSession(requestDb(c), token, verifySession, (sid) => endSession(requestEm(c), sid), later);
 }
 
 /** The live session of a token (HTTP requests and the realtime socket); ends it when its user or company no
@@ -96,7 +94,7 @@ export function sessionFromCookie(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = header(c, 'authorization') ? undefined : getCookie(c, 'rastro_token');
     if (token && !c.get('session')) {
-      const s = await sessionOfToken(emOf(c), token);
+      const s = await sessionOfToken(requestEm(c), token);
       if (s) c.set('session', s);
     }
     await next();
@@ -109,8 +107,8 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
     if (!c.get('session')) {
       // Another system's call carries an API key instead of a session token (server/auth/api-key.ts).
       const token = tokenOf(c);
-      const s = (token ? undefined : await apiKeySession(c, emOf(c))) ?? await loadSession(c, true);
-      if (!s) throw (token ? await endedSession(emOf(c), token) : undefined) ?? unauthorized('Sessão inválida ou expirada. Entre novamente.');
+      const s = (token ? undefined : await apiKeySession(c, requestEm(c))) ?? await loadSession(c, true);
+      if (!s) throw (token ? await endedSession(requestEm(c), token) : undefined) ?? unauthorized('Sessão inválida ou expirada. Entre novamente.');
       c.set('session', s);
     }
     await next();

@@ -39,22 +39,18 @@ export function jsonValue(f: FieldMeta, v: unknown): unknown {
 /** Fields a client sees: hidden, write-only and password fields never leave the server. */
 export const visibleFields = (e: EntityMeta) => e.fields.filter((f) => !(f.hidden || f.writeOnly || f.type === 'password'));
 
-/** A reference's label subselect around its scope condition: `head` + scopeSql(target, 'lbl') + `tail`. */
-interface LabelPart { head: string; tail: string; target: EntityMeta }
+/** A reference's label subselect around its scope condition: `head` + scopeSql(target, 'lbl') + ')'. */
+interface LabelPart { head: string; target: EntityMeta }
 interface Plan {
   out: FieldMeta[]; select: string; cols: Computed[]; refs: FieldMeta[]; inner: string;
   /** Answer keys and their converters (jsonValue by type), in the order of out. */
   names: string[]; convert: ((v: unknown) => unknown)[]; labels: LabelPart[];
 }
 
+/** The types jsonValue converts (its cases); the others it answers as they come. */
+const CONVERTED = new Set(['reference', 'referenceList', 'integer', 'number', 'datetime', 'date', 'time']);
 /** jsonValue of one field, chosen once per field (a list page converts every cell). */
-function converter(f: FieldMeta): (v: unknown) => unknown {
-  switch (f.type) {
-    case 'datetime': return (v) => (typeof v === 'string' ? pgTimestampIso(v) : jsonValue(f, v));
-    case 'reference': case 'referenceList': case 'integer': case 'number': case 'date': case 'time': return (v) => jsonValue(f, v);
-    default: return (v) => v ?? null;
-  }
-}
+const converter = (f: FieldMeta): ((v: unknown) => unknown) => (CONVERTED.has(f.type) ? (v) => jsonValue(f, v) : (v) => v ?? null);
 const plans = new WeakMap<EntityMeta, Plan>();
 function planOf(e: EntityMeta): Plan {
   let p = plans.get(e);
@@ -72,8 +68,8 @@ function planOf(e: EntityMeta): Plan {
       const col = `t.${ident(f.column)}`;
       const name = `'${f.name.replace(/'/g, "''")}', `;
       return f.type === 'reference'
-        ? { target, head: `${name}(SELECT ${labelExpr(target, 'lbl')} FROM ${table} lbl WHERE lbl.id = ${col} AND `, tail: ')' }
-        : { target, head: `${name}(SELECT array_agg(${labelExpr(target, 'lbl')} ORDER BY u.n) FROM unnest(${col}) WITH ORDINALITY u(id, n) LEFT JOIN ${table} lbl ON lbl.id = u.id AND `, tail: ')' };
+        ? { target, head: `${name}(SELECT ${labelExpr(target, 'lbl')} FROM ${table} lbl WHERE lbl.id = ${col} AND ` }
+        : { target, head: `${name}(SELECT array_agg(${labelExpr(target, 'lbl')} ORDER BY u.n) FROM unnest(${col}) WITH ORDINALITY u(id, n) LEFT JOIN ${table} lbl ON lbl.id = u.id AND ` };
     });
     p = { out, select: out.map((f) => `${expr(f)} AS ${ident(f.name)}`).join(', '), cols: computedColumns(e), refs, inner, names: out.map((f) => f.name), convert: out.map(converter), labels };
     plans.set(e, p);
@@ -110,7 +106,7 @@ function labelExpr(target: EntityMeta, a: string): string {
 function labelsSelect(plan: Plan, s: Session, p: Params): string {
   if (!plan.labels.length) return '';
   let items = '';
-  for (const l of plan.labels) items += `${items ? ', ' : ''}${l.head}${scopeSql(l.target, s, 'lbl', p)}${l.tail}`;
+  for (const l of plan.labels) items += `${items ? ', ' : ''}${l.head}${scopeSql(l.target, s, 'lbl', p)})`;
   return `, json_build_object(${items}) AS ${LABELS_AS}`;
 }
 

@@ -46,3 +46,29 @@ describe('{scope:alias} in computed columns', () => {
     expect(await problems(p)).toEqual([`metadata/tlm/ativo.yaml: /list/columns/${i}/sql: o apelido t é o da linha ({this}): use outro apelido`]);
   });
 });
+
+describe('virtual columns from: reference.field', () => {
+  it('read the referenced row in the row\'s company', async () => {
+    const m = await buildModel(join(import.meta.dirname, '../metadata'));
+    const col = (key: string, source: string) => m.entities.find((e) => e.key === key)!.columns.find((c) => c.source === source)!;
+    expect(col('arquivo_tacografo', 'placa')).toMatchObject({ from: 'ativo.placa', virtual: true, sortable: false,
+      sql: '(SELECT r.placa FROM ativo r WHERE r.id = {this}.ativo AND r.empresa_id = {this}.empresa_id)' });
+    expect(col('itinerario_passageiro', 'matricula').sql).toBe('(SELECT r.matricula FROM passageiro r WHERE r.id = {this}.passageiro AND r.empresa_id = {this}.empresa_id)');
+  });
+
+  it('refuses a field that is no reference, an unknown field of the referenced register and from with sql', async () => {
+    const p = project();
+    const at: number[] = [];
+    editYaml(p, 'tlm/itinerario_passageiro.yaml', (d) => {
+      const add = (c: object) => at.push(d.list.columns.push({ virtual: true, label: 'X', ...c }) - 1);
+      add({ source: 'x1', from: 'horario.placa' });
+      add({ source: 'x2', from: 'passageiro.naoExiste' });
+      add({ source: 'x3', from: 'passageiro.matricula', sql: '(SELECT 1 WHERE {this}.id > 0)' });
+    });
+    expect(await problems(p)).toEqual([
+      `metadata/tlm/itinerario_passageiro.yaml: /list/columns/${at[0]}/from: horario não é um campo reference desta entidade`,
+      `metadata/tlm/itinerario_passageiro.yaml: /list/columns/${at[2]}/from: from ou sql, não os dois`,
+      `metadata/tlm/itinerario_passageiro.yaml: /list/columns/${at[1]}/from: campo desconhecido em passageiro: naoExiste`,
+    ]);
+  });
+});

@@ -104,7 +104,8 @@ export interface ColumnMeta extends ColumnDisplay {
   sortable: boolean;
   default: boolean;        // shown when the user has no saved choice
   virtual?: boolean;       // catalogue column computed by the server, not a field
-  sql?: string;            // virtual: scalar SQL expression, {this} = the row's table alias (server/crud/computed.ts)
+  sql?: string;            // virtual: scalar SQL expression, {this} = the row's table alias (server/read/computed.ts)
+  from?: string;           // virtual: `reference.field` the sql was built from (a field of the record a reference points to)
 }
 
 export interface ActionMeta {

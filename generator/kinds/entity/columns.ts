@@ -23,9 +23,15 @@ export function entityList(raw: RawEntity, declared: FieldMeta[], byName: Map<st
       for (const m of c.sql ? snippetProblems(c.sql, raw.scope) : []) err(`/list/columns/${i}/sql`, m);
       // the read engine names the row `t` ({this}): a table aliased t inside the snippet would shadow it silently
       if (c.sql && /\b(?:FROM|JOIN)\s+[A-Za-z_][\w.]*\s+(?:AS\s+)?t\b/i.test(c.sql)) err(`/list/columns/${i}/sql`, 'o apelido t é o da linha ({this}): use outro apelido');
-      if (c.sortable && c.sql) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
+      if (c.sortable && (c.sql || c.from)) err(`/list/columns/${i}/sortable`, 'coluna calculada ainda não pode ser ordenada');
+      if (c.from) {
+        // reference.field: the sql is written once the referenced entity is known (link.ts, fromColumns)
+        if (c.sql) err(`/list/columns/${i}/from`, 'from ou sql, não os dois');
+        const ref = byName.get(c.from.split('.')[0]);
+        if (!ref || ref.type !== 'reference') err(`/list/columns/${i}/from`, `${c.from.split('.')[0]} não é um campo reference desta entidade`);
+      }
       columns.push({ source: c.source, label: c.label!, sortable: false, default: c.default ?? false, virtual: true,
-        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...shown });
+        ...(c.sql ? { sql: expandScope(c.sql, raw.scope) } : {}), ...(c.from ? { from: c.from } : {}), ...shown });
       return;
     }
     const f = known(c.source, `/list/columns/${i}/source`);

@@ -3,7 +3,7 @@
 import { problem } from '../../errors.ts';
 import type { LoadedMetadata } from '../../load.ts';
 import type { EntityMeta } from '../../../shared/model.ts';
-import { AMBIENTE, COMPANY, tablesRead } from '../../../shared/scope-sql.ts';
+import { AMBIENTE, COMPANY, expandScope, tablesRead } from '../../../shared/scope-sql.ts';
 import { lookupProblems } from './fields.ts';
 import type { RawEntity } from './raw.ts';
 
@@ -43,6 +43,7 @@ export function linkReferences(entities: EntityMeta[], byKey: Map<string, Entity
       if (second && byKey.has(f.reference) && !byKey.get(f.reference)!.fields.some((x) => x.name === second && !x.hidden))
         problems.push(problem(e.file, `/fields/${i}/pick/secondLabel`, `campo desconhecido em ${f.reference}: ${second}`));
     }
+    fromColumns(e, byKey, problems);
     // {scope:x} compares x's tenant column with the row's: x's table must have it (usuario has no empresa_id)
     e.columns.forEach((c, i) => {
       for (const t of c.sql ? tablesRead(c.sql) : []) {
@@ -56,6 +57,26 @@ export function linkReferences(entities: EntityMeta[], byKey: Map<string, Entity
     if (e.menu && !groups.has(e.menu.group))
       problems.push(problem(e.file, '/menu/group', `grupo de menu desconhecido: ${e.menu.group} (veja ${menuFile})`));
   }
+}
+
+/** Virtual columns `from: reference.field` become a scalar subselect of the referenced row, in the row's company
+ *  (a register without company: as it is). The referenced register must share the row's scope or be global. */
+function fromColumns(e: EntityMeta, byKey: Map<string, EntityMeta>, problems: string[]): void {
+  e.columns.forEach((c, i) => {
+    if (!c.from) return;
+    const bad = (msg: string) => problems.push(problem(e.file, `/list/columns/${i}/from`, msg));
+    const [refName, targetName] = c.from.split('.');
+    const ref = e.fields.find((f) => f.name === refName && f.type === 'reference');
+    const target = ref?.reference ? byKey.get(ref.reference) : undefined;
+    if (!ref || !target) return; // reported by entityList / the reference check
+    const tf = target.fields.find((f) => f.name === targetName);
+    const id = target.fields.find((f) => f.name === 'id');
+    if (!tf || !id) return bad(`campo desconhecido em ${target.key}: ${targetName}`);
+    if (tf.hidden || tf.writeOnly || tf.type === 'password') return bad(`campo oculto de ${target.key}: ${targetName}`);
+    if (target.scope !== 'global' && target.scope !== e.scope) return bad(`${target.key} é um cadastro por ${target.scope}, esta entidade por ${e.scope}`);
+    const scope = target.scope === 'global' ? '' : ' AND {scope:r}';
+    c.sql = expandScope(`(SELECT r.${tf.column} FROM ${target.table} r WHERE r.${id.column} = {this}.${ref.column}${scope})`, e.scope);
+  });
 }
 
 /** Nested lists: the parent exists, shares the company scope, and its `by` field matches this entity's `field`. */

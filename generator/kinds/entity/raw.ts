@@ -2,7 +2,7 @@
 import type { ActionGuard, AliasMeta, ColumnDisplay, CompareOp, FieldMeta, FieldType, FormSection, PermissionMeta, RuleMeta, Scope } from '../../../shared/model.ts';
 
 export interface RawField extends Partial<Omit<FieldMeta, 'name' | 'type' | 'label'>> { name: string; type: FieldType; label: string }
-export interface RawColumn extends ColumnDisplay { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; tables?: string[] }
+export interface RawColumn extends ColumnDisplay { source: string; label?: string; default?: boolean; sortable?: boolean; virtual?: boolean; sql?: string; from?: string; tables?: string[] }
 export interface RawEntity {
   key: string; table: string; label: { singular: string; plural: string }; route: string; permission: string;
   scope: Scope; menu?: { group: string; order: number; icon?: string }; recordRepresentation?: string; picker?: { groupBy: string; flat: string; secondLabel?: string };

@@ -9,7 +9,7 @@
 //  - idempotent: the event's key (serial, start time, code) — a re-read alarm is not written twice;
 //  - each serial written is published on the latest-state bus: the alarm consoles of its company get it pushed.
 import type { ModuleStart } from '../../../server/core/module.ts';
-import { ESTADO_CHANNEL, estadoPayloads, namespaceOf, redisEstadoPublisher, type EstadoPublisher } from '../../../server/realtime/bus.ts';
+import { announceEstado } from '../../../server/realtime/announce.ts';
 import { sameCompany } from '../../../shared/scope-sql.ts';
 import { Cmsv6Error, clienteDe, configFromEnv, deHoraCmsv6, type Alarme, type Cmsv6Client } from './cmsv6.ts';
 
@@ -84,20 +84,7 @@ export async function sincronizaAlarmes(m: Pick<ModuleStart, 'exec' | 'log'>, cl
 }
 
 function publicador(m: ModuleStart): (rows: { empresaId: number; serial: string }[]) => Promise<void> {
-  let redis: EstadoPublisher | null = null;
-  return async (rows) => {
-    const uniq = [...new Map(rows.map((r) => [`${r.empresaId}:${r.serial}`, r])).values()];
-    if (process.env.REDIS_URL) {
-      if (!redis) {
-        const em = m.em();
-        const url = em.config.get('clientUrl') as string | undefined;
-        redis = redisEstadoPublisher(process.env.REDIS_URL, url ? namespaceOf(url) : String(em.config.get('dbName')));
-      }
-      redis.publish(uniq);
-      return;
-    }
-    for (const payload of estadoPayloads(uniq)) await m.exec(`SELECT pg_notify('${ESTADO_CHANNEL}', ?)`, [payload]);
-  };
+  return (rows) => announceEstado(m.em(), [...new Map(rows.map((r) => [`${r.empresaId}:${r.serial}`, r])).values()]);
 }
 
 export function pollMs(): number | null {

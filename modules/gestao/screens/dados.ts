@@ -2,11 +2,11 @@
 // pushes — server/realtime/live.ts; loaded again when the socket re-joins its company room) and the period's totals
 // (providers gestao_diario / gestao_ativos / gestao_eventos), read once per period and read again after a push only when
 // the last read is over a minute old (the totals follow the ingest; nothing is polled).
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ofCompany } from '../../../shared/scope-sql';
+import { useEffect, useState } from 'react';
 import { estadoVeiculo, type EstadoVeiculo } from '../../../shared/estado-veiculo';
 import { call } from '../../../runtime/src/api/http';
-import { JOINED, joinCount, onPush } from '../../../runtime/src/layout/Realtime';
+import { onPush } from '../../../runtime/src/layout/Realtime';
+import { useLiveRows } from '../../../runtime/src/layout/useLiveRows';
 
 export const PUSH = 'gestao_estado';
 
@@ -16,45 +16,13 @@ export interface EstadoAtivo {
   temperatura: number | null; umidade: number | null; co2: number | null; porta: boolean | null;
 }
 
-/** Every vehicle of the active company, live. `aoVivo`: the rows were read after the socket joined the company room. */
+/** Every vehicle of the active company, live (runtime/src/layout/useLiveRows.ts); `ativo` false: nothing read. */
 export function useFrotaAoVivo(empresa: number | null, ativo = true) {
-  const [rows, setRows] = useState<EstadoAtivo[] | null>(null);
-  const [erro, setErro] = useState<string | null>(null);
-  const [aoVivo, setAoVivo] = useState(false);
-  const [atualizado, setAtualizado] = useState<Date | null>(null);
-  const gen = useRef(0);
-  const loadedAt = useRef(-1);
-
-  const load = useCallback(async () => {
-    const g = ++gen.current;
-    loadedAt.current = joinCount();
-    try {
-      const r = await call<EstadoAtivo[]>('/api/gestao/frota');
-      if (g !== gen.current) return;
-      setRows(Array.isArray(r) ? r : []);
-      setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
-      setAtualizado(new Date());
-      setErro(null);
-    } catch (e) {
-      if (g === gen.current) setErro((e as Error).message || 'Erro ao carregar a frota');
-    }
-  }, []);
-
-  useEffect(() => {
-    if (!ativo) return;
-    setRows(null);
-    void load();
-    const offPush = onPush(PUSH, (m) => {
-      const push = m as { empresaId: number; rows: EstadoAtivo[] };
-      if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
-      const byId = new Map(push.rows.map((r) => [r.id, r]));
-      setRows((cur) => (cur ? cur.map((r) => byId.get(r.id) ?? r) : cur));
-      setAtualizado(new Date());
-    });
-    const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
-    return () => { gen.current++; offPush(); offJoin(); };
-  }, [load, empresa, ativo]);
-
+  const { rows, erro, aoVivo, atualizado } = useLiveRows<EstadoAtivo, EstadoAtivo[]>({
+    url: ativo ? '/api/gestao/frota' : null, event: PUSH, empresa, erro: 'Erro ao carregar a frota',
+    read: (list) => list,
+    apply: (cur, push) => { const byId = new Map(push.rows.map((r) => [r.id, r])); return cur.map((r) => byId.get(r.id) ?? r); },
+  });
   return { rows, erro, aoVivo, atualizado };
 }
 

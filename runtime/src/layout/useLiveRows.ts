@@ -1,6 +1,7 @@
 // Rows read once, then kept up to date by the server's live pushes (server/realtime/live.ts: a module's `live`
 // declaration) of the active company; read again when the socket (re)joins, since pushes may have been missed.
-// The live screens (alarm console, passengers on board, fences map card) share it; each says how a push applies.
+// The live screens (live map, vehicle map, dashboards, alarm console, passengers on board, fences map card) share it;
+// each says how a push applies.
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { ofCompany } from '../../../shared/scope-sql';
 import { call } from '../api/http';
@@ -10,8 +11,8 @@ import { JOINED, joinCount, onPush } from './Realtime';
 export interface LivePushMessage<R> { empresaId: number; rows: R[]; completo?: boolean }
 
 export interface LiveRowsOptions<R, T> {
-  /** The API list read first (and again after each join). */
-  url: string;
+  /** The API list read first (and again after each join); null: nothing read or heard (no vehicle chosen yet). */
+  url: string | null;
   /** The socket event of the pushes. */
   event: string;
   /** The active company: pushes of another are ignored; a change reads again. */
@@ -30,6 +31,8 @@ export interface LiveRows<T> {
   erro: string | null;
   /** Read after the socket joined the company: nothing pushed since can have been missed. */
   aoVivo: boolean;
+  /** When the rows last changed: the read or a push of this company. */
+  atualizado: Date | null;
   setRows: Dispatch<SetStateAction<T | null>>;
 }
 
@@ -37,6 +40,7 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
   const [rows, setRows] = useState<T | null>(null);
   const [erro, setErro] = useState<string | null>(null);
   const [aoVivo, setAoVivo] = useState(false);
+  const [atualizado, setAtualizado] = useState<Date | null>(null);
   const loadedAt = useRef(-1);
   const gen = useRef(0);
   // The latest callbacks, without re-subscribing on every render.
@@ -44,6 +48,7 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
   fns.current = o;
   const { url, event, empresa } = o;
   const load = useCallback(async () => {
+    if (!url) return;
     const g = ++gen.current;
     loadedAt.current = joinCount();
     try {
@@ -51,6 +56,7 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
       if (g !== gen.current) return;
       setRows(fns.current.read(Array.isArray(list) ? list : []));
       setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
+      setAtualizado(new Date());
       setErro(null);
     } catch (e) {
       if (g === gen.current) setErro((e as Error).message || fns.current.erro);
@@ -59,14 +65,16 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
   useEffect(() => {
     setRows(null);
     setAoVivo(false);
+    if (!url) return;
     void load();
     const offPush = onPush(event, (m) => {
       const push = m as LivePushMessage<R>;
       if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
       setRows((cur) => (cur === null ? cur : fns.current.apply(cur, push)));
+      setAtualizado(new Date());
     });
     const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
     return () => { gen.current++; offPush(); offJoin(); };
-  }, [load, event, empresa]);
-  return { rows, erro, aoVivo, setRows };
+  }, [load, url, event, empresa]);
+  return { rows, erro, aoVivo, atualizado, setRows };
 }

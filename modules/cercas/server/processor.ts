@@ -27,6 +27,7 @@ import { contains, transitions, type Prepared } from '../geo.ts';
 import { FenceIndex } from './fence-index.ts';
 import { excessoDescricao, excursions } from '../excesso.ts';
 import { compile, inForce, localClock, dayOf, type Feriados, type Local, type Vigencia } from '../vigencia.ts';
+import { Rounds, bySerial } from '../../../server/core/rounds.ts';
 
 /** Longer than this between two fixes: no straight-line crossing is assumed. */
 export const MAX_GAP_MS = 30 * 60_000;
@@ -90,10 +91,8 @@ class Out {
 export class FenceProcessor {
   private readonly companies = new Map<number, Company>();
   private readonly devices = new Map<string, DeviceState>();
-  private pending = new Map<string, IngestFix[]>();
-  private running: Promise<void> | null = null;
-  private waiters: (() => void)[] = [];
-  private stopped = false;
+  private readonly rounds = new Rounds<IngestFix>((w) => this.process(bySerial(w)),
+    (err) => this.log.error({ err: err.message }, 'cercas: falha ao processar posições'));
   /** Re-computations and index builds done (tests, metrics). */
   rebuilds = 0;
   indexBuilds = 0;
@@ -105,41 +104,11 @@ export class FenceProcessor {
   constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000,
               private publish: (rows: { empresaId: number; serial: string }[]) => void = () => undefined) {}
 
-  positions(fixes: IngestFix[]): void {
-    if (this.stopped) return;
-    for (const f of fixes) {
-      if (!f.valid) continue;
-      const l = this.pending.get(f.serial);
-      if (l) l.push(f); else this.pending.set(f.serial, [f]);
-    }
-    this.kick();
-  }
+  positions(fixes: IngestFix[]): void { this.rounds.push(fixes.filter((f) => f.valid)); }
 
-  private kick(): void {
-    if (this.running || !this.pending.size) { if (!this.running) this.wake(); return; }
-    this.running = (async () => {
-      while (this.pending.size && !this.stopped) {
-        const work = this.pending;
-        this.pending = new Map();
-        try { await this.process(work); } catch (err) { this.log.error({ err: (err as Error).message }, 'cercas: falha ao processar posições'); }
-      }
-    })().finally(() => { this.running = null; this.kick(); });
-  }
+  drain(): Promise<void> { return this.rounds.drain(); }
 
-  private wake(): void {
-    const w = this.waiters; this.waiters = [];
-    for (const f of w) f();
-  }
-
-  drain(): Promise<void> {
-    if (!this.running && !this.pending.size) return Promise.resolve();
-    return new Promise((r) => this.waiters.push(r));
-  }
-
-  async stop(): Promise<void> {
-    await this.drain();
-    this.stopped = true;
-  }
+  stop(): Promise<void> { return this.rounds.stop(); }
 
   /** Reloads the fences of the companies whose register changed since their index was built. */
   async refresh(empresas: number[]): Promise<void> {

@@ -15,6 +15,7 @@ import { EMBARQUE_COLUMNS, EMBARQUE_TYPES, VIAGEM_PASSAGEIRO_COLUMNS, VIAGEM_PAS
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
 import { ofCompany } from '../../../shared/scope-sql.ts';
 import { itinerarioEm, localAt, type Itinerario } from './itinerario.ts';
+import { Rounds } from '../../../server/core/rounds.ts';
 
 /** A read of the same card within this of its previous read is ignored. */
 export const REPEAT_MS = 60_000;
@@ -84,10 +85,8 @@ class Out {
 export class PassengerProcessor {
   private readonly companies = new Map<number, Company>();
   private readonly devices = new Map<string, DeviceState>();
-  private pending: IngestFix[] = [];
-  private running: Promise<void> | null = null;
-  private waiters: (() => void)[] = [];
-  private stopped = false;
+  private readonly rounds = new Rounds<IngestFix>((w) => this.process(w),
+    (err) => this.log.error({ err: err.message }, 'passageiros: falha ao processar leituras RFID'));
   /** Reads ignored as repeats (tests, metrics). */
   ignored = 0;
 
@@ -95,34 +94,13 @@ export class PassengerProcessor {
               private publish: (rows: { empresaId: number; serial: string }[]) => void = () => undefined) {}
 
   positions(fixes: IngestFix[]): void {
-    if (this.stopped) return;
-    for (const f of fixes) {
-      // reads, and the fixes that may close a trip (ignition off) of devices with a trip here
-      if (f.rfid || (f.ignition === false && this.devices.get(f.serial)?.trip)) this.pending.push(f);
-      else if (f.odometer !== null && this.devices.get(f.serial)?.trip) this.pending.push(f);
-    }
-    this.kick();
+    // reads, and the fixes that may close a trip (ignition off) or move its odometer, of devices with a trip here
+    this.rounds.push(fixes.filter((f) => f.rfid || ((f.ignition === false || f.odometer !== null) && this.devices.get(f.serial)?.trip)));
   }
 
-  private kick(): void {
-    if (this.running || !this.pending.length) { if (!this.running) this.wake(); return; }
-    this.running = (async () => {
-      while (this.pending.length && !this.stopped) {
-        const work = this.pending;
-        this.pending = [];
-        try { await this.process(work); } catch (err) { this.log.error({ err: (err as Error).message }, 'passageiros: falha ao processar leituras RFID'); }
-      }
-    })().finally(() => { this.running = null; this.kick(); });
-  }
+  drain(): Promise<void> { return this.rounds.drain(); }
 
-  private wake(): void { const w = this.waiters; this.waiters = []; for (const f of w) f(); }
-
-  drain(): Promise<void> {
-    if (!this.running && !this.pending.length) return Promise.resolve();
-    return new Promise((r) => this.waiters.push(r));
-  }
-
-  async stop(): Promise<void> { await this.drain(); this.stopped = true; }
+  stop(): Promise<void> { return this.rounds.stop(); }
 
   /** Reloads the tags, itineraries and registrations of the companies whose registers changed. */
   async refresh(empresas: number[]): Promise<void> {

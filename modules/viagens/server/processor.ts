@@ -9,6 +9,7 @@ import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { PARADA_COLUMNS, PARADA_TYPES, VIAGEM_COLUMNS, VIAGEM_TYPES } from '../../../server/generated/telemetry.ts';
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
 import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type Trip, type TripParams } from './detector.ts';
+import { Rounds, bySerial } from '../../../server/core/rounds.ts';
 
 /** Without a stored segment before the batch, the re-computation starts this long before its oldest fix. */
 const LOOKBACK_MS = 24 * 3600_000;
@@ -106,10 +107,8 @@ const PARAMS_TTL_MS = 60_000;
 export class TripProcessor {
   private readonly paramCache = new Map<string, { at: number; p: Promise<TripParams> }>();
   private readonly detectors = new Map<string, TripDetector>();
-  private pending = new Map<string, IngestFix[]>();
-  private running: Promise<void> | null = null;
-  private waiters: (() => void)[] = [];
-  private stopped = false;
+  private readonly rounds = new Rounds<IngestFix>((w) => this.process(bySerial(w)),
+    (err) => this.log.error({ err: err.message }, 'viagens: falha ao processar posições'));
   /** Re-computations done (tests, metrics). */
   rebuilds = 0;
 
@@ -128,41 +127,11 @@ export class TripProcessor {
     return p;
   }
 
-  positions(fixes: IngestFix[]): void {
-    if (this.stopped) return;
-    for (const f of fixes) {
-      if (!f.valid) continue;
-      const l = this.pending.get(f.serial);
-      if (l) l.push(f); else this.pending.set(f.serial, [f]);
-    }
-    this.kick();
-  }
+  positions(fixes: IngestFix[]): void { this.rounds.push(fixes.filter((f) => f.valid)); }
 
-  private kick(): void {
-    if (this.running || !this.pending.size) { if (!this.running) this.wake(); return; }
-    this.running = (async () => {
-      while (this.pending.size && !this.stopped) {
-        const work = this.pending;
-        this.pending = new Map();
-        await this.process(work);
-      }
-    })().finally(() => { this.running = null; this.kick(); });
-  }
+  drain(): Promise<void> { return this.rounds.drain(); }
 
-  private wake(): void {
-    const w = this.waiters; this.waiters = [];
-    for (const f of w) f();
-  }
-
-  drain(): Promise<void> {
-    if (!this.running && !this.pending.size) return Promise.resolve();
-    return new Promise((r) => this.waiters.push(r));
-  }
-
-  async stop(): Promise<void> {
-    await this.drain();
-    this.stopped = true;
-  }
+  stop(): Promise<void> { return this.rounds.stop(); }
 
   /** One round: the devices whose detector can go on take their fixes; the others are re-computed. */
   private async process(work: Map<string, IngestFix[]>): Promise<void> {

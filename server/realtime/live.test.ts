@@ -3,16 +3,16 @@
 // batched per company (at most one message per LIVE_WINDOW_MS), with the provider's row shape.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io as connectIo, type Socket } from 'socket.io-client';
+import { socketsOf } from '../test/sockets.ts';
 import { ADMIN, startTestServer, type TestServer } from '../test/harness.ts';
-import { LIVE_WINDOW_MS, SOCKET_PATH, type LiveMessage } from './index.ts';
+import { LIVE_WINDOW_MS, type LiveMessage } from './index.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
 let base: string;
 let ambienteId: number;
 let A: number, B: number;
-const sockets: Socket[] = [];
+const sockets = socketsOf(() => base);
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -23,7 +23,7 @@ beforeAll(async () => {
   A = admin.empresaAtiva;
   B = admin.user.empresas.map((e: any) => e.id).find((id: number) => id !== A);
 });
-afterEach(() => { for (const s of sockets.splice(0)) s.disconnect(); });
+afterEach(() => sockets.closeAll());
 afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
 let n = 0;
@@ -33,12 +33,7 @@ async function listener(empresa: number, permissoes: string[]) {
   await ts.createUser({ login, senha: 'senha-live-123', ambienteId, empresas: [empresa], permissoes });
   const api = await ts.login(login, 'senha-live-123');
   expect(api.empresaAtiva).toBe(empresa);
-  const s = connectIo(base, { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-  sockets.push(s);
-  const got: { at: number; m: LiveMessage }[] = [];
-  s.on('ultimo_estado', (m: LiveMessage) => got.push({ at: Date.now(), m }));
-  await new Promise<void>((res, rej) => { s.once('connect', () => res()); s.once('connect_error', rej); });
-  expect(await s.timeout(30_000).emitWithAck('join_room', empresa)).toEqual({ status: 200, msg: 'ok' });
+  const { s, got } = await sockets.join(api.token, empresa, 'ultimo_estado', (m: LiveMessage) => ({ at: Date.now(), m }));
   return { s, got, serials: () => got.flatMap((g) => g.m.rows.map((r) => String(r.serial))) };
 }
 
@@ -97,15 +92,10 @@ describe('ultimo_estado push', () => {
     const login = `live.user${++n}`;
     const id = await ts.createUser({ login, senha: 'senha-live-123', ambienteId, empresas: [A], permissoes: ['tlm.ras.rastreamento_ao_vivo'] });
     const api = await ts.login(login, 'senha-live-123');
-    const s = connectIo(base, { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-    sockets.push(s);
-    const got: string[] = [];
-    s.on('ultimo_estado', (m: LiveMessage) => got.push(...m.rows.map((r) => String(r.serial))));
+    const { s, got } = await sockets.join(api.token, A, 'ultimo_estado', (m: LiveMessage) => m.rows.map((r) => String(r.serial)));
     const changed = new Promise((r) => s.once('permissoes_alteradas', r));
-    await new Promise<void>((res) => s.once('connect', () => res()));
-    await s.timeout(30_000).emitWithAck('join_room', A);
     await write('LIVE-KEY-1', A, -23.7);
-    await expect.poll(() => got, { timeout: 15_000 }).toContain('LIVE-KEY-1');
+    await expect.poll(() => got.flat(), { timeout: 15_000 }).toContain('LIVE-KEY-1');
     const admin = await ts.login(ADMIN.login, ADMIN.senha);
     const row = await (await admin.get(`/api/usuario/${id}`)).json();
     expect((await admin.put(`/api/usuario/${id}`, { ...row, permissoesExtras: ['tlm.fro.motorista.lista'] })).status).toBe(200);
@@ -113,6 +103,6 @@ describe('ultimo_estado push', () => {
     await sleep(300); // the server re-reads the session and leaves the live room
     await write('LIVE-KEY-2', A, -23.7);
     await sleep(LIVE_WINDOW_MS * 4);
-    expect(got).not.toContain('LIVE-KEY-2');
+    expect(got.flat()).not.toContain('LIVE-KEY-2');
   });
 });

@@ -95,3 +95,24 @@ export function sendToGateway(port: number, frames: string[]): Promise<void> {
     sock.on('error', reject);
   });
 }
+
+/** Queclink GTFRI frames of `serial`, one a minute from 40 minutes ago: minutes 0..10 driving north at 60 km/h
+ *  (1 km a minute, odometer 12,000 → 12,010 km), 11..17 stopped — one 10 km trip, closed after five stopped minutes. */
+export function tripFrames(serial: string): string[] {
+  const t0 = Math.floor(Date.now() / 60_000) * 60_000 - 40 * 60_000;
+  const t = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
+  return Array.from({ length: 18 }, (_, i) => {
+    const km = Math.min(i, 10);
+    const lat = -23.6 + km * (1000 / 111_320);
+    return `+RESP:GTFRI,740904,${serial},GV350CEU,,10,1,1,${i <= 10 ? '60.0' : '0.0'},0,760.0,-46.650000,${lat.toFixed(6)},${t(t0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${(12000 + km).toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
+  });
+}
+
+/** A vehicle of the session's company with a Queclink tracker that has just sent tripFrames; answers its id. */
+export async function vehicleWithTrip(ctx: BrowserContext, baseUrl: string, gatewayPort: number, v: { descricao: string; placa: string; serial: string }): Promise<number> {
+  const id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: v.descricao, placa: v.placa })).id as number;
+  await apiCall(ctx, baseUrl, '/api/equipamento', { serial: v.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
+  await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: v.serial, ativoId: id, dataInicio: '2024-01-01T00:00:00Z' });
+  await sendToGateway(gatewayPort, tripFrames(v.serial));
+  return id;
+}

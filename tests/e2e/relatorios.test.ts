@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, menuEntry, randomPlate, secondCompanySession, sendToGateway, type AdminSession } from './browser';
+import { apiCall, menuEntry, randomPlate, secondCompanySession, vehicleWithTrip, type AdminSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -18,27 +18,11 @@ let ctx: BrowserContext;
 let page: Page;
 const stamp = String(Date.now()).slice(-9);
 const veic = { descricao: `Relatorio${stamp} Van`, placa: randomPlate(), serial: `869${stamp}01`, id: 0 };
-// fix i at T0 + i minutes: 0..10 driving north at 60 km/h (1 km a minute), 11..17 stopped
-const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 40 * 60_000;
-
-function frame(i: number): string {
-  const moving = i <= 10;
-  const km = Math.min(i, 10);
-  const lat = -23.6 + km * (1000 / 111_320);
-  const t = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 14);
-  return `+RESP:GTFRI,740904,${veic.serial},GV350CEU,,10,1,1,${moving ? '60.0' : '0.0'},0,760.0,-46.650000,${lat.toFixed(6)},${t(T0 + i * 60_000)},0724,0005,0836,002BEE06,01,12,${(12000 + km).toFixed(1)},0000439:30:29,,,,100,221102,,,,${t(Date.now())},AA3C$`;
-}
-
-const send = (frames: string[]) => sendToGateway(gatewayPort, frames);
-
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   s = await secondCompanySession(baseUrl, adminPassword, `relatorios.${stamp}`);
   ({ ctx, page } = s);
-  veic.id = (await apiCall(ctx, baseUrl, '/api/ativo', { descricao: veic.descricao, placa: veic.placa })).id;
-  await apiCall(ctx, baseUrl, '/api/equipamento', { serial: veic.serial, tecnologia: 'queclink', modelo: 'gv50cg', ativado: true });
-  await apiCall(ctx, baseUrl, '/api/equipamento_ativo', { serial: veic.serial, ativoId: veic.id, dataInicio: '2024-01-01T00:00:00Z' });
-  await send(Array.from({ length: 18 }, (_, i) => frame(i)));
+  veic.id = await vehicleWithTrip(ctx, baseUrl, gatewayPort, veic); // one 10 km trip
 }, 120_000);
 
 afterAll(async () => {

@@ -4,16 +4,16 @@
 // pushed to the other consoles of the company and to no other company; the heat map's grid counts.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io as connectIo, type Socket } from 'socket.io-client';
+import { socketsOf } from '../../../server/test/sockets.ts';
 import { startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
-import { LIVE_WINDOW_MS, SOCKET_PATH, type LiveMessage } from '../../../server/realtime/index.ts';
+import { LIVE_WINDOW_MS, type LiveMessage } from '../../../server/realtime/index.ts';
 import { passo } from './calor.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
 let A: number, B: number, ambienteId: number, ativoA: number, ativoB: number, placaA: string;
 let op1: Api, op2: Api, opB: Api, semChave: Api;
-const sockets: Socket[] = [];
+const sockets = socketsOf(() => ts.url);
 const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const T = new Date(Math.floor(Date.now() / 1000) * 1000 - 3600_000);
@@ -36,12 +36,7 @@ async function operador(empresa: number, permissoes: string[]) {
   return ts.login(login, 'senha-alarme-123');
 }
 async function socket(api: Api) {
-  const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-  sockets.push(s);
-  const got: LiveMessage[] = [];
-  s.on('alarme', (m: LiveMessage) => got.push(m));
-  await new Promise<void>((res, rej) => { s.once('connect', () => res()); s.once('connect_error', rej); });
-  expect(await s.timeout(30_000).emitWithAck('join_room', api.empresaAtiva)).toEqual({ status: 200, msg: 'ok' });
+  const { got } = await sockets.join<LiveMessage>(api.token, api.empresaAtiva, 'alarme');
   return { got, rows: () => got.flatMap((m) => m.rows) };
 }
 const list = async (api: Api, path: string) => {
@@ -63,7 +58,7 @@ beforeAll(async () => {
   opB = await operador(B, keys);
   semChave = await operador(A, ['tlm.fro.ativo.lista']);
 });
-afterEach(() => { for (const s of sockets.splice(0)) s.disconnect(); });
+afterEach(() => sockets.closeAll());
 afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
 describe('alarm console', () => {

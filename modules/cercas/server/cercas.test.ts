@@ -10,8 +10,8 @@ import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
 import { FenceProcessor } from './processor.ts';
 import { dataLocal, fusoHorario } from '../../../server/core/fuso-horario.ts';
-import { io as connectIo, type Socket } from 'socket.io-client';
-import { LIVE_WINDOW_MS, SOCKET_PATH, type LiveMessage } from '../../../server/realtime/index.ts';
+import { socketsOf } from '../../../server/test/sockets.ts';
+import { LIVE_WINDOW_MS, type LiveMessage } from '../../../server/realtime/index.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -181,16 +181,11 @@ describe('entries and exits at ingest', () => {
 });
 
 describe('the fences map card is pushed live', () => {
-  const sockets: Socket[] = [];
-  afterAll(() => { for (const s of sockets) s.disconnect(); });
+  const sockets = socketsOf(() => ts.url);
+  afterAll(() => sockets.closeAll());
   /** The user's socket joined to its company; the fence events pushed to it. */
   async function listen(api: Api) {
-    const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-    sockets.push(s);
-    const got: LiveMessage[] = [];
-    s.on('evento_cerca', (m: LiveMessage) => got.push(m));
-    await new Promise<void>((res, rej) => { s.once('connect', () => res()); s.once('connect_error', rej); });
-    expect(await s.timeout(30_000).emitWithAck('join_room', api.empresaAtiva)).toEqual({ status: 200, msg: 'ok' });
+    const { got } = await sockets.join<LiveMessage>(api.token, api.empresaAtiva, 'evento_cerca');
     return { got, rows: () => got.flatMap((m) => m.rows) as any[] };
   }
 

@@ -7,16 +7,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io as connectIo, type Socket } from 'socket.io-client';
+import { socketsOf } from '../../../server/test/sockets.ts';
 import { ADMIN, json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
-import { LIVE_WINDOW_MS, SOCKET_PATH, type LiveMessage } from '../../../server/realtime/index.ts';
+import { LIVE_WINDOW_MS, type LiveMessage } from '../../../server/realtime/index.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
 let A: number, B: number, ambienteId: number;
 let a1: { id: number; descricao: string; placa: string }, a2: { id: number; descricao: string; placa: string }, b1: { id: number };
 let userA: Api, userA2: Api, userB: Api, semChave: Api;
-const sockets: Socket[] = [];
+const sockets = socketsOf(() => ts.url);
 const q = async <T = any>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   userB = await ts.login('gestao_b', 'senha-teste-123');
   semChave = await ts.login('gestao_sem', 'senha-teste-123');
 });
-afterEach(() => { for (const s of sockets.splice(0)) s.disconnect(); });
+afterEach(() => sockets.closeAll());
 afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
 const all = (path: string, sort?: [string, string]) => `${path}?range=[0,99]${sort ? `&sort=${encodeURIComponent(JSON.stringify(sort))}` : ''}`;
@@ -146,13 +146,7 @@ describe('the fleet, live', () => {
 
   it("pushes a written state to the company's sockets holding the key, never to another company's", async () => {
     const listener = async (api: Api, empresa: number) => {
-      const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-      sockets.push(s);
-      const got: LiveMessage[] = [];
-      s.on('gestao_estado', (m: LiveMessage) => got.push(m));
-      await new Promise<void>((res, rej) => { s.once('connect', () => res()); s.once('connect_error', rej); });
-      expect(await s.timeout(30_000).emitWithAck('join_room', empresa)).toEqual({ status: 200, msg: 'ok' });
-      return got;
+      return (await sockets.join<LiveMessage>(api.token, empresa, 'gestao_estado')).got;
     };
     const gotA = await listener(userA, A);
     const gotB = await listener(userB, B);

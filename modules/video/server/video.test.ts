@@ -6,8 +6,7 @@
 // (library key and risk; unknown codes kept; idempotent) and reach the alarm console.
 import pg from 'pg';
 import WebSocket from 'ws';
-import { io as connectIo, type Socket } from 'socket.io-client';
-import { SOCKET_PATH } from '../../../server/realtime/index.ts';
+import { socketsOf } from '../../../server/test/sockets.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 import { startCmsv6Double, type Cmsv6Double } from './cmsv6-double.ts';
@@ -67,16 +66,6 @@ afterAll(async () => {
   for (const [k, v] of Object.entries(env)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
 });
 
-/** A socket of this user joined to its company room, collecting the `evento` pushes (kept in `sockets` to close). */
-async function escutaSala(api: Api, evento: string, sockets: Socket[]): Promise<any[]> {
-  const s = connectIo(ts.url.replace('localhost', '127.0.0.1'), { path: SOCKET_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: api.token } });
-  sockets.push(s);
-  const got: any[] = [];
-  s.on(evento, (m) => got.push(m));
-  await new Promise<void>((resolve, reject) => { s.once('connect', () => resolve()); s.once('connect_error', reject); });
-  expect(await s.emitWithAck('join_room', api.empresaAtiva)).toMatchObject({ status: 200 });
-  return got;
-}
 
 describe('video: cameras and live addresses', () => {
   it('lists the company\'s cameras only, with online state and channels; 403 without a key', async () => {
@@ -224,9 +213,9 @@ describe('video: the stream proxy', () => {
 });
 
 describe('video: the cameras\' online state pushed', () => {
-  const sockets: Socket[] = [];
-  afterAll(() => { for (const s of sockets) s.disconnect(); });
-  const escuta = (api: Api) => escutaSala(api, 'video_situacao', sockets);
+  const sockets = socketsOf(() => ts.url);
+  afterAll(() => sockets.closeAll());
+  const escuta = async (api: Api) => (await sockets.join(api.token, api.empresaAtiva, 'video_situacao')).got;
   const onlineDe = (m: any, serial: string) => m.ativos.find((a: any) => a.serial === serial)?.online;
 
   it('a status change on the CMSV6 server reaches the company\'s screens (not another company\'s, not a user without a video key)', async () => {
@@ -271,7 +260,7 @@ describe('video: the cameras\' online state pushed', () => {
   });
 
   it('nobody watching: the CMSV6 server is not asked', async () => {
-    for (const s of sockets.splice(0)) s.disconnect();
+    sockets.closeAll();
     await new Promise((r) => setTimeout(r, 700));
     const n = d.chamadas.filter((c) => c.nome === 'getDeviceOlStatus').length;
     await new Promise((r) => setTimeout(r, 1200));
@@ -336,9 +325,9 @@ describe('video: recordings, requests and download', () => {
 });
 
 describe('video: clips followed until they are on the CMSV6 server, pushed', () => {
-  const sockets: Socket[] = [];
-  afterAll(() => { for (const s of sockets) s.disconnect(); });
-  const escuta = (api: Api) => escutaSala(api, 'video_solicitacao', sockets);
+  const sockets = socketsOf(() => ts.url);
+  afterAll(() => sockets.closeAll());
+  const escuta = async (api: Api) => (await sockets.join(api.token, api.empresaAtiva, 'video_solicitacao')).got;
   const clipe = { canal: 3, tipo: 'clipe', inicio: '2026-03-01T12:00:00Z', fim: '2026-03-01T12:00:20Z' };
   /** A request's row as the history list shows it (the operators hold the list key). */
   const linha = async (api: Api, id: number) => ((await (await api.get('/api/solicitacao_video?sort=["id","DESC"]')).json()) as any[]).find((r) => r.id === id);

@@ -103,8 +103,13 @@ describe('/tlm/cfg/biblioteca: add and edit through the register', () => {
     await expect.poll(() => page.locator('#root_description').inputValue(), T).toBe(`Evento de teste ${tag}`);
     await shot('biblioteca-evento-editar');
     await page.locator('#root_description').fill(`Evento editado ${tag}`);
+    await expect.poll(() => page.locator('#root_description').inputValue(), T).toBe(`Evento editado ${tag}`);
+    // the save's answer first (once, in the full run, the list did not come back: this tells a save never sent from
+    // a slow one)
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && new URL(r.url()).pathname === `/api/biblioteca_evento/${id}`, T);
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await page.waitForURL(`${TLM}/biblioteca_do_evento`);
+    expect((await saved).status()).toBe(200);
+    await page.waitForURL(`${TLM}/biblioteca_do_evento`, T);
     await page.getByRole('textbox', { name: 'Pesquisar' }).fill(key);
     await rows().filter({ hasText: `Evento editado ${tag}` }).waitFor(T);
   });

@@ -123,7 +123,12 @@ describe('generator', () => {
     expect(e.recordRepresentation).toBe('descricao');
     expect(e.form.sections[0].fields).not.toContain('ativo');
     expect(e.permissions.map((x) => x.key)).toEqual(['lista', 'visualizar', 'adicionar', 'editar', 'excluir', 'especial', 'inativa'].map((k) => `tlm.fro.veiculo_teste.${k}`));
-    expect(JSON.parse(r('model.json'))).toEqual(model);
+    // the browser's copy: the same model without the server's SQL
+    const browser = JSON.parse(r('model.json')) as Model;
+    expect(browser).toEqual(JSON.parse(JSON.stringify(model, (k, v) => (k === 'sql' ? undefined : v))));
+    expect(s('model.json')).toContain('"sql":');
+    expect(r('model.json')).not.toContain('"sql":');
+    expect(browser.entities.find((x) => x.key === 'veiculo_teste')!.columns.map((c) => c.source)).toEqual(e.columns.map((c) => c.source));
 
     const schema = JSON.parse(s('schemas/veiculo_teste.json'));
     expect(schema.required).toEqual(['descricao', 'tipo']);

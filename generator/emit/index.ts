@@ -28,12 +28,18 @@ export function emitPermissionKeys(model: Model): string {
     `export type PermissionKey = (typeof PERMISSION_KEYS)[number];\n`;
 }
 
+/** The browser's copy of the model: without what only the server reads — the SQL of computed columns, providers and
+ *  report families (the app never shows it; a sixth of the model's bytes, ~17 KB over brotli on every first load). */
+export function runtimeModelJson(model: Model): string {
+  return JSON.stringify(model, (k, v) => (k === 'sql' ? undefined : v), 2) + '\n';
+}
+
 export async function emitAll(model: Model, imports: ImportPaths = DEFAULT_IMPORTS): Promise<Output> {
   const server = new Map<string, string>();
   const runtime = new Map<string, string>();
   const modelJson = json(model);
   server.set('model.json', modelJson);
-  runtime.set('model.json', modelJson);
+  runtime.set('model.json', runtimeModelJson(model));
   for (const e of model.entities) {
     const schema = json(entitySchema(e, model));
     server.set(`schemas/${e.key}.json`, schema);

@@ -9,9 +9,10 @@ export class Rounds<T> {
 
   constructor(private readonly handle: (items: T[]) => Promise<void>, private readonly onError: (err: Error) => void) {}
 
-  push(items: Iterable<T>): void {
+  /** Queues the items `keep` accepts (all without it): one pass, no array of its own (the gateway calls it per batch). */
+  push(items: Iterable<T>, keep?: (item: T) => unknown): void {
     if (this.stopped) return;
-    for (const i of items) this.pending.push(i);
+    for (const i of items) if (!keep || keep(i)) this.pending.push(i);
     this.kick();
   }
 

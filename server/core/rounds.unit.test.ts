@@ -29,6 +29,14 @@ describe('Rounds', () => {
     expect(seen).toEqual([7]);
   });
 
+  it('queues only what keep accepts', async () => {
+    const seen: number[] = [];
+    const q = new Rounds<number>(async (w) => { seen.push(...w); }, () => undefined);
+    q.push([1, 2, 3, 4], (n) => n % 2 === 0);
+    await q.drain();
+    expect(seen).toEqual([2, 4]);
+  });
+
   it('drain answers at once when idle', async () => {
     const q = new Rounds<number>(async () => undefined, () => undefined);
     let done = false;

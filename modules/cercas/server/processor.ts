@@ -104,7 +104,7 @@ export class FenceProcessor {
   constructor(private pool: pg.Pool, private log: IngestLog, private maxDevices = 100_000,
               private publish: (rows: { empresaId: number; serial: string }[]) => void = () => undefined) {}
 
-  positions(fixes: IngestFix[]): void { this.rounds.push(fixes.filter((f) => f.valid)); }
+  positions(fixes: IngestFix[]): void { this.rounds.push(fixes, (f) => f.valid); }
 
   drain(): Promise<void> { return this.rounds.drain(); }
 

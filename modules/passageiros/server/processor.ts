@@ -95,7 +95,7 @@ export class PassengerProcessor {
 
   positions(fixes: IngestFix[]): void {
     // reads, and the fixes that may close a trip (ignition off) or move its odometer, of devices with a trip here
-    this.rounds.push(fixes.filter((f) => f.rfid || ((f.ignition === false || f.odometer !== null) && this.devices.get(f.serial)?.trip)));
+    this.rounds.push(fixes, (f) => f.rfid || ((f.ignition === false || f.odometer !== null) && this.devices.get(f.serial)?.trip));
   }
 
   drain(): Promise<void> { return this.rounds.drain(); }

@@ -127,7 +127,7 @@ export class TripProcessor {
     return p;
   }
 
-  positions(fixes: IngestFix[]): void { this.rounds.push(fixes.filter((f) => f.valid)); }
+  positions(fixes: IngestFix[]): void { this.rounds.push(fixes, (f) => f.valid); }
 
   drain(): Promise<void> { return this.rounds.drain(); }
 

@@ -48,7 +48,7 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
   fns.current = o;
   const { url, event, empresa } = o;
   const load = useCallback(async () => {
-    if (!url) return;
+    if (!url) return; // the effect below never calls it then; keeps the type narrow
     const g = ++gen.current;
     loadedAt.current = joinCount();
     try {

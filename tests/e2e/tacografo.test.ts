@@ -72,4 +72,29 @@ describe('tachograph screens', () => {
     await page.screenshot({ path: `${SHOTS}/comandos_vdo_onboard.png` });
     expect(s.errors).toEqual([]);
   });
+
+  it("transferências → Enviar comando: the dialog's form (an interrupt's reason code beside the row's motivo text) queues the interrupt", async () => {
+    const { page } = s;
+    await page.goto(`${baseUrl}/rel/rel/relatorios_registros/transferencias_tacografo`);
+    const row = page.locator('tbody tr', { hasText: serial });
+    await row.waitFor(T);
+    await row.getByRole('button').last().click();
+    await page.getByRole('menuitem', { name: /Enviar comando/ }).click();
+    const dlg = page.getByRole('dialog');
+    await expect.poll(() => dlg.innerText(), T).toContain(`equipamento ${serial}), transferência ${Number(tag)}: arquivo 7 dias de 26/11/2026`);
+    const pick = async (label: RegExp, option: string) => {
+      await dlg.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    await pick(/^Comando/, 'Interromper transferência');
+    await pick(/^Tipo de cancelamento/, 'RS232');
+    await pick(/^Motivo/, 'USB: BVDR ocupado');
+    await page.screenshot({ path: `${SHOTS}/transferencias_enviar_comando.png` });
+    await dlg.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => page.getByRole('alert').allInnerTexts(), T).toContainEqual(expect.stringContaining(
+      `Interromper transferência (cancelamento RS232, motivo USB: BVDR ocupado) — arquivo 7 dias de 26/11/2026, transferência ${Number(tag)}: enfileirado para o veículo ${veiculo} — ${placa} (equipamento ${serial})`));
+    const [cmd] = await api(`/api/diagnostico/comandos_vdo/comandos?sort=${encodeURIComponent('["id","DESC"]')}&range=${encodeURIComponent('[0,0]')}`);
+    expect(cmd).toMatchObject({ serial, event: 'Tacógrafo: interromper transferência', status: 'Pendente', value: { tipoArquivo: '7d', dataReferencia: '2026-11-26', cancelamento: 'rs232', motivo: 5, transferencia: Number(tag) } });
+    expect(s.errors).toEqual([]);
+  });
 });

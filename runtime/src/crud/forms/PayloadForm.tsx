@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Button, DialogActions, DialogContent, DialogContentText } from '@mui/material';
 import type { JSONSchema7 } from 'json-schema';
 import type { ActionMeta, EntityMeta } from '../../../../shared/model';
-import { payloadFields } from '../lib/schemaUi';
+import { payloadFields, payloadShadows } from '../lib/schemaUi';
 import { confirmText } from '../lib/actions';
 import { useSchemaForm } from '../lib/useSchemaForm';
 import { SchemaForm } from './SchemaForm';
@@ -16,14 +16,15 @@ export default function PayloadForm({ entity, action, record, onRun, onClose }: 
   // the form of the payload: the entity's fields of the same name (labels, widgets), the payload's own properties
   // described by its schema, no sections
   // a state field (read-only in the record's form: only its actions change it) is what this form exists to set
+  const shadowed = useMemo(() => payloadShadows(entity, schema), [entity, schema]);
   const view = useMemo(() => {
     const own = new Set(Object.keys(schema.properties ?? {}));
-    const fields = entity.fields.map((f) => (own.has(f.name) && f.readOnly ? { ...f, readOnly: false } : f));
+    const fields = entity.fields.filter((f) => !shadowed.has(f.name)).map((f) => (own.has(f.name) && f.readOnly ? { ...f, readOnly: false } : f));
     return { ...entity, fields: [...fields, ...payloadFields(entity, schema)], form: { sections: [] } } as unknown as EntityMeta;
-  }, [entity, schema]);
+  }, [entity, schema, shadowed]);
   // taken once when the dialog opens: a list refresh hands in a new record object, and re-seeding the form from it
   // would throw away what the user has chosen in the meantime
-  const [current] = useState(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null).map((k) => [k, record[k]])));
+  const [current] = useState(() => Object.fromEntries(Object.keys(schema.properties ?? {}).filter((k) => record[k] != null && !shadowed.has(k)).map((k) => [k, record[k]])));
   const form = useSchemaForm(view, schema, undefined, current);
   return (
     <>

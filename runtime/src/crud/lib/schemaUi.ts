@@ -211,8 +211,28 @@ export function isEmptyValue(v: unknown) {
 /** Fields for an action payload's properties that are not fields of the entity (e.g. dispositivo_teclado's
  *  enviar_macro { macro }): read from the payload schema (x-reference → reference picker, enum → select), so the
  *  payload dialog shows the same widgets as a register's form. */
+/** The payload properties named like an entity field that does not describe them (another type, other choices: the
+ *  transfer's `motivo` text vs the interrupt's reason code): they get their own field and no value from the record. */
+export function payloadShadows(entity: EntityMeta, schema: JSONSchema7): Set<string> {
+  const out = new Set<string>();
+  for (const [name, raw] of Object.entries(schema.properties ?? {})) {
+    const f = entity.fields.find((x) => x.name === name);
+    if (!f || typeof raw !== 'object') continue;
+    const p = raw as JSONSchema7;
+    const t = Array.isArray(p.type) ? p.type.find((x) => x !== 'null') : p.type;
+    const fits = p.enum ? !!f.options && p.enum.every((v) => f.options!.some((o) => o.value === String(v)))
+      : t === 'boolean' ? f.type === 'boolean'
+        : t === 'integer' || t === 'number' ? ['integer', 'number', 'reference'].includes(f.type)
+          : t === 'array' ? f.type === 'referenceList' || f.type === 'json'
+            : true;
+    if (!fits) out.add(name);
+  }
+  return out;
+}
+
 export function payloadFields(entity: EntityMeta, schema: JSONSchema7): FieldMeta[] {
-  const known = new Set(entity.fields.map((f) => f.name));
+  const shadowed = payloadShadows(entity, schema);
+  const known = new Set(entity.fields.map((f) => f.name).filter((n) => !shadowed.has(n)));
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).filter(([name, p]) => !known.has(name) && typeof p === 'object').map(([name, raw]) => {
     const p = raw as JSONSchema7 & Record<string, unknown>;

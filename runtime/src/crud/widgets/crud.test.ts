@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RJSFValidationError } from '@rjsf/utils';
 import type { JSONSchema7 } from 'json-schema';
 import type { EntityMeta } from '../../../../shared/model';
-import { buildUiSchema, makeTransformErrors, payloadFields, pickErrors, schemaDefaults, serverErrorSchema, toFormData } from '../lib/schemaUi';
+import { buildUiSchema, makeTransformErrors, payloadFields, payloadShadows, pickErrors, schemaDefaults, serverErrorSchema, toFormData } from '../lib/schemaUi';
 import { initialChoices, toggleChoice } from '../lib/useColumnChoices';
 import { rangeFilter, rangeFromFilter, rangeLabel, shortcuts } from './DateRangeFilter';
 import { historyRows } from './HistoryDialog';
@@ -61,6 +61,23 @@ describe('action payload fields', () => {
       ['macro', 'reference', 'Macro', true, 'macro_teclado', null],
       ['status', 'enum', 'Status', false, null, [{ value: 'ativo', label: 'Ativo' }, { value: 'inativo', label: 'Inativo' }]],
       ['observacao', 'string', 'Observação', false, null, null],
+    ]);
+  });
+
+  it("a property named like an entity field of another kind gets its own field (the transfer's motivo text vs the interrupt's reason code)", () => {
+    const payload = {
+      type: 'object',
+      properties: {
+        descricao: { type: 'integer', title: 'Motivo', enum: [0, 2], 'x-enumNames': ['Sem erro', 'VDR interrompido'] },
+        placa: { type: 'string', title: 'Placa' },
+        ano: { type: 'boolean', title: 'Ano novo' },
+        idGaragem: { type: 'integer', title: 'Outra garagem' },
+      },
+    } as unknown as JSONSchema7;
+    expect([...payloadShadows(entity, payload)]).toEqual(['descricao', 'ano']);
+    expect(payloadFields(entity, payload).map((x) => [x.name, x.type, x.label, x.options ?? null])).toEqual([
+      ['descricao', 'enum', 'Motivo', [{ value: '0', label: 'Sem erro' }, { value: '2', label: 'VDR interrompido' }]],
+      ['ano', 'boolean', 'Ano novo', null],
     ]);
   });
 });

@@ -27,3 +27,14 @@ describe('columns.ts emitter', () => {
     expect(() => emitColumns(bad)).toThrow('campo não pode se chamar "table"');
   });
 });
+
+describe('list column display', () => {
+  const model = buildModel(join(REPO, 'metadata'));
+  it('keeps width and wrap as declared (the tachograph log: short values fixed, description and message wrap), nothing when absent', () => {
+    const cols = model.entities.find((x) => x.key === 'log_tacografo')!.columns;
+    expect(cols.filter((c) => c.default).map((c) => [c.source, c.width ?? null, c.wrap ?? null])).toEqual([
+      ['time', 195, null], ['ativo', 140, null], ['placa', 130, null], ['evento', 235, null], ['descricao', null, true], ['arquivoVDR', 330, null], ['mensagem', null, true],
+    ]);
+    expect(cols.every((c) => !('wrap' in c) || c.wrap === true)).toBe(true);
+  });
+});

@@ -96,6 +96,8 @@ export interface ColumnDisplay {
   /** px: the column keeps this width (the table's fixed layout; the other columns share the rest), e.g. a plate
    *  that must read whole; longer values are still cut with a tooltip */
   width?: number;
+  /** the value wraps onto up to 3 lines instead of being cut on one (a log's description or message) */
+  wrap?: boolean;
 }
 
 export interface ColumnMeta extends ColumnDisplay {

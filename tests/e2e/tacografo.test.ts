@@ -65,7 +65,8 @@ describe('tachograph screens', () => {
     await page.screenshot({ path: `${SHOTS}/vdo_onboard.png` });
     await page.goto(`${baseUrl}/rel/rel/relatorios_registros/log_tacografo`);
     await page.locator('tbody tr', { hasText: 'Arquivo recebido' }).filter({ hasText: fileName }).waitFor(T);
-    await page.locator('tbody tr', { hasText: 'Comando enfileirado' }).filter({ hasText: serial }).waitFor(T);
+    // the log names the truck by vehicle and plate (the serial is one click away, in the columns menu)
+    await page.locator('tbody tr', { hasText: 'Comando enfileirado' }).filter({ hasText: placa }).waitFor(T);
     await page.screenshot({ path: `${SHOTS}/log_tacografo.png` });
     await page.goto(`${baseUrl}/cfg/dia/comandos_vdo_onboard/comandos`);
     await page.locator('tbody tr', { hasText: serial }).filter({ hasText: 'Tacógrafo: enviar arquivo' }).waitFor(T);

@@ -72,5 +72,6 @@ export function displayOf(c: ColumnDisplay, path: string, err: Err): ColumnDispl
     ...(c.format === 'online' ? { onlineMinutes: c.onlineMinutes ?? 10 } : {}),
     ...(c.linkText !== undefined ? { linkText: c.linkText } : {}),
     ...(c.width !== undefined ? { width: c.width } : {}),
+    ...(c.wrap ? { wrap: true } : {}),
   };
 }

@@ -127,7 +127,7 @@ export function useGenericList(entity: EntityMeta, given?: Nested | null, alias?
 
 // ---- UI parts -------------------------------------------------------------------------------
 
-function CopyCell({ children }: { children: ReactNode }) {
+function CopyCell({ children, wrap }: { children: ReactNode; wrap?: boolean }) {
   const ref = useRef<HTMLSpanElement>(null);
   const notify = useNotify();
   const copy = async (e: React.MouseEvent) => {
@@ -147,8 +147,10 @@ function CopyCell({ children }: { children: ReactNode }) {
           component="span"
           ref={ref}
           // tooltip only when the value is cut
-          onMouseEnter={() => setTip(ref.current && ref.current.scrollWidth > ref.current.clientWidth ? ref.current.innerText : '')}
-          sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}
+          onMouseEnter={() => setTip(ref.current && (ref.current.scrollWidth > ref.current.clientWidth || ref.current.scrollHeight > ref.current.clientHeight) ? ref.current.innerText : '')}
+          sx={wrap
+            ? { overflow: 'hidden', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflowWrap: 'anywhere', minWidth: 0 }
+            : { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}
         >
           {children}
         </Box>
@@ -164,7 +166,7 @@ function CopyCell({ children }: { children: ReactNode }) {
 function Column({ field, column, entity }: { field?: FieldMeta; column: ColumnMeta; entity?: EntityMeta; source?: string; label?: string; sortable?: boolean; width?: number }) {
   const record = useRecordContext();
   const f: FieldMeta = field ?? ({ name: column.source, type: 'string', label: column.label } as FieldMeta);
-  return <CopyCell>{record ? formattedValue(column, record[column.source]) ?? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
+  return <CopyCell wrap={column.wrap}>{record ? formattedValue(column, record[column.source]) ?? <FieldValue field={f} entity={entity} /> : null}</CopyCell>;
 }
 
 /** The row's "⋮" menu: Abrir and the actions (the row itself opens the record on a click). */

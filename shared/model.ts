@@ -403,6 +403,12 @@ export interface ReportFamilyMeta {
   tipos: ReportKindMeta[];
 }
 
+/** A value of the model as the browser's copy holds it (runtime/src/generated/model.json): the server's SQL — computed
+ *  columns, providers, report families — left out (generator/emit runtimeModelJson). */
+export type WithoutSql<T> = T extends (infer U)[] ? WithoutSql<U>[]
+  : T extends object ? { [K in keyof T as K extends 'sql' ? never : K]: WithoutSql<T[K]> } : T;
+export type BrowserModel = WithoutSql<Model>;
+
 export interface Model {
   entities: EntityMeta[];
   screens: ScreenMeta[];   // non-CRUD screens, sorted by key

@@ -13,8 +13,8 @@ declare module '@rastro/generated/icons' {
   export const icons: Record<string, ReactElement>;
 }
 declare module '@rastro/generated/model.json' {
-  import type { Model } from '../../shared/model';
-  const model: Model;
+  import type { BrowserModel } from '../../shared/model';
+  const model: BrowserModel;
   export default model;
 }
 declare module 'ra-language-portuguese' {

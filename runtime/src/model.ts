@@ -1,10 +1,11 @@
 // Access to the generated model: entities, route table and menu, plus path helpers.
 import { schemas, screens } from '@rastro/generated';
 import modelJson from '@rastro/generated/model.json';
-import type { AliasMeta, EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../shared/model';
+import type { AliasMeta, BrowserModel, EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta } from '../../shared/model';
 
 export type { EntityMeta, MenuNode, Model, RouteEntry, ScreenMeta };
-export const model = modelJson as unknown as Model;
+/** The browser's copy: no server SQL (a read of `sql` here does not type-check). */
+export const model: BrowserModel = modelJson;
 export { schemas, screens };
 
 const byKey = new Map(model.entities.map((e) => [e.key, e]));

@@ -26,7 +26,7 @@ export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => meta
 const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The parts of a declared provider's statement for a query: FROM, WHERE (with the company), ORDER BY, SELECT. */
-function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params) {
+function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params, only?: string[]) {
   const alias = decl.scope ?? 'x';
   const bind = (sql: string) => sql.replace(PARAM, (_, n: string) => {
     if (!(n in q.params)) throw new Error(`provider ${meta.key}: {param:${n}} is not a param of the request`);
@@ -64,7 +64,7 @@ function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQu
   if (!col) throw badRequest(`Campo de ordenação desconhecido: ${q.sort.field}`);
   const dir = q.sort.order === 'ASC' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST';
   const order = [`${expr(col.name)} ${dir}`, ...decl.tiebreak.map((t) => `${expr(t)} ASC`)].join(', ');
-  const names = meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)];
+  const names = only ?? (meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)]);
   const select = names.map((n) => `${expr(n)} AS "${n}"`).join(', ');
   const w = where.length ? ` WHERE ${where.join(' AND ')}` : '';
   return { from, w, order, select };
@@ -95,6 +95,22 @@ export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: 
   if (rows[0]?.__row == null) return { rows: [], total };
   const times = meta.columns.filter((c) => c.type === 'datetime').map((c) => c.name);
   return { rows: rows.map(({ __total, __row, ...r }) => { for (const n of times) r[n] = isoTimestamp(r[n]); return r; }), total };
+}
+
+/**
+ * Every row of a declared provider, sorted, with only the `columns` named (no page, no total; at most `limit` rows): a
+ * bulk read such as a replay's positions, where each column more is a value more to parse on each of 250,000 rows.
+ */
+export async function readDeclaredColumns(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null,
+  columns: string[], limit: number): Promise<Record<string, unknown>[]> {
+  const p = pgParams();
+  const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p, columns);
+  const sql = `SELECT ${select} FROM ${from}${w} ORDER BY ${order} LIMIT ${p.add(limit)}`;
+  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
+  const { rows } = await client.executeQuery({ sql, parameters: p.values, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const times = meta.columns.filter((c) => c.type === 'datetime' && columns.includes(c.name)).map((c) => c.name);
+  if (times.length) for (const r of rows) for (const n of times) r[n] = isoTimestamp(r[n]);
+  return rows;
 }
 
 /** The whole result of a declared provider in batches, from a server-side cursor (one run of the statement, one

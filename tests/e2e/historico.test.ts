@@ -59,8 +59,17 @@ describe('Histórico de rastreamento', () => {
     // the trip closes after five stopped minutes: wait (a condition) until it is stored
     const q = `ativos=${v1.id}&inicio=${new Date(T0 - 60_000).toISOString()}&fim=${new Date().toISOString()}`;
     await expect.poll(async () => (await apiCall(ctx, baseUrl, `/api/historico/trajetos?${q}`)).payload.ativos[0].viagens.length, { ...T, interval: 300 }).toBe(1);
+    // the screen's calls for the tracks: the first of a selection carries the map's size (the server thins the track
+    // for the zoom the map fits it at), and the fit then asks for nothing more
+    const calls: string[] = [];
+    const onRequest = (r: { url(): string }) => { if (r.url().includes('/api/historico/trajetos')) calls.push(new URL(r.url()).search); };
+    page.on('request', onRequest);
     await page.goto(`${baseUrl}/tlm/ras/historico_rastreamento?ativoId=${v1.id}&inicio=${day(T0)}&fim=${day(Date.now())}`);
     await expect.poll(() => page.locator('.rastro-replay-veiculo').count(), T).toBe(1);
+    await page.waitForTimeout(800); // the screen asks again 300 ms after a zoom it was not answered for
+    page.off('request', onRequest);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/&ajuste=\d+x\d+$/);
     // the core's asset picker: search by plate, tick, confirm
     await page.getByRole('button', { name: 'Selecionar Ativos (até 10)' }).click(T);
     const dialog = page.getByRole('dialog');

@@ -1,5 +1,6 @@
 // /tlm/ras/historico_rastreamento?ativoId=1,2&inicio=YYYY-MM-DD&fim=YYYY-MM-DD: replay of 1..10 assets on one
-// timeline. The tracks come simplified for the map's zoom (GET /api/historico/trajetos, again when the zoom changes),
+// timeline. The tracks come simplified for the map's zoom (GET /api/historico/trajetos: for the zoom the map fits
+// them at, then again when the user zooms),
 // drawn as lines coloured by speed; a playhead (./clock.ts: 1×–1000×, the stops every asset makes skipped from 10×)
 // moves a marker per asset; the day's story, the events and the speed/RPM chart follow the playhead and move it.
 // Works without tiles (VITE_MAP_TILE_URL 'off', as the live map).
@@ -195,13 +196,19 @@ export default function HistoricoRastreamento() {
 
   // One answer per selection; the zoom only refines the same selection's tracks.
   const zoomDe = useRef<number | null>(null);
+  const mapa = useRef<HTMLDivElement>(null);
   zoomDe.current = zoom;
   useEffect(() => {
     setDados(null); setErro(undefined); setPlaying(false);
     if (!ids.length) return;
     let off = false;
     setCarregando(true);
-    call<Trajetos>(`/api/historico/trajetos?${consulta}${zoomDe.current != null ? `&zoom=${zoomDe.current}` : ''}`).then((d) => {
+    // a new selection is fitted to the map: the server thins the tracks for the zoom the map will fit them at (its
+    // size goes with the call), so the first answer is the one drawn — a 30-day track is never sent whole
+    const el = mapa.current?.querySelector<HTMLElement>('.leaflet-container');
+    const ajuste = el && el.clientWidth > 0 && el.clientHeight > 0 ? `&ajuste=${el.clientWidth}x${el.clientHeight}`
+      : zoomDe.current != null ? `&zoom=${zoomDe.current}` : '';
+    call<Trajetos>(`/api/historico/trajetos?${consulta}${ajuste}`).then((d) => {
       if (off) return;
       setDados(d); setCarregando(false);
       const first = Math.min(...d.ativos.filter((a) => a.pontos.length).map((a) => a.pontos[0]![0]));
@@ -289,7 +296,7 @@ export default function HistoricoRastreamento() {
       {dados && !comPontos.length && <Alert severity="info">Nenhuma posição no período.</Alert>}
       <Box sx={{ flex: 1, display: 'flex', gap: 1, minHeight: 0, flexDirection: { xs: 'column', md: 'row' } }}>
         <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 1, minWidth: 0 }}>
-          <Paper variant="outlined" sx={{ flex: 1, minHeight: 300, position: 'relative', overflow: 'hidden',
+          <Paper ref={mapa} variant="outlined" sx={{ flex: 1, minHeight: 300, position: 'relative', overflow: 'hidden',
             '& .leaflet-container': { height: '100%', width: '100%', bgcolor: '#e8eef1', fontFamily: 'inherit' },
             '& .rastro-replay-veiculo': { background: 'none', border: 'none' } }} data-testid="mapa-historico">
             <MapContainer center={[-23.55, -46.63]} zoom={11} zoomControl>

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
+import { fitZoom } from './simplify.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -140,6 +141,24 @@ describe('tracks', () => {
     const highTimes = new Set(high.pontos.map((p: Ponto) => p[0]));
     for (let i = 0; i <= 60; i++) expect(highTimes.has(fixes1[i]!.t), `fix ${i}`).toBe(true);
     expect(high.pontos.length).toBeLessThan(114);
+  });
+
+  it("with the map's size (ajuste): thinned for the zoom the map fits both tracks at, answered in zoom — as asking that zoom", async () => {
+    const all = [...fixes1, ...fixes2];
+    const box = { minLat: Math.min(...all.map((f) => f.lat)), maxLat: Math.max(...all.map((f) => f.lat)), minLon: Math.min(...all.map((f) => f.lon)), maxLon: Math.max(...all.map((f) => f.lon)) };
+    for (const [w, h] of [[1200, 700], [300, 200]] as const) {
+      const z = fitZoom(box, w, h);
+      const fit = (await json(await trajetos(userA, [ativo1, ativo2], `&ajuste=${w}x${h}`))).payload;
+      const asked = (await json(await trajetos(userA, [ativo1, ativo2], `&zoom=${z}`))).payload;
+      expect(fit.zoom).toBe(z);
+      expect(fit.ativos.map((a: { pontos: Ponto[] }) => a.pontos)).toEqual(asked.ativos.map((a: { pontos: Ponto[] }) => a.pontos));
+    }
+    // São Paulo and Rio on one map: ~3.4° of longitude, 4.4° with the margins; 1200 px wide: log2(1200 × 360 / 256 /
+    // 4.4) = 8.6 → zoom 8; 300 px: 6.6 → zoom 6
+    expect((await json(await trajetos(userA, [ativo1, ativo2], '&ajuste=1200x700'))).payload.zoom).toBe(8);
+    expect((await json(await trajetos(userA, [ativo1, ativo2], '&ajuste=300x200'))).payload.zoom).toBe(6);
+    const r = await userA.get(`/api/historico/trajetos?ativos=${ativo1}&${periodo}&ajuste=grande`);
+    expect([r.status, (await json(r)).msg]).toEqual([400, 'Ajuste inválido: use LARGURAxALTURA do mapa em pixels, por exemplo 1200x700']);
   });
 
   it('another company’s asset is not found (404), alone or with one of the company’s; its own user sees its own', async () => {

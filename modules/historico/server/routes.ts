@@ -1,6 +1,8 @@
 // The replay's named calls (key tlm.ras.historico_rastreamento, company scope):
-//   GET /api/historico/trajetos?ativos=1,2&inicio=ISO&fim=ISO[&zoom=0..22]  (envelope) the tracks of 1..10 assets,
-//     simplified for the zoom (none without it), with the trips, stops, events and totals of the period;
+//   GET /api/historico/trajetos?ativos=1,2&inicio=ISO&fim=ISO[&zoom=0..22 | &ajuste=LARGURAxALTURA]  (envelope) the
+//     tracks of 1..10 assets, simplified for the zoom (none without one), with the trips, stops, events and totals of
+//     the period; `ajuste`: the map's size in pixels — the zoom is the one the map will fit the tracks at (answered in
+//     `zoom`), so the first answer is already the one to draw (a 30-day track is not sent whole to be thinned after);
 //   GET /api/historico/exporta?ativos=&inicio=&fim=&formato=csv|gpx|kml[&fuso=]  the full track as a file.
 // Every source is a declared provider of this module (metadata/tlm/historico_*.yaml) read by the read engine, which
 // adds the company condition; an asset the company scope does not see is 404.
@@ -9,8 +11,8 @@ import type { AppEnv } from '../../../server/app/env.ts';
 import { route } from '../../../server/core/pipeline.ts';
 import { getModel } from '../../../server/core/registry.ts';
 import { HttpError, badRequest, ok } from '../../../server/http/envelope.ts';
-import { readDeclared } from '../../../server/read/provider.ts';
-import { nearestInTime, simplify, toleranceFor } from './simplify.ts';
+import { readDeclared, readDeclaredColumns } from '../../../server/read/provider.ts';
+import { fitZoom, nearestInTime, simplify, toleranceFor, type Box } from './simplify.ts';
 import { trackCsv, trackGpx, trackKml, type TrackExport } from './export.ts';
 import { requestEm } from '../../../server/db/context.ts';
 
@@ -55,8 +57,13 @@ async function ativosDe(c: Context<AppEnv>, ids: number[]): Promise<Row[]> {
   return ids.map((id) => by.get(id)!);
 }
 
+/** The columns of a position the replay and the exports use (the provider's others: its list screen). */
+const COLUNAS_POSICAO = ['ativoId', 'fixTime', 'latitude', 'longitude', 'velocidade', 'direcao', 'ignicao', 'rpm'];
+
 async function posicoes(c: Context<AppEnv>, p: Periodo): Promise<Row[]> {
-  const rows = await read(c, 'historico_posicao', { ativoId: p.ativos, inicio: p.inicio, fim: p.fim }, MAX_POSICOES + 1);
+  const meta = getModel().providers.find((x) => x.key === 'historico_posicao')!;
+  const rows = await readDeclaredColumns(requestEm(c), meta, meta.sql!, { params: {}, filter: { ativoId: p.ativos, inicio: p.inicio, fim: p.fim }, sort: meta.sort! },
+    c.get('session').empresaAtiva, COLUNAS_POSICAO, MAX_POSICOES + 1);
   if (rows.length > MAX_POSICOES) throw badRequest(`O período tem mais de ${MAX_POSICOES.toLocaleString('pt-BR')} posições: escolha um período menor ou menos ativos`);
   return rows;
 }
@@ -133,6 +140,25 @@ function zoomOf(c: Context<AppEnv>): number | null {
   return Number(z);
 }
 
+/** `ajuste=LARGURAxALTURA`: the map's size in pixels, or null. */
+function ajusteOf(c: Context<AppEnv>): [number, number] | null {
+  const a = c.req.query('ajuste');
+  if (a === undefined || a === '') return null;
+  const m = /^(\d{2,5})x(\d{2,5})$/.exec(a);
+  if (!m) throw badRequest('Ajuste inválido: use LARGURAxALTURA do mapa em pixels, por exemplo 1200x700');
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** The box of every fix of the tracks, or null without fixes. */
+function boxOf(tracks: Iterable<readonly (readonly [number, number, number, ...unknown[]])[]>): Box | null {
+  let b: Box | null = null;
+  for (const t of tracks) for (const x of t) {
+    if (!b) b = { minLat: x[1], maxLat: x[1], minLon: x[2], maxLon: x[2] };
+    else { b.minLat = Math.min(b.minLat, x[1]); b.maxLat = Math.max(b.maxLat, x[1]); b.minLon = Math.min(b.minLon, x[2]); b.maxLon = Math.max(b.maxLon, x[2]); }
+  }
+  return b;
+}
+
 const FORMATOS = { csv: 'text/csv; charset=utf-8', gpx: 'application/gpx+xml; charset=utf-8', kml: 'application/vnd.google-earth.kml+xml; charset=utf-8' } as const;
 
 function fusoOf(c: Context<AppEnv>): string {
@@ -146,18 +172,22 @@ export function historicoRoutes(api: Hono<AppEnv>): void {
 
   route(api, 'get', '/historico/trajetos', spec, async (c) => {
     const p = periodo(c);
-    const zoom = zoomOf(c);
+    let zoom = zoomOf(c);
+    const ajuste = zoom === null ? ajusteOf(c) : null;
     const ativos = await ativosDe(c, p.ativos);
     const filter = { ativoId: p.ativos, inicio: p.inicio, fim: p.fim };
     const pos = byAtivo(await posicoes(c, p));
     const eventos = byAtivo(await read(c, 'historico_evento', filter));
     const viagens = byAtivo(await read(c, 'historico_viagem', filter));
     const paradas = byAtivo(await read(c, 'historico_parada', filter));
+    const tracks = new Map(ativos.map((a) => [Number(a.id), pontosDe(pos.get(Number(a.id)) ?? [])]));
+    const box = ajuste ? boxOf(tracks.values()) : null;
+    if (ajuste && box) zoom = fitZoom(box, ajuste[0], ajuste[1]);
     return ok(c, {
       inicio: p.inicio, fim: p.fim, zoom,
       ativos: ativos.map((a) => {
         const id = Number(a.id);
-        const todos = pontosDe(pos.get(id) ?? []);
+        const todos = tracks.get(id)!;
         const ev = eventos.get(id) ?? [];
         const vs = viagens.get(id) ?? [], ps = paradas.get(id) ?? [];
         let pontos = todos;

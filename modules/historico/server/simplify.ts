@@ -82,3 +82,26 @@ export function nearestInTime(times: readonly number[], instants: Iterable<numbe
   }
   return out;
 }
+
+/** Web Mercator x, y of a position in [0, 1] (x east from 180°W, y south from the top of the world). */
+const mercator = (lat: number, lon: number): [number, number] => {
+  const s = Math.sin((Math.max(-85.051_128_78, Math.min(85.051_128_78, lat)) * Math.PI) / 180);
+  return [(lon + 180) / 360, 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)];
+};
+
+export interface Box { minLat: number; maxLat: number; minLon: number; maxLon: number }
+
+/**
+ * The zoom a Leaflet map of `width` × `height` pixels takes to fit `box` grown by `pad` of its size on each side
+ * (the screen's `fitBounds(bounds.pad(pad), { maxZoom })`, zoomSnap 1): Leaflet's getBoundsZoom — the largest whole
+ * zoom that fits, where a value within 1 % of the next whole zoom counts as it.
+ */
+export function fitZoom(box: Box, width: number, height: number, o: { pad?: number; maxZoom?: number } = {}): number {
+  const pad = o.pad ?? 0.15, maxZoom = o.maxZoom ?? 16;
+  const dLat = (box.maxLat - box.minLat) * pad, dLon = (box.maxLon - box.minLon) * pad;
+  const [x0, y0] = mercator(box.maxLat + dLat, box.minLon - dLon), [x1, y1] = mercator(box.minLat - dLat, box.maxLon + dLon);
+  const scale = Math.min(width / (256 * (x1 - x0)), height / (256 * (y1 - y0)));
+  if (!(scale > 0) || !Number.isFinite(scale)) return maxZoom;
+  const z = Math.floor(Math.round(Math.log2(scale) * 100) / 100);
+  return Math.max(0, Math.min(maxZoom, z));
+}

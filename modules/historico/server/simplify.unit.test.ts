@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { metresPerPixel, nearestInTime, segmentDistance, simplify, toleranceFor } from './simplify.ts';
+import { fitZoom, metresPerPixel, nearestInTime, segmentDistance, simplify, toleranceFor } from './simplify.ts';
 
 const M = 1 / 111_320; // about a metre of latitude in degrees
 
@@ -67,5 +67,24 @@ describe('track simplification', () => {
   it('finds the fix nearest each event time (ties: the earlier)', () => {
     expect([...nearestInTime([0, 10, 20, 30], [4, 5, 6, 100, -3])].sort((a, b) => a - b)).toEqual([0, 1, 3]);
     expect(nearestInTime([], [1])).toEqual(new Set());
+  });
+});
+
+describe('the zoom Leaflet fits a track at (fitBounds of the box grown 15 %, maxZoom 16)', () => {
+  // one degree of longitude at the equator is 256 × 2^z / 360 px at zoom z
+  const eq = { minLat: -0.5, maxLat: 0.5, minLon: -0.5, maxLon: 0.5 };
+  it('the largest whole zoom whose pixels hold the box', () => {
+    expect(fitZoom(eq, 256, 256, { pad: 0 })).toBe(8); // log2(360) = 8.49
+    expect(fitZoom(eq, 256, 256)).toBe(8); // 1.3° wide: log2(360 / 1.3) = 8.11
+    expect(fitZoom(eq, 512, 512)).toBe(9);
+    expect(fitZoom(eq, 512, 100)).toBe(6); // the shorter side decides: log2(100 × 360 / 256 / 1.3) = 6.76
+    expect(fitZoom({ minLat: -24, maxLat: -23, minLon: -47, maxLon: -46 }, 1000, 600)).toBe(9); // 1.3° tall at 23.5° S: log2(600 × 360 / 256 / 1.3 × cos 23.5°) = 9.22
+  });
+  it('within 1 % of the next zoom counts as it (Leaflet rounds to hundredths first), and the bounds hold', () => {
+    // the box is 1/360 of the world wide: the zoom is log2(w × 360 / 256)
+    expect(fitZoom(eq, 2 ** 8.996 * 256 / 360, 10_000, { pad: 0 })).toBe(9);
+    expect(fitZoom(eq, 2 ** 8.994 * 256 / 360, 10_000, { pad: 0 })).toBe(8);
+    expect(fitZoom({ minLat: 10, maxLat: 10, minLon: 20, maxLon: 20 }, 800, 600)).toBe(16); // one place: the max zoom
+    expect(fitZoom({ minLat: -80, maxLat: 80, minLon: -180, maxLon: 180 }, 300, 300)).toBe(0);
   });
 });

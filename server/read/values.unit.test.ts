@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isoTimestamp, pgTimestampIso } from './values.ts';
+import { isoTimestamp, pgTimestampIso, pgTimestampMs } from './values.ts';
 
 /** The text PostgreSQL gives a timestamptz in a UTC session: microseconds, trailing zeros of the fraction dropped. */
 function pgText(ms: number, micros: number): string {
@@ -26,5 +26,20 @@ describe('pgTimestampIso', () => {
     expect(pgTimestampIso('2026-11-28 21:59:21+05:30')).toBe('2026-11-28T16:29:21.000Z');
     expect(isoTimestamp('texto qualquer')).toBe('texto qualquer');
     expect(isoTimestamp(null)).toBeNull();
+  });
+});
+
+describe('pgTimestampMs', () => {
+  it('answers Date#getTime of the instant, for any instant of years 1000-9999 and any microseconds', () => {
+    fc.assert(fc.property(fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) }), fc.integer({ min: 0, max: 999 }), (ms, micros) => {
+      expect(pgTimestampMs(pgText(ms, micros))).toBe(ms);
+    }), { numRuns: 2000 });
+  });
+  it('other offsets and forms through Date; not a timestamp is an error', () => {
+    expect(pgTimestampMs('2026-11-28 21:59:21+00')).toBe(Date.UTC(2026, 10, 28, 21, 59, 21));
+    expect(pgTimestampMs('2026-11-28 21:59:21.5-03')).toBe(Date.UTC(2026, 10, 29, 0, 59, 21, 500));
+    expect(pgTimestampMs('2026-11-28 21:59:21+05:30')).toBe(Date.UTC(2026, 10, 28, 16, 29, 21));
+    expect(pgTimestampMs('0099-01-01 00:00:00+00')).toBe(Date.parse('0099-01-01T00:00:00Z'));
+    expect(() => pgTimestampMs('texto qualquer')).toThrow(RangeError);
   });
 });

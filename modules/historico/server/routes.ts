@@ -15,6 +15,7 @@ import { readDeclared, readDeclaredColumns } from '../../../server/read/provider
 import { fitZoom, nearestInTime, simplify, toleranceFor, type Box } from './simplify.ts';
 import { trackCsv, trackGpx, trackKml, type TrackExport } from './export.ts';
 import { requestEm } from '../../../server/db/context.ts';
+import { pgTimestampMs } from '../../../server/read/values.ts';
 
 const KEY = 'tlm.ras.historico_rastreamento' as const;
 export const MAX_ATIVOS = 10;
@@ -63,7 +64,7 @@ const COLUNAS_POSICAO = ['ativoId', 'fixTime', 'latitude', 'longitude', 'velocid
 async function posicoes(c: Context<AppEnv>, p: Periodo): Promise<Row[]> {
   const meta = getModel().providers.find((x) => x.key === 'historico_posicao')!;
   const rows = await readDeclaredColumns(requestEm(c), meta, meta.sql!, { params: {}, filter: { ativoId: p.ativos, inicio: p.inicio, fim: p.fim }, sort: meta.sort! },
-    c.get('session').empresaAtiva, COLUNAS_POSICAO, MAX_POSICOES + 1);
+    c.get('session').empresaAtiva, COLUNAS_POSICAO, MAX_POSICOES + 1, { pgTimes: true });
   if (rows.length > MAX_POSICOES) throw badRequest(`O período tem mais de ${MAX_POSICOES.toLocaleString('pt-BR')} posições: escolha um período menor ou menos ativos`);
   return rows;
 }
@@ -75,7 +76,7 @@ export type Ponto = [number, number, number, number | null, number | null, 0 | 1
 function pontosDe(rows: Row[]): Ponto[] {
   const out: Ponto[] = [];
   for (const r of rows) {
-    const t = Date.parse(r.fixTime);
+    const t = pgTimestampMs(r.fixTime);
     const last = out[out.length - 1];
     if (last && last[0] === t) {
       if (last[4] == null && r.rpm != null) last[4] = Number(r.rpm);

@@ -1,6 +1,6 @@
 // Realtime push (spec §4, §7): socket.io at /socket_server on the API's HTTP server, opened with the
 // session token (handshake `auth.token` or `Authorization: Bearer`). Client → server: set_user (user id),
-// join_room (company id). Server → client: permissoes_alteradas, sessao_finalizada, estado_frota and the modules' live
+// join_room (company id), ouvir (the event names its screens listen to: live rooms only for those). Server → client: permissoes_alteradas, sessao_finalizada, estado_frota and the modules' live
 // rows (./live.ts, e.g. ultimo_estado) — names in .notes/CONTRACT.md.
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
@@ -16,12 +16,14 @@ import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { events, MSG, type RowChange, type SessionEnded } from './events.ts';
 import { ESTADO_FROTA, frotaThrottle } from './frota.ts';
 import { namespaceOf, subscribeEstado, type EstadoMessage } from './bus.ts';
-import { liveHub, type LivePush } from './live.ts';
+import { liveEventOf, liveHub, type LivePush } from './live.ts';
 
 export { MSG };
 
 export const SOCKET_PATH = '/socket_server';
 export const PUSH = { permissoesAlteradas: 'permissoes_alteradas', sessaoFinalizada: 'sessao_finalizada', estadoFrota: ESTADO_FROTA } as const;
+/** Event names an `ouvir` may list. */
+const MAX_OUVIR = 100;
 export { liveRoom, WINDOW_MS as LIVE_WINDOW_MS, type LiveMessage, type LivePush } from './live.ts';
 /** Server-side event (between API processes): review the live rooms of these users' sockets. */
 const REVIEW_LIVE = 'rever_salas_ao_vivo';
@@ -93,11 +95,20 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
     }
   });
   /** The socket's live rooms: those its session's keys open in its company room (none without one). */
-  const liveRooms = async (socket: Socket, s: Session) => {
-    const empresa = [...socket.rooms].find((r) => r.startsWith('empresa:'));
-    const want = new Set(empresa ? live.roomsFor(s, Number(empresa.slice(8))) : []);
-    for (const r of socket.rooms) if (r.startsWith('live:') && !want.has(r)) await socket.leave(r);
-    if (want.size) await socket.join([...want]);
+  // The live rooms of a socket: those its keys allow in its company, narrowed to the events its screens listen to
+  // once it said which (`ouvir`: a live push is read from the database only for a room someone is in). One review at
+  // a time per socket, each from the socket's state then, so the last one stands.
+  const liveRooms = (socket: Socket, s: Session): Promise<void> => {
+    const run = async () => {
+      const empresa = [...socket.rooms].find((r) => r.startsWith('empresa:'));
+      const ouve = socket.data.ouve as Set<string> | undefined;
+      const want = new Set((empresa ? live.roomsFor(s, Number(empresa.slice(8))) : []).filter((r) => !ouve || ouve.has(liveEventOf(r))));
+      for (const r of socket.rooms) if (r.startsWith('live:') && !want.has(r)) await socket.leave(r);
+      if (want.size) await socket.join([...want]);
+    };
+    const next = ((socket.data.liveReview as Promise<void> | undefined) ?? Promise.resolve()).then(run, run);
+    socket.data.liveReview = next.catch(() => undefined);
+    return next;
   };
 
   io.use(async (socket, next) => {
@@ -128,6 +139,18 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       if (!s) return;
       if (Number(id) !== s.usuarioId) return ack?.({ status: 403, msg: 'O usuário informado não é o da sessão' });
       await socket.join(room.usuario(s.usuarioId));
+      ack?.({ status: 200, msg: 'ok' });
+    });
+    // The events the client's screens listen to now (all its listened names; the live ones count). Before it says,
+    // every live room its keys allow.
+    socket.on('ouvir', async (eventos: unknown, ack?: Ack) => {
+      const s = await live(ack);
+      if (!s) return;
+      if (!Array.isArray(eventos) || eventos.length > MAX_OUVIR || !eventos.every((e) => typeof e === 'string' && e.length <= 80)) {
+        return ack?.({ status: 400, msg: 'Lista de eventos inválida' });
+      }
+      socket.data.ouve = new Set(eventos as string[]);
+      await liveRooms(socket, s);
       ack?.({ status: 200, msg: 'ok' });
     });
     socket.on('join_room', async (id: unknown, ack?: Ack) => {

@@ -88,6 +88,31 @@ describe('ultimo_estado push', () => {
     for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(LIVE_WINDOW_MS - 50);
   });
 
+  it("ouvir: a socket that listens to the live map only is put in that room alone; one that never said is in every room its keys allow; a bad list is 400", async () => {
+    const keys = ['tlm.ras.rastreamento_ao_vivo', 'rel.ges.gestao_a_vista'];
+    const login = `live.user${++n}`;
+    await ts.createUser({ login, senha: 'senha-live-123', ambienteId, empresas: [A], permissoes: keys });
+    const api = await ts.login(login, 'senha-live-123');
+    const mapa = await sockets.join(api.token, A, 'ultimo_estado', (m: LiveMessage) => m.rows.map((r) => String(r.serial)));
+    const gestaoDoMapa: unknown[] = [];
+    mapa.s.on('gestao_estado', (m) => gestaoDoMapa.push(m));
+    expect(await mapa.s.timeout(30_000).emitWithAck('ouvir', ['ultimo_estado', 'tarefa'])).toEqual({ status: 200, msg: 'ok' });
+    // (the dashboard's rows are vehicles: this state of no vehicle comes as a message without rows)
+    const todos = await sockets.join(api.token, A, 'gestao_estado', (m: LiveMessage) => m.empresaId);
+    await write('LIVE-OUVIR-1', A, -23.4);
+    await expect.poll(() => mapa.got.flat(), { timeout: 15_000 }).toContain('LIVE-OUVIR-1');
+    await expect.poll(() => todos.got, { timeout: 15_000 }).toContain(A);
+    await sleep(LIVE_WINDOW_MS * 3);
+    expect(gestaoDoMapa).toEqual([]);
+    // a screen of the dashboards opens: its room too, at once
+    expect(await mapa.s.timeout(30_000).emitWithAck('ouvir', ['gestao_estado', 'ultimo_estado'])).toEqual({ status: 200, msg: 'ok' });
+    await write('LIVE-OUVIR-2', A, -23.4);
+    await expect.poll(() => gestaoDoMapa.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    for (const bad of ['ultimo_estado', [1], Array.from({ length: 101 }, (_, i) => `e${i}`)]) {
+      expect(await mapa.s.timeout(30_000).emitWithAck('ouvir', bad)).toEqual({ status: 400, msg: 'Lista de eventos inválida' });
+    }
+  });
+
   it('a user who loses the key stops receiving at once', async () => {
     const login = `live.user${++n}`;
     const id = await ts.createUser({ login, senha: 'senha-live-123', ambienteId, empresas: [A], permissoes: ['tlm.ras.rastreamento_ao_vivo'] });

@@ -25,6 +25,8 @@ export interface LivePush { event: string; provider: string; key: string; recent
 export interface LiveMessage { empresaId: number; rows: Record<string, unknown>[]; completo: boolean }
 
 export const liveRoom = (event: string, empresa: number) => `live:${event}:${empresa}`;
+/** The event of a live room's name. */
+export const liveEventOf = (room: string) => room.slice(5, room.lastIndexOf(':'));
 
 interface Pending { serials: Set<string> | null; timer: NodeJS.Timeout }
 

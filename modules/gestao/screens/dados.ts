@@ -46,15 +46,22 @@ export function contar(rows: EstadoAtivo[], agora: number): Contagem {
 let versao = 0;
 let ultimaLeitura = Date.now();
 const ouvintes = new Set<() => void>();
-onPush(PUSH, () => {
+const aoEnvio = () => {
   if (Date.now() - ultimaLeitura < 60_000) return;
   ultimaLeitura = Date.now();
   versao++;
   ouvintes.forEach((f) => f());
-});
+};
+// heard only while a period widget is on screen (the server reads a live push only for a room someone is in)
+let deixar: (() => void) | null = null;
 export function useVersaoTotais(): number {
   const [v, setV] = useState(versao);
-  useEffect(() => { const f = () => setV(versao); ouvintes.add(f); return () => { ouvintes.delete(f); }; }, []);
+  useEffect(() => {
+    const f = () => setV(versao);
+    ouvintes.add(f);
+    deixar ??= onPush(PUSH, aoEnvio);
+    return () => { ouvintes.delete(f); if (!ouvintes.size) { deixar?.(); deixar = null; } };
+  }, []);
   return v;
 }
 

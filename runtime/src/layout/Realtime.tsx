@@ -1,5 +1,6 @@
 // Server push (spec §4, §8) over socket.io at /socket_server (.notes/CONTRACT.md, "Realtime socket"):
-// opened with the session token, then set_user and join_room (again on each company switch).
+// opened with the session token, then ouvir (the names the screens listen to, again when they change), set_user and
+// join_room (again on each company switch).
 //  - permissoes_alteradas → dialog 'Permissões Alteradas', the app reloads after 5 s;
 //  - sessao_finalizada   → dialog 'Sessão terminada', then the token is removed and /login opens after 2 s; a
 //    request's 401 naming why the session ended (payload.motivo) opens the same dialog when it comes first.
@@ -48,11 +49,51 @@ let joins = 0;
 /** How many times the socket has joined a company room so far (0: not yet, or no socket). */
 export const joinCount = () => joins;
 const pass = (name: string, p: unknown) => listeners.get(name)?.forEach((fn) => fn(p));
+/** The names screens listen to now (the server keeps live rooms only for those: it reads a live push from the
+ *  database only for a room someone is in). */
+export const heard = () => [...listeners].filter(([n, fns]) => fns.size && n !== JOINED && !OWN.has(n)).map(([n]) => n).sort();
+let connected: Socket | null = null;
+let told: string[] = [];
+let telling = false;
+/** The names the server confirmed for this connection, and the screens waiting for theirs. */
+let acked = new Set<string>();
+const waiting = new Set<{ name: string; done: () => void }>();
+const release = (all: boolean) => { for (const w of waiting) if (all || acked.has(w.name)) { waiting.delete(w); w.done(); } };
+function say(s: Socket, names: string[]) {
+  told = names;
+  s.emit('ouvir', names, (r?: { status: number }) => {
+    if (r?.status === 200 && s === connected) { acked = new Set(names); release(false); }
+  });
+}
+/** Tells the server the names listened to, when they changed (once per tick). */
+function tell() {
+  if (telling) return;
+  telling = true;
+  queueMicrotask(() => {
+    telling = false;
+    const s = connected, names = heard();
+    if (s?.connected && names.join(',') !== told.join(',')) say(s, names);
+  });
+}
+/**
+ * Resolves once the server holds the socket in `name`'s live room (at once without a connected socket: the join
+ * that comes reads again; after 3 s at most): a screen reads its rows after that, so no push falls between its read
+ * and the room.
+ */
+export function listening(name: string): Promise<void> {
+  if (!connected?.connected || acked.has(name)) return Promise.resolve();
+  return new Promise((res) => {
+    const w = { name, done: () => { clearTimeout(t); res(); } };
+    const t = setTimeout(() => { waiting.delete(w); res(); }, 3000);
+    waiting.add(w);
+  });
+}
 /** Calls `fn` on each push `name` from the server; answers the unsubscribe. */
 export function onPush(name: string, fn: (p: unknown) => void): () => void {
   if (!listeners.has(name)) listeners.set(name, new Set());
   listeners.get(name)!.add(fn);
-  return () => { listeners.get(name)?.delete(fn); };
+  tell();
+  return () => { listeners.get(name)?.delete(fn); tell(); };
 }
 
 const SESSAO_INVALIDA = 'Sessão inválida ou expirada. Entre novamente.';
@@ -96,6 +137,10 @@ export function RealtimePush() {
       s.io.on('reconnect_attempt', () => { if (dead()) s.disconnect(); });
       s.on('connect', () => {
         if (dead()) { s.disconnect(); return; }
+        connected = s;
+        acked = new Set();
+        // what the screens listen to, before the company's rooms are joined
+        say(s, heard());
         s.emit('set_user', userId);
         const empresa = session.get()?.empresaAtiva;
         if (empresa != null) join(s, empresa);
@@ -106,6 +151,7 @@ export function RealtimePush() {
     }).catch(() => undefined);
     return () => {
       cancelled = true;
+      if (connected === socket) { connected = null; acked = new Set(); release(true); }
       socket?.disconnect();
       if (socketRef.current === socket) socketRef.current = null;
     };

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { ofCompany } from '../../../shared/scope-sql';
 import { call } from '../api/http';
-import { JOINED, joinCount, onPush } from './Realtime';
+import { JOINED, joinCount, listening, onPush } from './Realtime';
 
 /** A live push: the company, the rows changed, `completo` when they are all the provider's rows. */
 export interface LivePushMessage<R> { empresaId: number; rows: R[]; completo?: boolean }
@@ -66,7 +66,7 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
     setRows(null);
     setAoVivo(false);
     if (!url) return;
-    void load();
+    let on = true;
     const offPush = onPush(event, (m) => {
       const push = m as LivePushMessage<R>;
       if (!ofCompany(push, empresa) || !Array.isArray(push.rows)) return;
@@ -74,7 +74,9 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
       setAtualizado(new Date());
     });
     const offJoin = onPush(JOINED, (n) => { if (n !== loadedAt.current) void load(); });
-    return () => { gen.current++; offPush(); offJoin(); };
+    // read once the server puts the socket in the event's room (it does for the names listened to)
+    void listening(event).then(() => { if (on) void load(); });
+    return () => { on = false; gen.current++; offPush(); offJoin(); };
   }, [load, url, event, empresa]);
   return { rows, erro, aoVivo, atualizado, setRows };
 }

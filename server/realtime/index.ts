@@ -1,7 +1,8 @@
 // Realtime push (spec §4, §7): socket.io at /socket_server on the API's HTTP server, opened with the
 // session token (handshake `auth.token` or `Authorization: Bearer`). Client → server: set_user (user id),
-// join_room (company id), ouvir (the event names its screens listen to: live rooms only for those). Server → client: permissoes_alteradas, sessao_finalizada, estado_frota and the modules' live
-// rows (./live.ts, e.g. ultimo_estado) — names in .notes/CONTRACT.md.
+// join_room (company id), ouvir (the event names its screens listen to: live rooms only for those). Server → client:
+// permissoes_alteradas, sessao_finalizada, estado_frota and the modules' live rows (./live.ts, e.g. ultimo_estado) —
+// names in .notes/CONTRACT.md.
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -94,10 +95,9 @@ export function attachRealtime(http: HttpServer, o: { orm: MikroORM; log: Logger
       try { fn(m); } catch (err) { o.log.error({ err }, 'estado ao vivo: falha de um ouvinte'); }
     }
   });
-  /** The socket's live rooms: those its session's keys open in its company room (none without one). */
-  // The live rooms of a socket: those its keys allow in its company, narrowed to the events its screens listen to
-  // once it said which (`ouvir`: a live push is read from the database only for a room someone is in). One review at
-  // a time per socket, each from the socket's state then, so the last one stands.
+  // The socket's live rooms: those its session's keys open in its company room (none without one), narrowed to the
+  // events its screens listen to once it said which (`ouvir`: a live push is read from the database only for a room
+  // someone is in). One review at a time per socket, each from the socket's state then, so the last one stands.
   const liveRooms = (socket: Socket, s: Session): Promise<void> => {
     const run = async () => {
       const empresa = [...socket.rooms].find((r) => r.startsWith('empresa:'));

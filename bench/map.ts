@@ -9,8 +9,9 @@
 // median under 16 ms —, the intervals between frames (p50/p95, share over 50 ms), the pushes received and how many
 // vehicles each carried, and the markers drawn at the end.
 // Then the replay (bench/map-replay.ts): a 30-day track of 250,000 positions drawn in /tlm/ras/historico_rastreamento
-// — target under 1.5 s. BENCH_MAPA_PARTES=aovivo or replay runs one part. Database: a temp one on BENCH_DATABASE_URL / DATABASE_URL,
-// else embedded PostgreSQL. Builds first unless BENCH_NO_BUILD=1.
+// — target under 1.5 s. BENCH_MAPA_PARTES=aovivo or replay runs one part.
+// Database: a temp one on BENCH_DATABASE_URL / DATABASE_URL, else embedded PostgreSQL. Builds first unless
+// BENCH_NO_BUILD=1.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

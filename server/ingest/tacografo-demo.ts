@@ -62,6 +62,13 @@ async function units(db: Client): Promise<Unit[]> {
   return rows;
 }
 
+/** The units' serials by company. */
+function byCompany(list: Unit[]): Map<number, string[]> {
+  const m = new Map<number, string[]>();
+  for (const u of list) { const l = m.get(u.empresa_id); if (l) l.push(u.serial); else m.set(u.empresa_id, [u.serial]); }
+  return m;
+}
+
 /** The bridge's key of a company, created when missing, with a new secret (answered). */
 async function bridgeKey(db: Client, empresa: number): Promise<string> {
   // a new secret as the register makes one (stored: its hash and visible start)
@@ -154,9 +161,8 @@ export function demoBridge(o: { db: Client; apiUrl: string; paceMs?: number; bat
   /** The server side's hourly pass: an upload command for each missing 24-hour file of the last DIAS days. */
   async function ask(now: number): Promise<Map<number, string[]>> {
     const today = daysFromEpoch(new Date(now));
-    const byCompany = new Map<number, string[]>();
-    for (const u of await units(o.db)) {
-      (byCompany.get(u.empresa_id) ?? byCompany.set(u.empresa_id, []).get(u.empresa_id)!).push(u.serial);
+    const list = await units(o.db);
+    for (const u of list) {
       const p = pgParams([u.serial, dateFromDays(today - DIAS)]);
       // a day is done when its file arrived or an upload command for it is still open
       const { rows } = await o.db.query(
@@ -171,7 +177,7 @@ export function demoBridge(o: { db: Client; apiUrl: string; paceMs?: number; bat
         if (!done.has(dataReferencia)) await post(u.empresa_id, '/api/tacografo/comando', { serial: u.serial, comando: 'upload', tipoArquivo: '24h', dataReferencia, transferencia: day });
       }
     }
-    return byCompany;
+    return byCompany(list);
   }
 
   /** Commands of a company's units handed over now (or within `waitS` seconds), acted on. */
@@ -197,9 +203,7 @@ export function demoBridge(o: { db: Client; apiUrl: string; paceMs?: number; bat
     ask,
     /** Keeps one long call open per company of the demo units, acting on each command as it comes. */
     async listen() {
-      const byCompany = new Map<number, string[]>();
-      for (const u of await units(o.db)) (byCompany.get(u.empresa_id) ?? byCompany.set(u.empresa_id, []).get(u.empresa_id)!).push(u.serial);
-      for (const [empresa, seriais] of byCompany) {
+      for (const [empresa, seriais] of byCompany(await units(o.db))) {
         void (async () => {
           while (!stopped) {
             const ac = new AbortController();

@@ -43,10 +43,15 @@ function periodo(c: Context<AppEnv>): Periodo {
 }
 
 /** All rows of one of this module's declared providers (read engine: company condition of the session). */
-async function read(c: Context<AppEnv>, key: string, filter: Record<string, unknown>, limit = 1_000_000): Promise<Row[]> {
+function declared(key: string) {
   const meta = getModel().providers.find((p) => p.key === key);
   if (!meta?.sql) throw new Error(`provider ${key} sem sql declarado`);
-  const { rows } = await readDeclared(requestEm(c), meta, meta.sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
+  return { meta, sql: meta.sql };
+}
+
+async function read(c: Context<AppEnv>, key: string, filter: Record<string, unknown>, limit = 1_000_000): Promise<Row[]> {
+  const { meta, sql } = declared(key);
+  const { rows } = await readDeclared(requestEm(c), meta, sql, { params: {}, filter, sort: meta.sort, offset: 0, limit }, c.get('session').empresaAtiva);
   return rows;
 }
 
@@ -62,8 +67,8 @@ async function ativosDe(c: Context<AppEnv>, ids: number[]): Promise<Row[]> {
 const COLUNAS_POSICAO = ['ativoId', 'fixTime', 'latitude', 'longitude', 'velocidade', 'direcao', 'ignicao', 'rpm'];
 
 async function posicoes(c: Context<AppEnv>, p: Periodo): Promise<Row[]> {
-  const meta = getModel().providers.find((x) => x.key === 'historico_posicao')!;
-  const rows = await readDeclaredColumns(requestEm(c), meta, meta.sql!, { params: {}, filter: { ativoId: p.ativos, inicio: p.inicio, fim: p.fim }, sort: meta.sort! },
+  const { meta, sql } = declared('historico_posicao');
+  const rows = await readDeclaredColumns(requestEm(c), meta, sql, { params: {}, filter: { ativoId: p.ativos, inicio: p.inicio, fim: p.fim }, sort: meta.sort! },
     c.get('session').empresaAtiva, COLUNAS_POSICAO, MAX_POSICOES + 1, { pgTimes: true });
   if (rows.length > MAX_POSICOES) throw badRequest(`O período tem mais de ${MAX_POSICOES.toLocaleString('pt-BR')} posições: escolha um período menor ou menos ativos`);
   return rows;

@@ -369,7 +369,7 @@ export type ReportParamName = 'periodo' | 'ativos' | 'motoristas' | 'garagens' |
 export type ReportColumnType = 'string' | 'integer' | 'number' | 'date' | 'time' | 'datetime' | 'duration';
 export interface ReportColumnMeta {
   name: string; label: string; type: ReportColumnType;
-  unit?: 'km' | 'km/h' | 'h' | '%' | 'L' | 'km/L' | 'L/h'; decimals?: number;
+  unit?: 'km' | 'km/h' | 'h' | '%' | 'L' | 'km/L' | 'L/h' | 'kg'; decimals?: number;
   sortable: boolean; default: boolean;
 }
 

@@ -72,7 +72,7 @@ export const REPORT_COLUMN_KEYS: readonly string[] = [
 
 /** Value types of report columns: date 'YYYY-MM-DD', time 'HH:MM:SS', duration in seconds. */
 export const REPORT_COLUMN_TYPES: readonly ReportColumnType[] = ['string', 'integer', 'number', 'date', 'time', 'datetime', 'duration'];
-export const REPORT_UNITS: readonly NonNullable<ReportColumnMeta['unit']>[] = ['km', 'km/h', 'h', '%', 'L', 'km/L', 'L/h'];
+export const REPORT_UNITS: readonly NonNullable<ReportColumnMeta['unit']>[] = ['km', 'km/h', 'h', '%', 'L', 'km/L', 'L/h', 'kg'];
 
 export const REPORTS_ROUTE = '/rel/rel/relatorios';
 export const REPORTS_KEY = 'rel.rel.relatorios';

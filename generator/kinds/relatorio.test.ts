@@ -101,7 +101,7 @@ describe('kind relatorio', () => {
   it('refuses what the metadata schema does not know, and telemetry columns metadata/telemetria does not describe', async () => {
     expect(await problems((d) => { d.tipos[0].cor = 'azul'; d.tipos[1].columns[0].unit = 'milhas'; })).toEqual([
       `${FILE}: /tipos/0: propriedade não permitida: cor`,
-      `${FILE}: /tipos/1/columns/0/unit: deve ser um de: km, km/h, h, %, L, km/L, L/h`,
+      `${FILE}: /tipos/1/columns/0/unit: deve ser um de: km, km/h, h, %, L, km/L, L/h, kg`,
     ]);
     expect(await problems((d) => { d.tipos[0].sql.columns.serial = 'v.numero_serie'; })).toEqual([
       `${FILE}: /tipos/0/sql/columns/serial: coluna desconhecida em telemetria.viagem: numero_serie`,

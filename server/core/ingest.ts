@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type pg from 'pg';
+import type { Weights } from '../../shared/peso.ts';
 
 /** One stored position, with the device's company, asset and driver at that moment. */
 export interface IngestFix {
@@ -27,6 +28,8 @@ export interface IngestFix {
   buffered: boolean;
   /** An RFID card read by the device at this fix (the decoded attribute `rfid`: Queclink GTIDA …), else null. */
   rfid?: string | null;
+  /** kg the message reports over CAN (axle and gross weights, shared/peso.ts), else null. */
+  weights?: Weights | null;
 }
 
 export interface IngestConsumer {

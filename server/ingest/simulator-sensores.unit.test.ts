@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { queclinkDecoder } from '../../protocol/queclink/index.ts';
 import { isDecodeError } from '../../protocol/types.ts';
-import { fuelProfile, garageHome, QueclinkVehicle, topSpeed, type FuelEntry, type VehicleOptions } from './simulator.ts';
+import { weightsOf } from '../../shared/peso.ts';
+import { axleProfile, fuelProfile, garageHome, QueclinkVehicle, topSpeed, type FuelEntry, type VehicleOptions } from './simulator.ts';
 
 const decode = (f: string) => {
   const r = queclinkDecoder.decode(Buffer.from(f));
@@ -144,6 +145,53 @@ describe('fuel over CAN (GV350CEU GTCAN)', () => {
     expect(out.readings).toHaveLength(0);
     expect(out.entries.length).toBeGreaterThan(0);
     for (const e of out.entries) expect(e.litros).toBeLessThan(50 * 1.02);
+  });
+});
+
+describe('axle weights over CAN (GV350CEU GTCAN)', () => {
+  it('a truck reports its 1st and 2nd axle: loaded at the garage, lighter after each stop, its trip weights as shared/peso.ts reads them', () => {
+    const v = truck(31, { axles: axleProfile('Caminhão') });
+    const legs: { w1: number[]; w2: number[]; gross: number[] }[] = [];
+    let moving = false;
+    for (let s = 1; s <= 6 * 3600; s++) {
+      for (const f of v.step(start + s * 1000)) {
+        if (!f.includes('GTCAN')) continue;
+        const r = decode(f), a = r.attributes;
+        expect(a.canReportMask).toBe('E00081FF');
+        expect(a.canExpansionMask).toBe('00000002');
+        const w = weightsOf(a)!;
+        // the decoded weights are the frame's own fields, and the fuel ones still come
+        expect(typeof a.fuelLevel).toBe('number');
+        expect(w.gross).toBe(w.axle1! + w.axle2!);
+        const now = r.positions[0]!.speedKmh > 1;
+        if (now && !moving) legs.push({ w1: [], w2: [], gross: [] });
+        moving = now;
+        if (now) { const l = legs.at(-1)!; l.w1.push(w.axle1!); l.w2.push(w.axle2!); l.gross.push(w.gross!); }
+      }
+    }
+    const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
+    const trips = legs.filter((l) => l.gross.length >= 10).map((l) => ({ w1: mean(l.w1), w2: mean(l.w2), gross: mean(l.gross) }));
+    expect(trips.length).toBeGreaterThanOrEqual(3);
+    // empty 4,300 + 3,200 kg; loaded at the garage with 60-100 % of 9,000 kg (20 % on the front axle)
+    expect(trips[0]!.gross).toBeGreaterThan(7500 + 0.6 * 9000 * 0.97);
+    expect(trips[0]!.gross).toBeLessThan(7500 + 9000 * 1.03);
+    expect(trips[0]!.w1 / (trips[0]!.w1 + trips[0]!.w2)).toBeGreaterThan(0.3);
+    for (const t of trips) {
+      expect(t.w1).toBeGreaterThan(4300 * 0.97);
+      expect(t.w2).toBeGreaterThan(3200 * 0.97);
+    }
+    // the next leg from a stop carries less (part of the load left there)
+    expect(trips[1]!.gross).toBeLessThan(trips[0]!.gross);
+  });
+
+  it('a truck without axle sensors keeps the CAN mask of fuel only', () => {
+    const v = truck(32);
+    const can = Array.from({ length: 120 }, (_, s) => v.step(start + (s + 1) * 1000)).flat().filter((f) => f.includes('GTCAN'));
+    expect(can.length).toBeGreaterThan(0);
+    for (const f of can) {
+      expect(decode(f).attributes.canReportMask).toBe('C00001FF');
+      expect(weightsOf(decode(f).attributes)).toBeNull();
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { sameCompany } from '../../shared/scope-sql.ts';
 
-const VERSIONS: Record<string, string> = { gv50cg: '8020080102', gv58cg: '8020030100', gv350ceu: '740904' };
+export const VERSIONS: Record<string, string> = { gv50cg: '8020080102', gv58cg: '8020030100', gv350ceu: '740904' };
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 /** Chance of a panic press per driving step (a second of simulated driving). */
@@ -128,6 +128,17 @@ export interface VehicleOptions {
   /** A BLE temperature/humidity sensor in the body (refrigerated truck): the periodic report is a GTERI with it;
    *  `outOfLimits`: every 15 minutes, 4 minutes of a warm, dry body (door opened: over 35 ºC, under 70 %). */
   ambient?: { outOfLimits?: boolean };
+  /** A truck whose CAN bus reports its axle weights (GTCAN: axle 2 in the main mask, axle 1 in the expansion mask):
+   *  it loads at the garage and leaves part of the load at each stop. */
+  axles?: AxleOptions;
+}
+
+/** kg on the 1st and 2nd axle when empty, and the payload at full load (a share of it on the 1st axle). */
+export interface AxleOptions { empty: [number, number]; payload: number; front: number }
+
+/** The axles of a demo truck by its category (a two-axle "toco"), else none. */
+export function axleProfile(categoria: string | null | undefined): AxleOptions | undefined {
+  return plain(categoria ?? '').startsWith('caminhao') ? { empty: [4300, 3200], payload: 9000, front: 0.2 } : undefined;
 }
 
 /** A vehicle's tank and consumption. */
@@ -203,6 +214,7 @@ export class QueclinkVehicle {
   private lastCan = -Infinity;
   private readonly entries: FuelEntry[] = [];
   private readonly ambient: { outOfLimits: boolean; base: number; hum: number; t0: number } | null;
+  private readonly axles: (AxleOptions & { load: number; r: () => number }) | null;
 
   constructor(readonly imei: string, readonly model: keyof typeof VERSIONS = 'gv58cg', seed = Number(imei.slice(-6)), start = Date.now(), o: VehicleOptions = {}) {
     this.version = VERSIONS[model]!;
@@ -230,6 +242,8 @@ export class QueclinkVehicle {
       const level = o.fuel.tankL * (low ? 0.1 + this.rf() * 0.18 : 0.35 + this.rf() * 0.6);
       this.fuel = { ...o.fuel, level, used: (this.mileageKm / o.fuel.kmPerL) * 0.97, drainNext: !!o.fuel.drainFirstStop };
     } else this.fuel = null;
+    // own random sequence: the weights change nothing else of the simulation
+    this.axles = o.axles ? { ...o.axles, load: 0, r: rng(seed * 22695477 + 13) } : null;
     this.ambient = o.ambient ? { outOfLimits: !!o.ambient.outOfLimits, base: 30.5 + this.rf() * 2, hum: 78 + this.rf() * 8, t0: start } : null;
     // Half of the fleet starts on its way somewhere, the other half parked at the garage for a while.
     if (this.r() < 0.5) {
@@ -260,6 +274,8 @@ export class QueclinkVehicle {
     let to: number;
     if (this.at !== 0 && this.sinceHome >= 2 + Math.floor(this.r() * 2)) to = 0;
     else do to = 1 + Math.floor(this.r() * (this.places.length - 1)); while (to === this.at && this.places.length > 2);
+    // loaded at the garage (60-100 %), part of it left at each stop
+    if (this.axles) this.axles.load = this.at === 0 ? 0.6 + 0.4 * this.axles.r() : this.axles.load * (0.3 + 0.4 * this.axles.r());
     this.leg = legPath(this.places[this.at]!, this.places[to]!, this.grid, this.r);
     this.sinceHome = to === 0 ? 0 : this.sinceHome + 1;
     this.at = to;
@@ -471,15 +487,22 @@ export class QueclinkVehicle {
   /**
    * GTCAN as the GV350CEU sends it: report type 10, bus on, CAN report mask C00001FF (VIN — empty —, ignition key,
    * total distance in hm, total fuel used L, rpm, speed, coolant ºC, consumption L/h, level in litres "L…"; bits 30
-   * and 31: the location and cell after them).
+   * and 31: the location and cell after them). A truck with axle weights: bit 15 (axle 2, kg) and bit 29, the
+   * expansion mask 00000002 and axle 1 (kg); the readings sway ±1.5 % on the road.
    */
   can(d: Date): string {
     const f = this.fuel!;
     const on = this.phase !== 'parked';
     const lph = on ? (this.speed > 1 ? this.speed / f.kmPerL : f.idleLph) : 0;
-    const body = ['10', '1', 'C00001FF', '', on ? 2 : this.fuelOp ? 1 : 0, `H${Math.round(this.mileageKm * 10)}`, f.used.toFixed(2),
+    const a = this.axles;
+    const weight = (i: 0 | 1) => {
+      const kg = a!.empty[i] + a!.payload * a!.load * (i === 0 ? a!.front : 1 - a!.front);
+      return Math.round((kg * (1 + (this.speed > 1 ? (a!.r() - 0.5) * 0.03 : 0))) / 10) * 10;
+    };
+    const [w1, w2] = a ? [weight(0), weight(1)] : [];
+    const body = ['10', '1', a ? 'E00081FF' : 'C00001FF', '', on ? 2 : this.fuelOp ? 1 : 0, `H${Math.round(this.mileageKm * 10)}`, f.used.toFixed(2),
       on ? Math.round(this.speed > 0 ? 900 + this.speed * 12 : 650) : 0, Math.round(this.speed), on ? 88 : 45, `L/H${lph.toFixed(1)}`,
-      `L${f.level.toFixed(1)}`, this.block(d)];
+      `L${f.level.toFixed(1)}`, ...(a ? [w2, '00000002', w1] : []), this.block(d)];
     return this.resp('RESP', 'GTCAN', body.join(','), d);
   }
 
@@ -666,7 +689,8 @@ export async function startDemoSimulation(opts: { databaseUrl: string; port: num
     return { serial: r.serial, model,
       options: { home, radiusKm: city.radiusKm, sector: city.sector, maxKmh: topSpeed(r.categoria), odometerKm: r.odometro ?? undefined, passageiros: r.tags ?? undefined,
         fuel: { ...fuelProfile(r.categoria), can: model === 'gv350ceu', drainFirstStop: perda.has(r.serial) },
-        ambient: fria && model === 'gv350ceu' ? { outOfLimits: !!fria.foraDosLimites } : undefined } satisfies VehicleOptions };
+        ambient: fria && model === 'gv350ceu' ? { outOfLimits: !!fria.foraDosLimites } : undefined,
+        axles: model === 'gv350ceu' ? axleProfile(r.categoria) : undefined } satisfies VehicleOptions };
   });
   // The drivers' fuel entries, one insert at a time on the same connection (a few an hour).
   let writes = Promise.resolve();

@@ -16,6 +16,7 @@ import { monthKey } from './migrate.ts';
 import { pipelined } from './pipelined.ts';
 import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
 import type { IngestFix } from '../core/ingest.ts';
+import { weightsOf, type Weights } from '../../shared/peso.ts';
 import type { EstadoPublisher } from '../realtime/bus.ts';
 
 export interface WriterOptions {
@@ -325,6 +326,8 @@ export interface Prepared {
   odometer: number | null;
   /** An RFID card read the message carries (generic attribute `rfid`), kept with the fixes. */
   rfid: string | null;
+  /** Weights the message reports (CAN), kept with the fixes. */
+  weights: Weights | null;
   buffered: boolean;
 }
 
@@ -382,6 +385,7 @@ export function prepare(m: IngestMessage): Prepared {
     events: null, sentTime: r.sentTime ?? null, attributes, refused: false,
     fixes: null, odometer: keepFixes ? num(r.attributes.odometer) ?? num(r.attributes.odo_can) ?? num(r.attributes.odo_gps) : null,
     rfid: keepFixes && typeof r.attributes.rfid === 'string' && r.attributes.rfid ? r.attributes.rfid : null,
+    weights: keepFixes ? weightsOf(r.attributes) : null,
     buffered: !!r.buffered,
   };
   if (r.positions.length) {
@@ -590,7 +594,8 @@ function committedFixes(batch: Prepared[], devices: Map<string, DeviceInfo | nul
     for (let i = 1; i < m.fixes.length; i++) if (m.fixes[i]!.t >= m.fixes[newest]!.t) newest = i;
     m.fixes.forEach((f, i) => {
       out.push({ serial: m.deviceId, empresaId: dev.empresaId, ativoId: dev.ativoId, motoristaId: dev.motoristaId, t: f.t, lat: f.lat, lon: f.lon,
-        speed: f.speed, ignition: m.ignition, valid: f.valid, odometer: m.odometer, buffered: m.buffered, rfid: i === newest ? m.rfid : null });
+        speed: f.speed, ignition: m.ignition, valid: f.valid, odometer: m.odometer, buffered: m.buffered, rfid: i === newest ? m.rfid : null,
+        weights: m.weights });
     });
   }
   return out;

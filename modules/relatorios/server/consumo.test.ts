@@ -94,6 +94,19 @@ beforeAll(async () => {
   await entrada(A, a1.id, '2026-11-10T15:00:00-03:00', 20, 120, 1500, 'Posto Fantasma');
   await entrada(B, b1.id, '2026-11-10T10:15:00-03:00', 50, 300, 5000, 'Posto B');
 
+  // a1's trips with the weights they carried (kg): 2026-11-10 loaded 30 km then lighter 10 km, one without weights;
+  // 2026-11-11 a trip without weights; company B's trip with a1's id is not a1's
+  const viagem = (empresa: number, ativo: number, inicio: string, km: number, w: [number, number, number] | null) => q(`INSERT INTO telemetria.viagem
+      (serial, inicio, fim, empresa_id, ativo_id, lat_inicio, lon_inicio, lat_fim, lon_fim, distancia, duracao, velocidade_maxima, velocidade_media,
+       tempo_ocioso, peso_eixo1, peso_eixo2, carga)
+    VALUES ($1, $2, $2::timestamptz + interval '1 hour', $3, $4, -23.5, -46.6, -23.4, -46.6, $5, 3600, 80, 60, 0, $6, $7, $8)`,
+  [`cons-${empresa}`, inicio, empresa, ativo, km * 1000, w?.[0] ?? null, w?.[1] ?? null, w?.[2] ?? null]);
+  await viagem(A, a1.id, t(8, 0), 30, [6000, 9000, 15000]);
+  await viagem(A, a1.id, t(13, 0), 10, [5000, 4000, 9000]);
+  await viagem(A, a1.id, t(16, 0), 20, null);
+  await viagem(A, a1.id, '2026-11-11T10:00:00-03:00', 50, null);
+  await viagem(B, a1.id, t(9, 0), 100, [1, 1, 2]);
+
   ({ userA, userB, semChave } = await reportUsers(ts, { prefix: 'cons', empresas: [A, B], keys: ['rel.rel.relatorios', 'rel.rel.relatorios.consumo'], semKeys: ['rel.rel.relatorios', 'rel.rel.relatorios.viagem'] }));
 });
 
@@ -161,6 +174,24 @@ const ESPERADO = [
   { primeiroAbastecimento: t(15, 0), ultimoAbastecimento: t(15, 0), tipoAbastecimento: 'Entrada registrada', variacaoCombustivel: null, variacaoDistancia: null,
     entradaCombustivel: 20, entradaValor: 120, entradaHodometro: 1500, entradaDistancia: 200, entradaConsumo: 10, local: 'Posto Fantasma', diferencaPercentual: null, tipoDiferenca: 'Não detectado' },
 ];
+
+describe('weights the trips carried', () => {
+  it('diario and resumido by asset: the mean of the trips’ axle weights and total (kg), weighted by their distance', async () => {
+    const c = ['data', 'ativo', 'peso1oEixo', 'peso2oEixo', 'carga'];
+    // 2026-11-10: (6000 × 30 + 5000 × 10) / 40 = 5750; (9000 × 30 + 4000 × 10) / 40 = 7750; (15000 × 30 + 9000 × 10) / 40 = 13500
+    expect(await rows(userA, 'diario', { periodo: PERIODO, ativos: [a1.id] }, cols(c))).toEqual([
+      { data: '2026-11-10', ativo: a1.descricao, peso1oEixo: 5750, peso2oEixo: 7750, carga: 13500 },
+      { data: '2026-11-11', ativo: a1.descricao, peso1oEixo: null, peso2oEixo: null, carga: null },
+    ]);
+    expect(await rows(userA, 'resumido_ativo', { periodo: PERIODO, ativos: [a1.id, a2.id] }, cols(['ativo', 'peso1oEixo', 'peso2oEixo', 'carga'])))
+      .toEqual([{ ativo: a1.descricao, peso1oEixo: 5750, peso2oEixo: 7750, carga: 13500 }, { ativo: a2.descricao, peso1oEixo: null, peso2oEixo: null, carga: null }]
+        .sort((x, y) => x.ativo.localeCompare(y.ativo)));
+    // the CSV carries the unit in the header
+    const r = await userA.get(`/api/relatorios/consumo/diario/exporta?formato=csv&params=${enc({ periodo: PERIODO, ativos: [a1.id] })}&fuso=America/Sao_Paulo${cols(c)}`);
+    expect((await r.text()).replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual([
+      'Data;Ativo;Peso 1º eixo (kg);Peso 2º eixo (kg);Carga (kg)', `10/11/2026;${a1.descricao};5750;7750;13500`, `11/11/2026;${a1.descricao};;;`]);
+  });
+});
 
 describe('abastecimento: refuels and drains from the fuel level, reconciled with the fuel entries', () => {
   it('default parameters (median of 5, 10 L, joined within 10 min, fills only when stopped)', async () => {

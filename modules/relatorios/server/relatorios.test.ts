@@ -27,12 +27,13 @@ const rowsOf = async (api: Api, tipo: string, params: unknown, extra = '') => {
   return { rows: (await r.json()) as Record<string, any>[], range: r.headers.get('content-range') };
 };
 
-async function trip(serial: string, empresa: number, ativo: number, motorista: number | null, inicio: string, segundos: number, metros: number, vmax: number, vmed: number, ocioso: number, hod?: [number, number]) {
+/** A stored trip; `w`: kg on axles 1 and 2 and the total. */
+async function trip(serial: string, empresa: number, ativo: number, motorista: number | null, inicio: string, segundos: number, metros: number, vmax: number, vmed: number, ocioso: number, hod?: [number, number], w?: [number, number, number]) {
   const fim = new Date(Date.parse(inicio) + segundos * 1000).toISOString();
   await q(`INSERT INTO telemetria.viagem (serial, inicio, fim, empresa_id, ativo_id, motorista_id, lat_inicio, lon_inicio, lat_fim, lon_fim,
-    distancia, duracao, velocidade_maxima, velocidade_media, tempo_ocioso, hodometro_inicio, hodometro_fim)
-    VALUES ($1, $2, $3, $4, $5, $6, -23.55, -46.63, -23.6, -46.7, $7, $8, $9, $10, $11, $12, $13)`,
-  [serial, inicio, fim, empresa, ativo, motorista, metros, segundos, vmax, vmed, ocioso, hod?.[0] ?? null, hod?.[1] ?? null]);
+    distancia, duracao, velocidade_maxima, velocidade_media, tempo_ocioso, hodometro_inicio, hodometro_fim, peso_eixo1, peso_eixo2, carga)
+    VALUES ($1, $2, $3, $4, $5, $6, -23.55, -46.63, -23.6, -46.7, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+  [serial, inicio, fim, empresa, ativo, motorista, metros, segundos, vmax, vmed, ocioso, hod?.[0] ?? null, hod?.[1] ?? null, w?.[0] ?? null, w?.[1] ?? null, w?.[2] ?? null]);
 }
 
 beforeAll(async () => {
@@ -45,8 +46,8 @@ beforeAll(async () => {
   [g1] = await q(`INSERT INTO garagem (empresa_id, nome, created_at, updated_at) VALUES ($1, 'Garagem Relatórios', now(), now()) RETURNING id, nome`, [A]);
   await q('UPDATE ativo SET id_garagem = $1 WHERE id = ANY($2)', [g1.id, [a1.id, a2.id]]);
   // company A: two trips of a1 (one with m1) and the stop between them, one trip of a2 with m1 the next day
-  await trip('rel-a1', A, a1.id, m1.id, '2026-03-10T08:00:00-03:00', 3600, 50_000, 90, 50, 600, [1000, 1050]);
-  await trip('rel-a1', A, a1.id, null, '2026-03-10T14:00:00-03:00', 1800, 20_000, 70, 40, 0, [1050, 1070]);
+  await trip('rel-a1', A, a1.id, m1.id, '2026-03-10T08:00:00-03:00', 3600, 50_000, 90, 50, 600, [1000, 1050], [6000, 9000, 15000]);
+  await trip('rel-a1', A, a1.id, null, '2026-03-10T14:00:00-03:00', 1800, 20_000, 70, 40, 0, [1050, 1070], [5000, 4000, 9000]);
   await trip('rel-a2', A, a2.id, m1.id, '2026-03-11T10:00:00-03:00', 3600, 30_000, 60, 30, 300);
   await q(`INSERT INTO telemetria.parada (serial, inicio, fim, empresa_id, ativo_id, lat, lon, duracao, ignicao, tempo_ligado)
     VALUES ('rel-a1', '2026-03-10T09:00:00-03:00', '2026-03-10T14:00:00-03:00', $1, $2, -23.6, -46.7, 18000, false, 900)`, [A, a1.id]);
@@ -152,6 +153,20 @@ describe('viagem resumido', () => {
     ]);
     // a driver filter counts only their trips
     expect((await rowsOf(userA, 'resumido_ativo', { periodo: PERIODO, motoristas: [m1.id] })).rows.map((r) => [r.ativo, r.qtdViagens, r.distancia])).toEqual([[a1.descricao, 1, 50], [a2.descricao, 1, 30]].sort((x, y) => String(x[0]).localeCompare(String(y[0]))));
+  });
+
+  it('the weights the trips carried (kg): each trip’s, and by asset their mean weighted by distance', async () => {
+    const w = ['ativo', 'peso1oEixo', 'peso2oEixo', 'carga'];
+    expect((await rowsOf(userA, 'detalhado', { periodo: PERIODO }, `&colunas=${enc(w)}`)).rows.map(({ id, ...r }) => r)).toEqual([
+      { ativo: a1.descricao, peso1oEixo: 6000, peso2oEixo: 9000, carga: 15000 },
+      { ativo: a1.descricao, peso1oEixo: 5000, peso2oEixo: 4000, carga: 9000 },
+      { ativo: a2.descricao, peso1oEixo: null, peso2oEixo: null, carga: null },
+    ]);
+    // (6000 × 50 + 5000 × 20) / 70 = 5714.3; (9000 × 50 + 4000 × 20) / 70 = 7571.4; (15000 × 50 + 9000 × 20) / 70 = 13285.7
+    expect((await rowsOf(userA, 'resumido_ativo', { periodo: PERIODO }, `&colunas=${enc(w)}&sort=${enc(['carga', 'ASC'])}`)).rows.map(({ id, ...r }) => r)).toEqual([
+      { ativo: a1.descricao, peso1oEixo: 5714, peso2oEixo: 7571, carga: 13286 },
+      { ativo: a2.descricao, peso1oEixo: null, peso2oEixo: null, carga: null },
+    ]);
   });
 
   it('by driver and by garage', async () => {

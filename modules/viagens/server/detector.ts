@@ -11,6 +11,11 @@
 // the end of any closed segment yields the same later segments (restartable from the last stored trip or stop).
 // A late fix at time t re-computes from restartPoint(): the start of the last segment that ended by t (its start was
 // settled by fixes up to its end; the end of the segment before it may still move, settled by later fixes).
+// Weights (axles, gross: shared/peso.ts) are the mean over the segment's fixes that report them.
+import { haversine, stepDistance } from '../../../shared/distancia.ts';
+import type { Weights } from '../../../shared/peso.ts';
+
+export { haversine, stepDistance };
 
 export interface Fix {
   /** Fix time, ms since the epoch; fixes come in strictly increasing time. */
@@ -25,6 +30,8 @@ export interface Fix {
   driverId: number | null;
   /** Company and asset of the fix: a change closes the open segment like a gap. */
   owner?: string;
+  /** kg reported at this fix (CAN axle and gross weights), if any. */
+  weights?: Weights | null;
 }
 
 export interface TripParams {
@@ -64,6 +71,10 @@ export interface Trip {
   driverId: number | null;
   odometerStart: number | null;
   odometerEnd: number | null;
+  /** kg: mean of the trip's fixes reporting them; null when none did */
+  axleWeight1: number | null;
+  axleWeight2: number | null;
+  grossWeight: number | null;
   owner?: string;
 }
 
@@ -83,27 +94,6 @@ export interface Stop {
 
 export type Segment = Trip | Stop;
 
-const R = 6_371_008.8;
-const rad = Math.PI / 180;
-/** Great-circle distance in metres. */
-export function haversine(aLat: number, aLon: number, bLat: number, bLon: number): number {
-  const dLat = (bLat - aLat) * rad, dLon = (bLon - aLon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * rad) * Math.cos(bLat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-/** Distance of one step between consecutive fixes (metres): the odometer's when both report a plausible one. */
-export function stepDistance(a: Fix, b: Fix): number {
-  const gps = haversine(a.lat, a.lon, b.lat, b.lon);
-  if (a.odometer != null && b.odometer != null && a.odometer > 0 && b.odometer > 0) {
-    const odo = (b.odometer - a.odometer) * 1000;
-    // the road is never shorter than the straight line (200 m of GPS noise aside) nor far longer: a reset, a stuck
-    // odometer, a swap of device or a jump is not distance travelled
-    if (odo >= gps - 200 && odo <= 3 * gps + 2000) return odo;
-  }
-  return gps;
-}
-
 interface Acc {
   start: Fix;
   last: Fix;
@@ -111,9 +101,25 @@ interface Acc {
   maxSpeed: number;
   idle: number;
   driverId: number | null;
+  /** sums and counts of the weights reported (numbers only: an Acc is copied by spreading) */
+  w1: number; n1: number; w2: number; n2: number; wg: number; ng: number;
 }
 
-const open = (f: Fix, speed: number): Acc => ({ start: f, last: f, distance: 0, maxSpeed: speed, idle: 0, driverId: f.driverId });
+/** Adds f's weights to a. */
+function weigh(a: Acc, f: Fix): void {
+  const w = f.weights;
+  if (!w) return;
+  if (w.axle1 != null) { a.w1 += w.axle1; a.n1++; }
+  if (w.axle2 != null) { a.w2 += w.axle2; a.n2++; }
+  if (w.gross != null) { a.wg += w.gross; a.ng++; }
+}
+
+const open = (f: Fix, speed: number): Acc => {
+  const a: Acc = { start: f, last: f, distance: 0, maxSpeed: speed, idle: 0, driverId: f.driverId, w1: 0, n1: 0, w2: 0, n2: 0, wg: 0, ng: 0 };
+  weigh(a, f);
+  return a;
+};
+const mean = (sum: number, n: number) => (n ? Math.round(sum / n) : null);
 
 export class TripDetector {
   readonly p: TripParams;
@@ -153,6 +159,7 @@ export class TripDetector {
       a.distance += step; a.idle += idleStep; a.last = f;
       if (speed > a.maxSpeed) a.maxSpeed = speed;
       if (a.driverId == null) a.driverId = f.driverId;
+      weigh(a, f);
     };
     if (this.mode === 'trip') {
       const trip = this.seg!;
@@ -188,6 +195,7 @@ export class TripDetector {
       this.cand = open(from, speed);
       this.cand.distance = step; this.cand.last = f;
       if (this.cand.driverId == null) this.cand.driverId = f.driverId;
+      weigh(this.cand, f);
     } else {
       if (this.seg) add(this.seg);
       add(this.cand);
@@ -248,7 +256,8 @@ export class TripDetector {
     return {
       kind: 'viagem', start: point(a.start), end: point(a.last), distance: a.distance, duration, maxSpeed: a.maxSpeed,
       avgSpeed: duration > 0 ? (a.distance / duration) * 3.6 : 0, idle: a.idle, driverId: a.driverId,
-      odometerStart: a.start.odometer, odometerEnd: a.last.odometer, ...(a.start.owner !== undefined ? { owner: a.start.owner } : {}),
+      odometerStart: a.start.odometer, odometerEnd: a.last.odometer,
+      axleWeight1: mean(a.w1, a.n1), axleWeight2: mean(a.w2, a.n2), grossWeight: mean(a.wg, a.ng), ...(a.start.owner !== undefined ? { owner: a.start.owner } : {}),
     };
   }
 

@@ -85,7 +85,8 @@ describe('trip detector: concrete days', () => {
     // stuck: the odometer did not move while the GPS went 1.1 km
     expect(stepDistance(a, { ...b, odometer: 5000 })).toBeCloseTo(haversine(a.lat, a.lon, b.lat, b.lon), 6);
     // parked: GPS noise of a few metres, the odometer still: no distance
-    expect(stepDistance(a, { ...a, t: 60_000, lat: a.lat + 0.0002 })).toBe(0);
+    const noise: Fix = { ...a, t: 60_000, lat: a.lat + 0.0002 };
+    expect(stepDistance(a, noise)).toBe(0);
   });
 
   it('a 2-minute halt at a light with the ignition on stays inside the trip as idle time', () => {
@@ -185,6 +186,25 @@ describe('trip detector: concrete days', () => {
     d.push({ t: 10, lat: 0, lon: 0, speed: 0, ignition: true, odometer: null, driverId: null });
     expect(d.push({ t: 5, lat: 1, lon: 1, speed: 90, ignition: true, odometer: null, driverId: null })).toEqual([]);
     expect(d.lastTime).toBe(10);
+  });
+});
+
+describe('trip detector: weights', () => {
+  it('each trip keeps the mean of the weights its fixes report; a trip with none keeps null', () => {
+    const fixes = track([
+      { kind: 'drive', steps: 20, every: 30, speed: 60, heading: 0 },
+      { kind: 'halt', steps: 40, every: 30, ignition: false },
+      { kind: 'drive', steps: 20, every: 30, speed: 60, heading: Math.PI / 2 },
+      { kind: 'halt', steps: 2, every: 30, ignition: false },
+    ]);
+    // first trip (fixes 0-21): loaded, axle 2 read every other fix, no gross weight (the sum of axles is it)
+    fixes.forEach((f, i) => {
+      if (i <= 21) f.weights = { axle1: 6000 + (i % 2) * 100, axle2: i % 2 ? 9000 : null, gross: 6000 + (i % 2) * 9100 };
+    });
+    const [t1, t2] = trips(detect(fixes));
+    // axle 1: 11 fixes at 6000 and 11 at 6100; axle 2 only on the 11 odd ones; gross 11 × 6000 and 11 × 15100
+    expect(t1).toMatchObject({ axleWeight1: 6050, axleWeight2: 9000, grossWeight: 10550 });
+    expect(t2).toMatchObject({ axleWeight1: null, axleWeight2: null, grossWeight: null });
   });
 });
 

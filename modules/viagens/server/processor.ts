@@ -10,16 +10,30 @@ import { PARADA_COLUMNS, PARADA_TYPES, VIAGEM_COLUMNS, VIAGEM_TYPES } from '../.
 import { companySql, pgParams } from '../../../server/tenancy/scope.ts';
 import { DEFAULT_PARAMS, TripDetector, type Fix, type Segment, type Trip, type TripParams } from './detector.ts';
 import { Rounds, bySerial } from '../../../server/core/rounds.ts';
+import { weightsSql } from '../../../shared/peso.ts';
 
 /** Without a stored segment before the batch, the re-computation starts this long before its oldest fix. */
 const LOOKBACK_MS = 24 * 3600_000;
 
 const ODOMETER_SQL = ['odometer', 'odo_can', 'odo_gps']
   .map((k) => `CASE WHEN jsonb_typeof(p.attributes->'${k}') = 'number' THEN (p.attributes->>'${k}')::float8 END`).join(', ');
+const WEIGHTS_SQL = weightsSql('p.attributes');
+
+/** What the detector reads of a stored position (alias p), as FixRow. */
+export const FIX_SELECT = `(extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.ignition, p.empresa_id, p.ativo_id,
+  p.motorista_id, coalesce(${ODOMETER_SQL}) AS odometer, ${WEIGHTS_SQL.axle1} AS axle1, ${WEIGHTS_SQL.axle2} AS axle2, ${WEIGHTS_SQL.gross} AS gross`;
+export interface FixRow {
+  t: number; lat: number; lon: number; speed: number | null; ignition: boolean | null; empresa_id: number; ativo_id: number | null;
+  motorista_id: number | null; odometer: number | null; axle1: number | null; axle2: number | null; gross: number | null;
+}
+/** A stored position as the detector's fix. */
+export const fixOfRow = (r: FixRow): Fix => ({
+  t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, odometer: r.odometer, driverId: r.motorista_id,
+  owner: owner(r.empresa_id, r.ativo_id), weights: r.gross == null ? null : { axle1: r.axle1, axle2: r.axle2, gross: r.gross },
+});
 
 export const SQL_POSITIONS = `
-SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.ignition, p.empresa_id, p.ativo_id, p.motorista_id,
-       coalesce(${ODOMETER_SQL}) AS odometer
+SELECT ${FIX_SELECT}
   FROM telemetria.posicao p
  WHERE p.serial = $1 AND p.fix_time >= $2 AND p.valid AND p.empresa_id IS NOT NULL
  ORDER BY p.fix_time, p.tipo`;
@@ -72,7 +86,7 @@ export function rowOf(serial: string, s: Segment, open = false): { table: 'viage
     return { table: 'viagem', row: { ...base, lat_inicio: s.start.lat, lon_inicio: s.start.lon, lat_fim: s.end.lat, lon_fim: s.end.lon,
       distancia: Math.round(s.distance * 10) / 10, duracao: Math.round(s.duration), velocidade_maxima: Math.round(s.maxSpeed * 10) / 10,
       velocidade_media: Math.round(s.avgSpeed * 10) / 10, tempo_ocioso: Math.round(s.idle), hodometro_inicio: s.odometerStart, hodometro_fim: s.odometerEnd,
-      em_andamento: open, atributos: tripAttributes(s) } };
+      em_andamento: open, atributos: tripAttributes(s), peso_eixo1: s.axleWeight1, peso_eixo2: s.axleWeight2, carga: s.grossWeight } };
   }
   return { table: 'parada', row: { ...base, lat: s.start.lat, lon: s.start.lon, duracao: Math.round(s.duration), ignicao: s.ignition, tempo_ligado: Math.round(s.idle) } };
 }
@@ -202,14 +216,12 @@ export class TripProcessor {
       if (!Number.isFinite(from)) from = oldest - LOOKBACK_MS;
       await c.query('DELETE FROM telemetria.viagem WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
       await c.query('DELETE FROM telemetria.parada WHERE serial = $1 AND inicio >= $2', [serial, iso(from)]);
-      const { rows } = await c.query<{ t: number; lat: number; lon: number; speed: number | null; ignition: boolean | null; empresa_id: number; ativo_id: number | null; motorista_id: number | null; odometer: number | null }>(SQL_POSITIONS, [serial, iso(from)]);
+      const { rows } = await c.query<FixRow>(SQL_POSITIONS, [serial, iso(from)]);
       const lastRow = rows[rows.length - 1];
       const det = new TripDetector(lastRow ? await this.paramsFor(lastRow.empresa_id, lastRow.ativo_id) : this.params ?? DEFAULT_PARAMS);
       const closed: { serial: string; seg: Segment; open?: boolean }[] = [];
       for (const r of rows) {
-        for (const seg of det.push({ t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, odometer: r.odometer, driverId: r.motorista_id, owner: owner(r.empresa_id, r.ativo_id) })) {
-          closed.push({ serial, seg });
-        }
+        for (const seg of det.push(fixOfRow(r))) closed.push({ serial, seg });
       }
       const open = det.openTrip();
       if (open) closed.push({ serial, seg: open, open: true });
@@ -231,4 +243,5 @@ const sameParams = (a: TripParams, b: TripParams) => (Object.keys(a) as (keyof T
 
 export const toFix = (f: IngestFix): Fix => ({
   t: f.t, lat: f.lat, lon: f.lon, speed: f.speed, ignition: f.ignition, odometer: f.odometer, driverId: f.motoristaId, owner: owner(f.empresaId, f.ativoId),
+  weights: f.weights ?? null,
 });

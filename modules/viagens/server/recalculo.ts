@@ -9,7 +9,7 @@ import { defineJob, JobError, startJob } from '../../../server/jobs/index.ts';
 import { HttpError } from '../../../server/http/envelope.ts';
 import { companySql, pgParams, qParams } from '../../../server/tenancy/scope.ts';
 import { TripDetector, type Segment } from './detector.ts';
-import { owner, paramsOf, SQL_ANCHOR, writeSegments } from './processor.ts';
+import { FIX_SELECT, fixOfRow, paramsOf, SQL_ANCHOR, writeSegments, type FixRow } from './processor.ts';
 
 export interface RecalculoData { ativos: number[] | null; inicio: string; fim: string; rotulo: string }
 
@@ -17,8 +17,6 @@ const DAY = 86_400_000;
 const MAX_DAYS = 366;
 // the server's time zone (TZ), like the rest of its pt-BR texts
 const fmt = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
-const ODOMETER = ['odometer', 'odo_can', 'odo_gps']
-  .map((k) => `CASE WHEN jsonb_typeof(p.attributes->'${k}') = 'number' THEN (p.attributes->>'${k}')::float8 END`).join(', ');
 
 export const recalculoViagens = defineJob<RecalculoData>({
   name: 'recalculo_viagens',
@@ -60,12 +58,11 @@ export const recalculoViagens = defineJob<RecalculoData>({
         let step = 0;
         for (let t = from; until === null; t += DAY) {
           const p = pgParams([dev.serial, new Date(t).toISOString(), new Date(t + DAY).toISOString()]);
-          const { rows } = await c.query(`SELECT (extract(epoch FROM p.fix_time) * 1000)::float8 AS t, p.lat, p.lon, p.speed, p.ignition, p.empresa_id, p.ativo_id,
-              p.motorista_id, coalesce(${ODOMETER}) AS odometer
+          const { rows } = await c.query<FixRow>(`SELECT ${FIX_SELECT}
             FROM telemetria.posicao p WHERE p.serial = $1 AND p.fix_time >= $2 AND p.fix_time < $3 AND p.valid AND ${companySql('p', ctx.empresa, p)}
             ORDER BY p.fix_time, p.tipo`, p.values);
           for (const r of rows) {
-            for (const seg of det.push({ t: Number(r.t), lat: r.lat, lon: r.lon, speed: r.speed, ignition: r.ignition, odometer: r.odometer, driverId: r.motorista_id, owner: owner(r.empresa_id, r.ativo_id) })) {
+            for (const seg of det.push(fixOfRow(r))) {
               if (until !== null) break;
               closed.push({ serial: dev.serial, seg });
               if (seg.end.t > fim) until = seg.end.t;

@@ -1,10 +1,13 @@
 // Trips and stops at ingest, over the real gateway (OsmAnd HTTP) and the real API: positions stored → trips and stops
 // in telemetria.viagem/parada; late fixes re-compute the affected trips; the lists are company-scoped and need their key.
+import net from 'node:net';
+import { once } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
+import { qTime, VERSIONS } from '../../../server/ingest/simulator.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -40,7 +43,7 @@ async function send(serial: string, ps: P[]): Promise<void> {
 beforeAll(async () => {
   ts = await startTestServer();
   pool = new pg.Pool({ connectionString: ts.databaseUrl, max: 3 });
-  gw = await startGateway({ databaseUrl: ts.databaseUrl, host: '127.0.0.1', ports: { osmandHttp: 0 }, writer: { lingerMs: 5 }, migrate: false });
+  gw = await startGateway({ databaseUrl: ts.databaseUrl, host: '127.0.0.1', ports: { osmandHttp: 0, queclinkTcp: 0 }, writer: { lingerMs: 5 }, migrate: false });
   [A, B] = (await q('SELECT id FROM empresa ORDER BY id LIMIT 2')).map((r) => r.id);
   ativoA = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [A]))[0].id;
   ativoB = (await q('SELECT id FROM ativo WHERE empresa_id = $1 ORDER BY id LIMIT 1', [B]))[0].id;
@@ -171,5 +174,50 @@ describe('trip lists over HTTP', () => {
       const r = await semChave.get(path);
       expect(r.status, path).toBe(403);
     }
+  });
+});
+
+describe('weights a truck reports over CAN', () => {
+  /** GTCAN of a GV350CEU at fix i (as server/ingest/simulator.ts sends it): axle 2 in the main mask, axle 1 in the
+   *  expansion mask, then the location. */
+  const gtcan = (imei: string, count: number, p: P, w1: number, w2: number) => `+RESP:GTCAN,${VERSIONS.gv350ceu},${imei},,10,1,E00081FF,,${p.ign ? 2 : 0},`
+    + `H${1000 + p.i * 10},100.00,${p.kmh ? 1500 : 0},${p.kmh},88,L/H20.0,L250.0,${w2},00000002,${w1},`
+    + `1,${p.kmh.toFixed(1)},0,740.0,${p.lon.toFixed(6)},${p.lat.toFixed(6)},${qTime(at(p.i))},0724,0005,1A2B,00C3F1D2,01,8,${qTime(at(p.i))},${count.toString(16).toUpperCase().padStart(4, '0')}$`;
+
+  it('each trip keeps the mean of its axle weights and total, live and when a late fix re-computes it; listed in kg', async () => {
+    const imei = '864001500077001';
+    const [ativo2] = (await q('SELECT id FROM ativo WHERE empresa_id = $1 AND id <> $2 ORDER BY id LIMIT 1', [A, ativoA])).map((r) => r.id);
+    await registerDevice(pool, imei, A, ativo2, 'gv350ceu', 'queclink');
+    const sock = net.connect(gw.ports.queclinkTcp, '127.0.0.1');
+    await once(sock, 'connect');
+    let count = 0;
+    const sendCan = async (ps: [P, number, number][]) => {
+      for (const [p, w1, w2] of ps) sock.write(gtcan(imei, ++count, p, w1, w2));
+      const deadline = Date.now() + 10_000;
+      // every frame acknowledged (+SACK), then the trips are written
+      while ((await q('SELECT count(*)::int AS n FROM telemetria.posicao WHERE serial = $1', [imei]))[0].n < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await gw.drain();
+    };
+    const park = (from: number, to: number, lat: number): P[] => Array.from({ length: to - from + 1 }, (_, k) => ({ i: from + k, lat, lon: -46.65, kmh: 0, ign: false }));
+    // loaded: 10 km, fixes 0-11 (axle 1 sways 6000/6100, axle 2 9000); parked 12-29; empty: 5 km, fixes 30-36 (4300/3200)
+    const first = road(0, 10, -23.4), end = first.at(-1)!.lat;
+    await sendCan([...first, ...park(11, 29, end)].map((p) => [p, p.i <= 11 ? 6000 + (p.i % 2) * 100 : 5900, p.i <= 11 ? 9000 : 8800]));
+    await sendCan([...road(30, 35, end), ...park(36, 37, end + 5000 / 111_320)].map((p) => [p, 4300, 3200]));
+    const weights = () => q('SELECT inicio, fim, peso_eixo1, peso_eixo2, carga FROM telemetria.viagem WHERE serial = $1 ORDER BY inicio', [imei]);
+    // trip 1 runs from fix 0 to the first stopped fix (11): 6 × 6000 + 6 × 6100, 12 × 9000; the total is their sum
+    expect(await weights()).toEqual([
+      { inicio: at(0), fim: at(11), peso_eixo1: 6050, peso_eixo2: 9000, carga: 15050 },
+      { inicio: at(30), fim: at(36), peso_eixo1: 4300, peso_eixo2: 3200, carga: 7500 },
+    ]);
+    // a late fix inside trip 1 (from the device's memory): re-computed from the stored positions (SQL), its weights count
+    await sendCan([[{ i: 5.5, lat: first[5]!.lat + 500 / 111_320, lon: -46.65, kmh: 60, ign: true }, 7250, 9000]]);
+    expect((await weights())[0]).toEqual({ inicio: at(0), fim: at(11), peso_eixo1: 6142, peso_eixo2: 9000, carga: 15142 });
+    sock.destroy();
+    // over HTTP, in the trip analysis list; trips of a vehicle without weights (OsmAnd) have none
+    const list = await json(await userA.get(`/api/viagens?filter=${encodeURIComponent(JSON.stringify({ ativoId: ativo2 }))}&sort=${encodeURIComponent('["inicio","ASC"]')}`));
+    expect(list.map((x: any) => [x.peso1oEixo, x.peso2oEixo, x.carga])).toEqual([[6142, 9000, 15142], [4300, 3200, 7500]]);
+    const osmand = await json(await userA.get(`/api/viagens?filter=${encodeURIComponent(JSON.stringify({ ativoId: ativoA }))}`));
+    expect(osmand.length).toBeGreaterThan(0);
+    expect(osmand.every((x: any) => x.peso1oEixo === null && x.peso2oEixo === null && x.carga === null)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// Report files: XLSX (exceljs, streamed), CSV (pt-BR: ';', decimal comma, BOM) and PDF (pdfmake: landscape table
+// Report files: XLSX (exceljs, streamed), CSV (pt-BR: ';', decimal comma, BOM) and PDF (pdf-table.ts: landscape table
 // with the title, the parameters, the company, when it was generated and page numbers). Rows come from the read
 // engine in batches of EXPORT_BATCH.
 // exportReport() is the one seam: today the HTTP route streams its chunks; a background job (spool) can run the
@@ -11,6 +11,7 @@ import { entityByKey } from '../../../server/core/registry.ts';
 import { badRequest } from '../../../server/http/envelope.ts';
 import { readFields, readOptions } from '../../../server/read/engine.ts';
 import { xlsxStream } from '../../../server/crud/export.ts';
+import { pdfTable } from './pdf-table.ts';
 import { readReport, readReportBatches, resolveReport, type ReportRequest, type ResolvedReport } from './reports.ts';
 
 export type ReportFormat = 'xlsx' | 'csv' | 'pdf';
@@ -108,47 +109,12 @@ function xlsxChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows
   }, rows, (batch) => batch.map((r) => cols.map((c) => xlsxValue(c, r[c.name], tz))));
 }
 
-// pdfmake 0.3 on the server (CommonJS); the standard Helvetica of PDF readers: no font file, offline, WinAnsi
-// (the accents of Portuguese).
-let pdfmake: any;
-async function pdfMake(): Promise<any> {
-  if (!pdfmake) {
-    const mod = await import('pdfmake');
-    pdfmake = (mod as any).default ?? mod;
-    const helvetica = { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' };
-    pdfmake.setFonts({ Helvetica: helvetica });
-    // no file and no URL is read: only the names of the standard fonts (built into pdfkit)
-    const standard = new Set(Object.values(helvetica));
-    pdfmake.setUrlAccessPolicy(() => false);
-    pdfmake.setLocalAccessPolicy((path: string) => standard.has(path));
-  }
-  return pdfmake;
-}
-
-async function* pdfChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
-  const body: unknown[][] = [cols.map((c) => ({ text: columnTitle(c), style: 'th' }))];
+function pdfChunks(cols: ReportColumnMeta[], h: ReportHeading, tz: string, rows: Rows): AsyncGenerator<Uint8Array> {
   const right = (c: ReportColumnMeta) => ['integer', 'number', 'duration'].includes(c.type);
-  for await (const batch of rows) {
-    for (const r of batch) body.push(cols.map((c) => ({ text: cellText(c, r[c.name], { timeZone: tz }), ...(right(c) ? { alignment: 'right' } : {}) })));
-    await tick();
+  async function* texts(): AsyncGenerator<string[][]> {
+    for await (const batch of rows) yield batch.map((r) => cols.map((c) => cellText(c, r[c.name], { timeZone: tz })));
   }
-  if (body.length === 1) body.push([{ text: 'Nenhum item foi encontrado', colSpan: cols.length, alignment: 'center' }, ...cols.slice(1).map(() => ({}))]);
-  const doc = {
-    pageSize: 'A4', pageOrientation: 'landscape', pageMargins: [28, 44, 28, 36],
-    info: { title: h.title, author: h.empresa, creator: 'Rastro' },
-    defaultStyle: { font: 'Helvetica', fontSize: 8 },
-    header: () => ({ columns: [{ text: h.empresa, bold: true }, { text: `Gerado em ${h.geradoEm}`, alignment: 'right' }], margin: [28, 18, 28, 0], fontSize: 9 }),
-    footer: (page: number, pages: number) => ({ text: `Página ${page} de ${pages}`, alignment: 'center', fontSize: 8, margin: [0, 12, 0, 0] }),
-    content: [
-      { text: h.title, fontSize: 14, bold: true, margin: [0, 0, 0, 6] },
-      ...h.parametros.map(([k, v]) => ({ text: [{ text: `${k}: `, bold: true }, v], fontSize: 9 })),
-      { table: { headerRows: 1, widths: cols.map(() => 'auto'), body }, layout: 'lightHorizontalLines', margin: [0, 8, 0, 0] },
-    ],
-    styles: { th: { bold: true, fillColor: '#eeeeee' } },
-  };
-  const pm = await pdfMake();
-  const buf: Buffer = await pm.createPdf(doc).getBuffer();
-  for (let i = 0; i < buf.length; i += 1 << 16) yield new Uint8Array(buf.subarray(i, i + (1 << 16)));
+  return pdfTable(cols.map((c) => ({ title: columnTitle(c), right: right(c) })), h, texts());
 }
 
 // ---------- the seam ----------

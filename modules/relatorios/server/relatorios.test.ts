@@ -3,10 +3,10 @@
 // concrete values; company scope (a user of the other company never sees these trips, in pages or exports); the
 // family's key (403, hidden in the index); parameters, columns and sort checked (pt-BR 400); exports XLSX/CSV/PDF
 // read back; favourites kept per user.
-import { inflateSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from './pdf.kit.ts';
 import { json, startTestServer, type Api, type TestServer } from '../../../server/test/harness.ts';
 
 let ts: TestServer;
@@ -188,22 +188,6 @@ const download = async (api: Api, tipo: string, formato: string, params: unknown
 };
 
 /** The text a PDF shows: its content streams inflated, the hex strings of each TJ/Tj joined (standard fonts: WinAnsi). */
-function pdfText(buf: Buffer): string {
-  const out: string[] = [];
-  const s = buf.toString('latin1');
-  for (const m of s.matchAll(/stream\r?\n/g)) {
-    const start = m.index! + m[0].length;
-    const end = s.indexOf('endstream', start);
-    let data: string;
-    try { data = inflateSync(buf.subarray(start, end)).toString('latin1'); } catch { continue; }
-    for (const t of data.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-      const hex = t[1] !== undefined ? [...t[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1]).join('') : t[2];
-      out.push(Buffer.from(hex, 'hex').toString('latin1'));
-    }
-  }
-  return out.join('');
-}
-
 describe('exports', () => {
   it('CSV: BOM, semicolons, headers with units, decimal comma, dates dd/mm/yyyy', async () => {
     const { r, buf } = await download(userA, 'detalhado', 'csv', { periodo: PERIODO });

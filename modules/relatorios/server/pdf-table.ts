@@ -24,21 +24,22 @@ const tick = () => new Promise<void>((res) => setImmediate(res));
 type Doc = InstanceType<typeof PDFDocument>;
 
 /** Widths that fit the page, as a browser's automatic table layout: each column between its longest word (min) and
- *  its widest text on one line (max); when the maxima do not fit, every column gets its min and the room left is
+ *  its widest cell on one line (max); when the maxima do not fit, every column gets its min and the room left is
  *  shared in proportion to what each would still take (long texts wrap, dates and numbers stay whole). */
 function fitWidths(doc: Doc, cols: PdfTableColumn[], sample: string[][]): number[] {
   const avail = PAGE.w - MARGIN.left - MARGIN.right;
   const min: number[] = [], max: number[] = [];
   cols.forEach((c, i) => {
     let lo = MIN_WIDTH - 2 * PAD_X, hi = 0;
-    const measure = (t: string) => {
-      hi = Math.max(hi, doc.widthOfString(t));
+    const measure = (t: string, whole: boolean) => {
+      if (whole) hi = Math.max(hi, doc.widthOfString(t));
       for (const word of t.split(/\s+/)) if (word) lo = Math.max(lo, doc.widthOfString(word));
     };
+    // a title may wrap to its longest word: the room goes to the data ("Velocidade média (km/h)" over "24,7")
     doc.font(BOLD).fontSize(SIZE);
-    measure(c.title);
+    measure(c.title, !sample.length);
     doc.font(FONT);
-    for (const r of sample) if (r[i]) measure(r[i]!);
+    for (const r of sample) if (r[i]) measure(r[i]!, true);
     min.push(Math.ceil(lo) + 2 * PAD_X);
     max.push(Math.ceil(Math.max(hi, lo)) + 2 * PAD_X);
   });

@@ -84,7 +84,7 @@ const PARTS = (incremental: boolean) => `st AS (
     FROM s WHERE s.t0 IS NOT NULL AND s.fix_time - s.t0 <= interval '${MAX_GAP_S} seconds'
 ), steps AS (
   SELECT ativo_id, data, mot0 AS motorista_id,
-         sum(${stepDistanceSql('st.gps', 'st.odo0', 'st.odo')} * dentro / dt) AS distancia,
+         sum(${stepDistanceSql('st.gps', 'st.odo0', 'st.odo', 'st.dt')} * dentro / dt) AS distancia,
          sum(dentro) FILTER (WHERE moving) AS conducao,
          sum(dentro) FILTER (WHERE NOT moving) AS parado,
          sum(dentro) FILTER (WHERE NOT moving AND ign0) AS lenta,

@@ -181,6 +181,18 @@ describe('order does not matter', () => {
   }
   const fixArb = fc.array(fc.record({ gapS: fc.integer({ min: 10, max: 5400 }), kmh: fc.constantFrom(0, 2, 30, 80), ign: fc.boolean() }), { minLength: 2, maxLength: 30 });
 
+  it('a jump of the GPS (50 km in a minute) is not distance: the odometer’s kilometre counts, in the day and in the trip', async () => {
+    const D0 = dataLocal(Date.now() - 3 * DAY);
+    const drive = morning(D0, 16, 0, 2000);
+    // from fix 11 on the positions are 50 km further north (the odometer goes on a kilometre a minute)
+    for (const r of drive) if (r.t >= at(D0, 8, 11)) r.lat += 50_000 / 111_320;
+    await send(IMEI_A, drive);
+    const [day] = (await rowsOf(ativoA)).filter((r) => r.data === D0);
+    expect(day).toMatchObject({ distancia: 16_000, tempo_conducao: 960 });
+    const trips = await q(`SELECT round(distancia) AS d FROM telemetria.viagem WHERE serial = $1 AND inicio >= $2 AND inicio < $3`, [IMEI_A, new Date(at(D0, 0, 0)), new Date(at(D0, 23, 59))]);
+    expect(trips.map((t) => Number(t.d))).toEqual([16_000]);
+  });
+
   it('totals from batches in order and shuffled are equal (and equal a fresh aggregation)', async () => {
     const p = new TotaisProcessor(pool, silent, { intervalMs: 0, settleMs: 0 });
     let run = 0;

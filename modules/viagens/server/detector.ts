@@ -12,7 +12,7 @@
 // A late fix at time t re-computes from restartPoint(): the start of the last segment that ended by t (its start was
 // settled by fixes up to its end; the end of the segment before it may still move, settled by later fixes).
 // Weights (axles, gross: shared/peso.ts) are the mean over the segment's fixes that report them.
-import { haversine, stepDistance } from '../../../shared/distancia.ts';
+import { haversine, MAX_STEP_KMH, stepDistance } from '../../../shared/distancia.ts';
 import type { Weights } from '../../../shared/peso.ts';
 
 export { haversine, stepDistance };
@@ -145,7 +145,9 @@ export class TripDetector {
     const out: Segment[] = [];
     const prev = this.last;
     if (prev && f.t <= prev.t) return out;
-    const speed = f.speed ?? (prev ? (haversine(prev.lat, prev.lon, f.lat, f.lon) / ((f.t - prev.t) / 1000)) * 3.6 : 0);
+    // derived from the step when not reported (a jump's speed is not the vehicle's: the last one stands)
+    const derived = prev ? (haversine(prev.lat, prev.lon, f.lat, f.lon) / ((f.t - prev.t) / 1000)) * 3.6 : 0;
+    const speed = f.speed ?? (derived > MAX_STEP_KMH ? this.lastSpeed : derived);
     const moving = speed >= this.p.movingSpeed && !(this.p.useIgnition && f.ignition === false);
     if (prev && (f.t - prev.t > this.p.maxGap * 1000 || f.owner !== prev.owner)) this.gap(f, moving, out);
     const step = this.last ? stepDistance(this.last, f) : 0;

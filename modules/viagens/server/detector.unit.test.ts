@@ -89,6 +89,32 @@ describe('trip detector: concrete days', () => {
     expect(stepDistance(a, noise)).toBe(0);
   });
 
+  it('a jump faster than 300 km/h (GPS, or a device restarted elsewhere) is not distance: the odometer if drivable, else none', () => {
+    const a: Fix = { t: 0, lat: -23.55, lon: -46.63, speed: 60, ignition: true, odometer: null, driverId: null };
+    // 45 km in 30 s
+    const far: Fix = { ...a, t: 30_000, lat: -23.15 };
+    expect(stepDistance(a, far)).toBe(0);
+    // the odometer went 500 m meanwhile: that is the step
+    expect(stepDistance({ ...a, odometer: 1000 }, { ...far, odometer: 1000.5 })).toBeCloseTo(500, 6);
+    // an odometer that jumped as well counts nothing
+    expect(stepDistance({ ...a, odometer: 1000 }, { ...far, odometer: 1045 })).toBe(0);
+    // the same 45 km in an hour is a road
+    expect(stepDistance(a, { ...far, t: 3_600_000 })).toBeCloseTo(haversine(a.lat, a.lon, far.lat, far.lon), 6);
+    // inside a trip: 10 km driven, then the jump, then 5 km more
+    const fixes = track([{ kind: 'drive', steps: 20, every: 30, speed: 60, heading: 0 }]);
+    const last = fixes.at(-1)!;
+    const jumped = [...fixes, ...Array.from({ length: 11 }, (_, k) => ({ ...last, t: last.t + (k + 1) * 30_000, lat: last.lat + 0.5 + (k * 500) / 111_320 }))];
+    jumped.push({ ...jumped.at(-1)!, t: jumped.at(-1)!.t + 30_000, speed: 0, ignition: false });
+    const [trip] = trips(detect(jumped));
+    expect(trip!.distance).toBeGreaterThan(14_900);
+    expect(trip!.distance).toBeLessThan(15_100);
+    expect(trip!.maxSpeed).toBe(60);
+    // a device that reports no speed: the jump's is not taken as its top speed
+    const [noSpeed] = trips(detect(jumped.map((f, i) => ({ ...f, speed: i === jumped.length - 1 ? 0 : null }))));
+    expect(noSpeed!.maxSpeed).toBeGreaterThan(59);
+    expect(noSpeed!.maxSpeed).toBeLessThan(61);
+  });
+
   it('a 2-minute halt at a light with the ignition on stays inside the trip as idle time', () => {
     const fixes = track([
       { kind: 'drive', steps: 10, every: 30, speed: 50, heading: 0 },

@@ -53,6 +53,9 @@ describe('Relatórios', () => {
     const row = table.getByRole('row').filter({ hasText: veic.descricao });
     await row.first().waitFor(T);
     expect(await table.getByRole('row').count()).toBe(2); // the header and the one trip of this asset
+    // the pager speaks Portuguese to a screen reader too
+    expect(await page.getByRole('button', { name: 'Ir para a próxima página' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /Go to/ }).count()).toBe(0);
     const text = await row.first().innerText();
     expect(text).toContain(veic.placa);
     expect(text).toContain('10,00'); // km, decimal comma

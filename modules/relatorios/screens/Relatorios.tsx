@@ -37,6 +37,7 @@ interface Favorito { id: number; nome: string; familia: string; tipo: string; pa
 type Params = Record<string, unknown>;
 
 const FUSO = Intl.DateTimeFormat().resolvedOptions().timeZone || 'America/Sao_Paulo';
+const PAGE_ARIA = { first: 'Ir para a primeira página', last: 'Ir para a última página', next: 'Ir para a próxima página', previous: 'Ir para a página anterior' } as const;
 const PAGE_SIZES = [25, 50, 100, 250, 500, 1000];
 const FAV = 'rel.rel.relatorios.favorites';
 const enc = (o: unknown) => encodeURIComponent(JSON.stringify(o));
@@ -161,7 +162,8 @@ function ResultTable({ family, kind, run, setRun }: { family: Family; kind: Kind
       {!data && isFetching && <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}><CircularProgress size={28} /></Box>}
       <TablePagination component="div" count={data?.total ?? 0} page={run.page} rowsPerPage={run.perPage} rowsPerPageOptions={PAGE_SIZES}
         onPageChange={(_, page) => setRun({ ...run, page })} onRowsPerPageChange={(e) => setRun({ ...run, page: 0, perPage: Number(e.target.value) })}
-        labelRowsPerPage="Linhas por página" labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count.toLocaleString('pt-BR')}`} />
+        labelRowsPerPage="Linhas por página" labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count.toLocaleString('pt-BR')}`}
+        getItemAriaLabel={(type) => PAGE_ARIA[type]} />
     </>
   );
 }

@@ -74,8 +74,7 @@ export async function* pdfTable(cols: PdfTableColumn[], h: PdfTableHeading, rows
     });
     return lines * doc.currentLineHeight(true) + 2 * PAD_Y;
   };
-  const drawRow = (texts: string[], font: string, fill?: string) => {
-    const height = rowHeight(texts, font);
+  const drawRow = (texts: string[], font: string, fill?: string, height = rowHeight(texts, font)) => {
     const total = widths!.reduce((a, b) => a + b, 0);
     if (fill) doc.rect(MARGIN.left, y, total, height).fill(fill);
     doc.fillColor('#000000').font(font).fontSize(SIZE);
@@ -92,8 +91,9 @@ export async function* pdfTable(cols: PdfTableColumn[], h: PdfTableHeading, rows
   const newPage = () => { doc.addPage(); y = MARGIN.top; };
   /** A row, on a new page (titles repeated) when it does not fit. */
   const row = (texts: string[]) => {
-    if (y + rowHeight(texts, FONT) > bottom) { newPage(); header(); }
-    drawRow(texts, FONT);
+    const height = rowHeight(texts, FONT);
+    if (y + height > bottom) { newPage(); header(); }
+    drawRow(texts, FONT, undefined, height);
   };
 
   newPage();

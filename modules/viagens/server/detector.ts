@@ -9,8 +9,8 @@
 //   (or at the halt it was in); a stop goes on across a gap when the vehicle is still stopped at the same place.
 // Segment boundaries are fixes, and the state at a boundary depends only on that fix: a detector started afresh at
 // the end of any closed segment yields the same later segments (restartable from the last stored trip or stop).
-// A late fix at time t re-computes from restartPoint(): the start of the last segment that ended by t (its start was
-// settled by fixes up to its end; the end of the segment before it may still move, settled by later fixes).
+// A late fix at time t re-computes from restartPoint(): the start of the segment before the last one that ended by t
+// (the last one's end may still move, settled by later fixes, and so may its existence: a stop that a gap closed).
 // Weights (axles, gross: shared/peso.ts) are the mean over the segment's fixes that report them.
 import { haversine, MAX_STEP_KMH, stepDistance } from '../../../shared/distancia.ts';
 import type { Weights } from '../../../shared/peso.ts';
@@ -281,10 +281,17 @@ export function detect(fixes: Fix[], params: Partial<TripParams> = {}): Segment[
   return fixes.flatMap((f) => d.push(f));
 }
 
-/** Where a detector restarts to take a late fix at time t: the start of the last closed segment that ended at or
- *  before t (segments starting there or later are re-computed); null: from the beginning. */
-export function restartPoint(segments: Pick<Segment, 'start' | 'end'>[], t: number): number | null {
-  let best: number | null = null;
-  for (const s of segments) if (s.end.t <= t && (best === null || s.start.t > best)) best = s.start.t;
-  return best;
+/** Where a detector restarts to take a late fix at time t: the start of the segment before the last closed one that
+ *  ended at or before t (or of that one when it is the first); segments starting there or later are re-computed;
+ *  null: from the beginning. One segment back because the last one may vanish: a halt closed as a stop by a gap is
+ *  only a halt inside the trip before it once late fixes fill the gap. */
+export function restartPoint(segments: { start: { t: number }; end: { t: number } }[], t: number): number | null {
+  let last: number | null = null, before: number | null = null;
+  for (const s of segments) {
+    if (s.end.t > t) continue;
+    const x = s.start.t;
+    if (last === null || x > last) { before = last; last = x; }
+    else if (x < last && (before === null || x > before)) before = x;
+  }
+  return before ?? last;
 }

@@ -301,6 +301,31 @@ describe('trip detector: properties', () => {
     }), { numRuns: 1000 });
   });
 
+  it('late fixes that fill a gap: the stop the gap closed becomes a halt inside the trip before it (fast-check found it)', () => {
+    // 520 m in 2 min, a 50 s halt, a crawl at 3 km/h (moving), then stopped and crawling again over the next hour
+    const fixes = track([
+      { kind: 'drive', steps: 13, every: 9, speed: 16, heading: 0 },
+      { kind: 'halt', steps: 10, every: 5, ignition: false },
+      { kind: 'drive', steps: 1, every: 5, speed: 0, heading: 0 },
+      { kind: 'drive', steps: 3, every: 5, speed: 3, heading: 0 },
+      { kind: 'gap', seconds: 3138 }, { kind: 'gap', seconds: 72 },
+      { kind: 'drive', steps: 2, every: 9, speed: 0, heading: 0 },
+      { kind: 'drive', steps: 1, every: 93, speed: 0, heading: 0 },
+      { kind: 'drive', steps: 18, every: 53, speed: 3, heading: 0 },
+    ]);
+    const o = { useIgnition: false };
+    // with every fix the trip never ends (the halt is 50 s; the vehicle moves again)
+    expect(detect(fixes, o)).toEqual([]);
+    // stored without the crawl and the next 40 min: more than an hour without data closed the trip and a stop
+    const late = fixes.slice(25, 37);
+    const stored = detect(fixes.filter((f) => !late.includes(f)), o);
+    expect(stored.map((x) => [x.kind, (x.start.t - T0) / 1000, (x.end.t - T0) / 1000])).toEqual([['viagem', 0, 122], ['parada', 122, 172]]);
+    // restarting at the stop (the last segment ended before the late fixes) would keep the trip; one back does not
+    const p = restartPoint(stored, late[0]!.t);
+    expect(p).toBe(T0);
+    expect([...stored.filter((x) => x.start.t < p!), ...detect(fixes.filter((f) => f.t >= p!), o)]).toEqual([]);
+  });
+
   it('late fixes: restarting at the end of the last segment before them (not its start) is not enough', () => {
     // a stop's end is settled by the trip after it: late halt fixes inside that trip move the stop's end
     const fixes = track([

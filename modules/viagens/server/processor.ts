@@ -2,8 +2,8 @@
 // detector per device lives in memory and closed segments are upserted in telemetria.viagem / telemetria.parada.
 // The stored positions stay the truth: a device without a detector here (restart, another gateway worker), a fix
 // older than what its detector saw (buffered, or batches committed out of order), positions stored meanwhile by
-// another process, or a failed write: its segments are re-computed from the start of the last stored trip or stop
-// that ended before the batch's oldest fix (detector.ts restartPoint).
+// another process, or a failed write: its segments are re-computed from the start of the stored trip or stop before
+// the last one that ended before the batch's oldest fix (detector.ts restartPoint).
 import type pg from 'pg';
 import type { IngestFix, IngestLog } from '../../../server/core/ingest.ts';
 import { PARADA_COLUMNS, PARADA_TYPES, VIAGEM_COLUMNS, VIAGEM_TYPES } from '../../../server/generated/telemetry.ts';
@@ -38,11 +38,13 @@ SELECT ${FIX_SELECT}
  WHERE p.serial = $1 AND p.fix_time >= $2 AND p.valid AND p.empresa_id IS NOT NULL
  ORDER BY p.fix_time, p.tipo`;
 
-// The restart point (detector.ts restartPoint): the start of the last segment that ended at or before $2; else the
-// start of the oldest stored one.
+// The restart point (detector.ts restartPoint): the start of the segment before the last one that ended at or before
+// $2 (of that one when it is the only one); else the start of the oldest stored one.
 export const SQL_ANCHOR = `
-SELECT (SELECT max(i) FROM (SELECT max(inicio) i FROM telemetria.viagem WHERE serial = $1 AND fim <= $2
-                            UNION ALL SELECT max(inicio) FROM telemetria.parada WHERE serial = $1 AND fim <= $2) a) AS anchor,
+SELECT (SELECT coalesce(min(i) FILTER (WHERE n = 2), min(i) FILTER (WHERE n = 1))
+          FROM (SELECT i, row_number() OVER (ORDER BY i DESC) AS n
+                  FROM ((SELECT inicio AS i FROM telemetria.viagem WHERE serial = $1 AND fim <= $2 ORDER BY inicio DESC LIMIT 2)
+                        UNION (SELECT inicio FROM telemetria.parada WHERE serial = $1 AND fim <= $2 ORDER BY inicio DESC LIMIT 2)) a) b) AS anchor,
        (SELECT min(i) FROM (SELECT min(inicio) i FROM telemetria.viagem WHERE serial = $1
                             UNION ALL SELECT min(inicio) FROM telemetria.parada WHERE serial = $1) b) AS oldest`;
 

@@ -1,8 +1,8 @@
 // Recalcular período (action of parametro_viagem): a background job (server/jobs) that deletes and recomputes the
 // trips and stops of a period from telemetria.posicao with the parameters in force now, one device at a time (one
 // transaction each, under the same advisory lock as the ingest detector), reading positions a day at a time.
-// Window per device: from the restart point before the period (the start of the last segment that ended by then,
-// detector.ts restartPoint) to the end of the first segment the new detector closes after the period (segments
+// Window per device: from the restart point before the period (the start of the segment before the last one that
+// ended by then, detector.ts restartPoint) to the end of the first segment the new detector closes after the period (segments
 // stored after that are kept); when the data ends first, the open trip is written as em_andamento. Idempotent.
 import type { ActionHandler } from '../../../server/crud/actions.ts';
 import { defineJob, JobError, startJob } from '../../../server/jobs/index.ts';

@@ -8,6 +8,8 @@ import { json, startTestServer, type Api, type TestServer } from '../../../serve
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
 import { qTime, VERSIONS } from '../../../server/ingest/simulator.ts';
+import { restartPoint } from './detector.ts';
+import { SQL_ANCHOR } from './processor.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -219,5 +221,34 @@ describe('weights a truck reports over CAN', () => {
     const osmand = await json(await userA.get(`/api/viagens?filter=${encodeURIComponent(JSON.stringify({ ativoId: ativoA }))}`));
     expect(osmand.length).toBeGreaterThan(0);
     expect(osmand.every((x: any) => x.peso1oEixo === null && x.peso2oEixo === null && x.carga === null)).toBe(true);
+  });
+});
+
+describe('the restart point in SQL (SQL_ANCHOR) is detector.ts restartPoint', () => {
+  it('the start of the segment before the last one ended by t; that one when alone; none: null', async () => {
+    const serial = 'ancora-1';
+    const t = (s: number) => new Date(Date.UTC(2026, 0, 5, 8, 0, s)).toISOString();
+    const viagem = (a: number, b: number) => q(`INSERT INTO telemetria.viagem (serial, inicio, fim, lat_inicio, lon_inicio, lat_fim, lon_fim, distancia, duracao,
+      velocidade_maxima, velocidade_media, tempo_ocioso) VALUES ($1, $2, $3, 0, 0, 0, 0, 600, $4, 20, 10, 0)`, [serial, t(a), t(b), b - a]);
+    const parada = (a: number, b: number) => q(`INSERT INTO telemetria.parada (serial, inicio, fim, lat, lon, duracao, tempo_ligado)
+      VALUES ($1, $2, $3, 0, 0, $4, 0)`, [serial, t(a), t(b), b - a]);
+    const anchor = async (s: number) => {
+      const [r] = await q(SQL_ANCHOR, [serial, t(s)]);
+      const segs = [...(await q('SELECT inicio, fim FROM telemetria.viagem WHERE serial = $1', [serial])), ...(await q('SELECT inicio, fim FROM telemetria.parada WHERE serial = $1', [serial]))]
+        .map((x) => ({ start: { t: x.inicio.getTime() }, end: { t: x.fim.getTime() } }));
+      const js = restartPoint(segs, Date.parse(t(s)));
+      expect(r.anchor?.getTime() ?? null).toBe(js);
+      return r.anchor === null ? null : (r.anchor.getTime() - Date.parse(t(0))) / 1000;
+    };
+    expect(await anchor(100)).toBeNull();
+    await viagem(0, 122);
+    expect(await anchor(150)).toBe(0);
+    await parada(122, 172);
+    await viagem(172, 900);
+    expect(await anchor(177)).toBe(0); // not the stop: it may turn into a halt of the trip before it
+    expect(await anchor(121)).toBeNull();
+    expect(await anchor(950)).toBe(122);
+    await q('DELETE FROM telemetria.viagem WHERE serial = $1', [serial]);
+    await q('DELETE FROM telemetria.parada WHERE serial = $1', [serial]);
   });
 });

@@ -26,6 +26,17 @@ describe('kind telemetria', () => {
     expect(out).toContain('export type XColumn = (typeof X_COLUMNS)[number];');
   });
 
+  it('a covering index keeps its INCLUDE columns apart from its key; they must be columns outside the key', () => {
+    const ok = buildTelemetry([file(table({ indexes: [{ name: 'x_t', columns: ['t'], include: ['empresa_id', 'serial'] }] }))]);
+    expect(ok.problems).toEqual([]);
+    expect(ok.tables[0]!.indexes).toEqual([{ name: 'x_t', columns: ['t'], include: ['empresa_id', 'serial'] }]);
+    const bad = buildTelemetry([file(table({ indexes: [{ name: 'x_t', columns: ['t'], include: ['t', 'nada'] }] }))]);
+    expect(bad.problems).toEqual([
+      'metadata/telemetria/x.yaml: /indexes/0/include/0: coluna já na chave do índice: t',
+      'metadata/telemetria/x.yaml: /indexes/0/include/1: coluna desconhecida: nada',
+    ]);
+  });
+
   it('refuses what PostgreSQL or the scope could not have, in pt-BR with the path', () => {
     const { problems } = buildTelemetry([
       file(table({ key: 'y' })),

@@ -51,7 +51,11 @@ export const telemetrySchema = {
       type: 'array',
       items: {
         type: 'object', additionalProperties: false, required: ['name', 'columns'],
-        properties: { name: ident, columns: { type: 'array', minItems: 1, items: ident } },
+        properties: {
+          name: ident, columns: { type: 'array', minItems: 1, items: ident },
+          // covering columns (INCLUDE): a read that needs only the key and these is answered from the index alone
+          include: { type: 'array', minItems: 1, items: ident },
+        },
       },
     },
   },
@@ -62,7 +66,7 @@ export interface RawTelemetry {
   columns: { name: string; type: TelemetryColumnMeta['type']; notNull?: boolean; default?: string; identity?: 'always' }[];
   primaryKey: string[];
   partition?: { column: string; interval: 'month'; monthsBehind?: number; monthsAhead?: number };
-  indexes?: { name: string; columns: string[] }[];
+  indexes?: { name: string; columns: string[]; include?: string[] }[];
 }
 
 export const isTelemetry = (data: unknown) => !!data && typeof data === 'object' && (data as { kind?: unknown }).kind === 'telemetria';
@@ -92,10 +96,14 @@ export function normalizeTelemetry(raw: RawTelemetry, file: string, err: (path: 
   });
   const table: TelemetryTableMeta = {
     key: raw.key, file, label: raw.label, schema: 'telemetria', table: `telemetria.${raw.key}`,
-    columns, primaryKey: [...raw.primaryKey], indexes: (raw.indexes ?? []).map((x) => ({ name: x.name, columns: [...x.columns] })), app: raw.app,
+    columns, primaryKey: [...raw.primaryKey], indexes: (raw.indexes ?? []).map((x) => (x.include ? { name: x.name, columns: [...x.columns], include: [...x.include] } : { name: x.name, columns: [...x.columns] })), app: raw.app,
   };
   table.indexes.forEach((x, i) => {
     x.columns.forEach((c, j) => known(`/indexes/${i}/columns/${j}`, c));
+    x.include?.forEach((c, j) => {
+      known(`/indexes/${i}/include/${j}`, c);
+      if (x.columns.includes(c)) err(`/indexes/${i}/include/${j}`, `coluna já na chave do índice: ${c}`);
+    });
     if (x.name === `${raw.key}_pkey`) err(`/indexes/${i}/name`, `nome reservado à chave primária: ${x.name}`);
   });
   if (raw.partition) {

@@ -443,7 +443,8 @@ export interface TelemetryTableMeta {
   primaryKey: string[];
   /** Monthly range partitions on a timestamptz column; partitions created from monthsBehind before now to monthsAhead after. */
   partition?: { column: string; interval: 'month'; monthsBehind: number; monthsAhead: number };
-  indexes: { name: string; columns: string[] }[];
+  /** include: covering columns (INCLUDE), stored in the index but not part of its key. */
+  indexes: { name: string; columns: string[]; include?: string[] }[];
   /** empresa: row-level security by the company column empresa_id (rastro_app sees its company, rastro_ingest all). */
   scope?: 'empresa';
   /** What the API's role (rastro_app) may do: select, or nothing. The gateway's role (rastro_ingest) writes every table. */

@@ -18,4 +18,14 @@ describe('diffTelemetry', () => {
     expect(next.sql.filter((s) => PREAMBLE_SQL.includes(s))).toEqual([]);
     expect(next.sql[0]).toMatch(/^CREATE TABLE IF NOT EXISTS telemetria\.b \(/);
   });
+
+  it('an index whose covering columns change is dropped and built again with them', () => {
+    const plain = { ...table('a'), indexes: [{ name: 'a_serial', columns: ['serial'] }] };
+    const covering = { ...table('a'), indexes: [{ name: 'a_serial', columns: ['serial'], include: ['empresa_id'] }] };
+    const d = diffTelemetry([plain], [covering]);
+    expect(d.changes).toEqual(['índice alterado: a_serial']);
+    expect(d.sql).toEqual(['DROP INDEX IF EXISTS telemetria.a_serial', 'CREATE INDEX IF NOT EXISTS a_serial ON telemetria.a (serial) INCLUDE (empresa_id)']);
+    expect(diffTelemetry([covering], [covering]).changes).toEqual([]);
+    expect(diffTelemetry([covering], [plain]).sql).toEqual(['DROP INDEX IF EXISTS telemetria.a_serial', 'CREATE INDEX IF NOT EXISTS a_serial ON telemetria.a (serial)']);
+  });
 });

@@ -15,7 +15,7 @@ export interface TableState {
   primaryKey: string[];
   /** Range-partition column (monthly partitions). */
   partitionColumn?: string;
-  indexes: { name: string; columns: string[] }[];
+  indexes: { name: string; columns: string[]; include?: string[] }[];
   scope?: 'empresa';
   app: 'select' | 'none';
   fillfactor?: number;
@@ -27,7 +27,7 @@ const q = (key: string) => `telemetria.${key}`;
 export function stateOf(t: TelemetryTableMeta): TableState {
   const s: TableState = {
     key: t.key, columns: t.columns.map((c) => ({ ...c })), primaryKey: [...t.primaryKey],
-    indexes: t.indexes.map((x) => ({ name: x.name, columns: [...x.columns] })).sort((a, b) => (a.name < b.name ? -1 : 1)), app: t.app,
+    indexes: t.indexes.map((x) => (x.include ? { name: x.name, columns: [...x.columns], include: [...x.include] } : { name: x.name, columns: [...x.columns] })).sort((a, b) => (a.name < b.name ? -1 : 1)), app: t.app,
   };
   if (t.partition) s.partitionColumn = t.partition.column;
   if (t.scope) s.scope = t.scope;
@@ -84,7 +84,8 @@ END $$`,
   'GRANT EXECUTE ON FUNCTION telemetria.garante_particao(text, timestamptz) TO rastro_ingest',
 ];
 
-const indexSql = (t: string, x: { name: string; columns: string[] }) => `CREATE INDEX IF NOT EXISTS ${x.name} ON ${q(t)} (${x.columns.join(', ')})`;
+const indexSql = (t: string, x: TableState['indexes'][number]) =>
+  `CREATE INDEX IF NOT EXISTS ${x.name} ON ${q(t)} (${x.columns.join(', ')})${x.include ? ` INCLUDE (${x.include.join(', ')})` : ''}`;
 
 function scopeSql(t: TableState): string[] {
   const expr = `empresa_id = nullif(current_setting('rastro.empresa', true), '')::integer`;
@@ -168,7 +169,7 @@ export function diffTelemetry(from: TableState[], to: TableState[]): TelemetryDi
     const ox = new Map(o.indexes.map((x) => [x.name, x]));
     for (const x of t.indexes) {
       const p = ox.get(x.name);
-      if (p && eq(p.columns, x.columns)) continue;
+      if (p && eq(p.columns, x.columns) && eq(p.include ?? [], x.include ?? [])) continue;
       d.changes.push(`${p ? 'índice alterado' : 'índice novo'}: ${x.name}`);
       if (p) d.sql.push(`DROP INDEX IF EXISTS telemetria.${x.name}`);
       d.sql.push(indexSql(t.key, x));
@@ -235,8 +236,8 @@ export async function readTelemetryState(db: pg.ClientBase | pg.Pool): Promise<T
            pg_get_expr(d.adbin, d.adrelid) AS def, a.attidentity AS identity
       FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE a.attrelid = ANY($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attrelid, a.attnum`, [tables.map((t) => t.oid)]);
-  const { rows: idx } = await db.query<{ rel: number; name: string; primary: boolean; cols: string[] }>(`
-    SELECT i.indrelid::int AS rel, c.relname AS name, i.indisprimary AS primary,
+  const { rows: idx } = await db.query<{ rel: number; name: string; primary: boolean; cols: string[]; nkey: number }>(`
+    SELECT i.indrelid::int AS rel, c.relname AS name, i.indisprimary AS primary, i.indnkeyatts::int AS nkey,
            array(SELECT a.attname FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS cols
       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = ANY($1::oid[]) ORDER BY c.relname`, [tables.map((t) => t.oid)]);
   const { rows: pols } = await db.query<{ rel: number; name: string }>(
@@ -255,7 +256,8 @@ export async function readTelemetryState(db: pg.ClientBase | pg.Pool): Promise<T
         return col;
       }),
       primaryKey: idx.find((x) => x.rel === t.oid && x.primary)?.cols ?? [],
-      indexes: idx.filter((x) => x.rel === t.oid && !x.primary).map((x) => ({ name: x.name, columns: x.cols })),
+      indexes: idx.filter((x) => x.rel === t.oid && !x.primary)
+        .map((x) => (x.cols.length > x.nkey ? { name: x.name, columns: x.cols.slice(0, x.nkey), include: x.cols.slice(x.nkey) } : { name: x.name, columns: x.cols })),
       app: grants.some((g) => g.rel === t.oid) ? 'select' : 'none',
     };
     if (t.partcol) s.partitionColumn = t.partcol;

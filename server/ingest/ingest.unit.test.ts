@@ -151,7 +151,7 @@ describe('writer rows', () => {
     const receivedAt = new Date('2026-11-23T12:00:00.000Z');
     const link = { id: 't', protocol: 'x', stream: true, alive: true, send: () => true };
     const p = prepare({ link, raw: 'raw', receivedAt, result: {
-      protocol: 'x', deviceId: '860000000000009', type: 'FRI', reply: '+A$', attributes: { ignition: true, note: 'a\\b', local: 'São Paulo' },
+      protocol: 'x', deviceId: '860000000000009', type: 'FRI', reply: '+A$', attributes: { ignition: true, note: 'a\\b', local: 'São Paulo', engine_speed_can: 1266 },
       events: [{ code: 'SOS', key: 'panic', description: 'Pânico' }],
       positions: [
         { fixTime: '2026-11-23T11:59:00.000Z', latitude: -23.5, longitude: -46.6, speedKmh: 10, course: 90, valid: true, satellites: 9 },
@@ -164,12 +164,12 @@ describe('writer rows', () => {
     expect(rows.implausible).toBe(1);
     // One field per column of metadata/telemetria/posicao.yaml: a column added there must be written here too.
     expect(rows.posicao.toString().trimEnd().split('\n').map((l) => l.split('\t').length)).toEqual([POSICAO_COLS.length, POSICAO_COLS.length]);
-    expect(POSICAO_COLS.length).toBe(18);
+    expect(POSICAO_COLS.length).toBe(19);
     const lines = rows.posicao.toString().trimEnd().split('\n').map((l) => Object.fromEntries(l.split('\t').map((v, i) => [POSICAO_COLS[i], v])));
     expect(lines[0]).toMatchObject({ empresa_id: '3', ativo_id: '7', motorista_id: '\\N', serial: dev.serial, fix_time: '2026-11-23T11:59:00.000Z', tipo: 'FRI',
-      received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f',
+      received_at: '2026-11-23T12:00:00.000Z', lat: '-23.5', altitude: '\\N', valid: 't', satellites: '9', ignition: 't', buffered: 'f', rpm: '1266',
       // keys in jsonb order (see jsonb-order.ts)
-      attributes: '{"note":"a\\\\\\\\b","local":"São Paulo","ignition":true}' });
+      attributes: '{"note":"a\\\\\\\\b","local":"São Paulo","ignition":true,"engine_speed_can":1266}' });
     expect(lines[1]).toMatchObject({ empresa_id: '3', fix_time: '2026-11-23T11:59:30.000Z', altitude: '700', valid: 'f', hdop: '1.2' });
     expect(rows.ultimoCount).toBe(1);
     const u = Object.fromEntries(ULTIMO_COLS.map(([c], i) => [c, rows.ultimos[i]![0]]));

@@ -17,6 +17,7 @@ import { pipelined } from './pipelined.ts';
 import { rawOf, type DeviceInfo, type IngestMessage, type Link } from './types.ts';
 import type { IngestFix } from '../core/ingest.ts';
 import { weightsOf, type Weights } from '../../shared/peso.ts';
+import { rpmOf } from '../../shared/rpm.ts';
 import type { EstadoPublisher } from '../realtime/bus.ts';
 
 export interface WriterOptions {
@@ -389,10 +390,10 @@ export function prepare(m: IngestMessage): Prepared {
     buffered: !!r.buffered,
   };
   if (r.positions.length) {
-    // serial, fix_time, tipo, received_at | lat ... | ignition, buffered, attributes (device columns go in front per batch)
+    // serial, fix_time, tipo, received_at | lat ... | ignition, buffered, rpm, attributes (device columns go in front per batch)
     const pre = `${copyText(r.deviceId)}\t`;
     const mid = `\t${copyText(r.type)}\t${received}\t`;
-    const post = `\t${ign === null ? '\\N' : ign ? 't' : 'f'}\t${r.buffered ? 't' : 'f'}\t${attributes === null ? '\\N' : copyJson(attributes)}\n`;
+    const post = `\t${ign === null ? '\\N' : ign ? 't' : 'f'}\t${r.buffered ? 't' : 'f'}\t${copyNum(rpmOf(r.attributes))}\t${attributes === null ? '\\N' : copyJson(attributes)}\n`;
     let text = '';
     for (const pos of r.positions) {
       const ms = isoMs(pos.fixTime);

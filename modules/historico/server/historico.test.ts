@@ -122,6 +122,17 @@ describe('tracks', () => {
     expect(a2.totais.distancia).toBeCloseTo(5.7, 1);
   });
 
+  it('the engine speed is the positions’ rpm column (stored at ingest), each fix its own', async () => {
+    await q(`UPDATE telemetria.posicao p SET rpm = 800 + 10 * k.n FROM (SELECT serial, fix_time, tipo, row_number() OVER (ORDER BY fix_time) - 1 AS n
+      FROM telemetria.posicao WHERE serial = 'hist2') k WHERE p.serial = k.serial AND p.fix_time = k.fix_time AND p.tipo = k.tipo`);
+    try {
+      const a2 = (await json(await trajetos(userA, [ativo2]))).payload.ativos[0];
+      expect(a2.pontos.map((p: Ponto) => p[4])).toEqual(fixes2.map((_, i) => 800 + 10 * i));
+    } finally {
+      await q(`UPDATE telemetria.posicao SET rpm = NULL WHERE serial = 'hist2'`);
+    }
+  });
+
   it('a low zoom keeps far fewer fixes, never the ends, the event’s fix nor an ignition change; a high zoom keeps the wobble', async () => {
     const all = (await json(await trajetos(userA, [ativo1]))).payload.ativos[0].pontos as Ponto[];
     const low = (await json(await trajetos(userA, [ativo1], '&zoom=10'))).payload.ativos[0];

@@ -8,6 +8,7 @@ import { json, startTestServer, type Api, type TestServer } from '../../../serve
 import { startGateway, type Gateway } from '../../../server/ingest/index.ts';
 import { registerDevice } from '../../../server/ingest/testing/db.ts';
 import { qTime, VERSIONS } from '../../../server/ingest/simulator.ts';
+import { rpmSql } from '../../../shared/rpm.ts';
 import { restartPoint } from './detector.ts';
 import { SQL_ANCHOR } from './processor.ts';
 
@@ -214,6 +215,10 @@ describe('weights a truck reports over CAN', () => {
     // a late fix inside trip 1 (from the device's memory): re-computed from the stored positions (SQL), its weights count
     await sendCan([[{ i: 5.5, lat: first[5]!.lat + 500 / 111_320, lon: -46.65, kmh: 60, ign: true }, 7250, 9000]]);
     expect((await weights())[0]).toEqual({ inicio: at(0), fim: at(11), peso_eixo1: 6142, peso_eixo2: 9000, carga: 15142 });
+    // the engine speed of each frame (1500 rpm moving, 0 stopped: each leg's first fix and the parked ones) is stored
+    // in its own column, as the SQL reads it from the attributes: 10 + 5 + the late fix moving, 1 + 19 + 1 + 2 stopped
+    expect(await q(`SELECT rpm, count(*)::int AS n, count(*) FILTER (WHERE rpm IS DISTINCT FROM ${rpmSql('attributes')})::int AS differ
+      FROM telemetria.posicao WHERE serial = $1 GROUP BY rpm ORDER BY rpm`, [imei])).toEqual([{ rpm: 0, n: 23, differ: 0 }, { rpm: 1500, n: 16, differ: 0 }]);
     sock.destroy();
     // over HTTP, in the trip analysis list; trips of a vehicle without weights (OsmAnd) have none
     const list = await json(await userA.get(`/api/viagens?filter=${encodeURIComponent(JSON.stringify({ ativoId: ativo2 }))}&sort=${encodeURIComponent('["inicio","ASC"]')}`));

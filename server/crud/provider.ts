@@ -14,7 +14,7 @@ import { route } from '../core/pipeline.ts';
 import { companySql, qParams, scopeWhere } from '../tenancy/scope.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
 import { exportResponse } from './export.ts';
-import { providerSql, readDeclared } from '../read/provider.ts';
+import { providerSql, readDeclared, readDeclaredColumns } from '../read/provider.ts';
 import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 import { requestEm } from '../db/context.ts';
@@ -44,6 +44,8 @@ export interface ProviderContext {
 export interface Provider {
   list(q: ProviderQuery, ctx: ProviderContext): Promise<{ rows: ProviderRow[]; total: number }> | { rows: ProviderRow[]; total: number };
   one?(id: string, q: ProviderQuery, ctx: ProviderContext): Promise<ProviderRow | null> | ProviderRow | null;
+  /** Every row (at most `limit`), without the total a page needs: the named calls' lists (the live map's 10,000 states). */
+  all?(q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number): Promise<ProviderRow[]>;
   /** Export cell of a column whose list value is structured (e.g. a unit object → its short form). */
   cell?: Record<string, (row: ProviderRow) => unknown>;
 }
@@ -261,7 +263,10 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     for (const p of meta.params) if (p.row && !entityByKey(p.row.entity)) throw new Error(`provider ${meta.key}: params.${p.name}.row: entidade desconhecida ${p.row.entity}`);
     // A provider whose YAML declares its SQL (sql:) is read by the engine; code only for what SQL cannot say.
     const decl = providerSql(meta);
-    const impl = impls[meta.key] ?? (decl && { list: (q: ProviderQuery, ctx: ProviderContext) => readDeclared(ctx.em, meta, decl, q, ctx.empresaId) });
+    const impl: Provider | undefined = impls[meta.key] ?? (decl && {
+      list: (q: ProviderQuery, ctx: ProviderContext) => readDeclared(ctx.em, meta, decl, q, ctx.empresaId),
+      all: (q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number) => readDeclaredColumns(ctx.em, meta, decl, q, ctx.empresaId, undefined, limit),
+    });
     if (!impl) throw new Error(`provider ${meta.key} (${meta.file}) sem implementação (módulo) nem sql declarado`);
     const spec = { permission: meta.permission as PermissionKey[], scope: meta.scope === 'empresa' ? 'empresa' as const : 'global' as const };
     const ctxOf = (c: Context<AppEnv>): ProviderContext => {
@@ -297,8 +302,9 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
         const raw: Record<string, unknown> = {};
         for (const name of call.query) { const v = c.req.query(name); if (v !== undefined) raw[name] = v; }
         const filter = parseProviderFilter(meta, raw);
-        const q = { params, filter, sort: meta.sort, offset: 0, limit: call.op === 'one' ? 1 : 100_000 };
-        const { rows } = await impl.list(q, ctxOf(c));
+        const limit = call.op === 'one' ? 1 : 100_000;
+        const q = { params, filter, sort: meta.sort };
+        const rows = impl.all ? await impl.all(q, ctxOf(c), limit) : (await impl.list({ ...q, offset: 0, limit }, ctxOf(c))).rows;
         if (call.op === 'one') {
           if (!rows.length) throw new HttpError(404, call.notFound ?? 'Registro não encontrado');
           return ok(c, rows[0]);

@@ -98,18 +98,18 @@ export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: 
 }
 
 /**
- * Every row of a declared provider, sorted, with only the `columns` named (no page, no total; at most `limit` rows): a
- * bulk read such as a replay's positions, where each column more is a value more to parse on each of 250,000 rows.
- * Datetimes come as ISO 8601, or with `pgTimes` as PostgreSQL's text.
+ * Every row of a declared provider, sorted, with only the `columns` named (all when undefined; no page, no total; at
+ * most `limit` rows): a bulk read such as a replay's positions, where each column more is a value more to parse on each
+ * of 250,000 rows, or a named call's list. Datetimes come as ISO 8601, or with `pgTimes` as PostgreSQL's text.
  */
 export async function readDeclaredColumns(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null,
-  columns: string[], limit: number, o: { pgTimes?: boolean } = {}): Promise<Record<string, unknown>[]> {
+  columns: string[] | undefined, limit: number, o: { pgTimes?: boolean } = {}): Promise<Record<string, unknown>[]> {
   const p = pgParams();
   const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p, columns);
   const sql = `SELECT ${select} FROM ${from}${w} ORDER BY ${order} LIMIT ${p.add(limit)}`;
   const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
   const { rows } = await client.executeQuery({ sql, parameters: p.values, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
-  const times = meta.columns.filter((c) => c.type === 'datetime' && columns.includes(c.name)).map((c) => c.name);
+  const times = meta.columns.filter((c) => c.type === 'datetime' && (!columns || columns.includes(c.name))).map((c) => c.name);
   // pgTimes: the caller reads the datetimes as PostgreSQL's text (values.ts pgTimestampMs), not as ISO
   if (times.length && !o.pgTimes) for (const r of rows) for (const n of times) r[n] = isoTimestamp(r[n]);
   return rows;

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
       // Key, partitioning and indexes as metadata/telemetria/posicao.yaml describes them.
       await pool.query(`CREATE TABLE telemetria.posicao_copia (LIKE telemetria.posicao INCLUDING DEFAULTS) PARTITION BY RANGE (${POSICAO.partition!.column})`);
       await pool.query(`ALTER TABLE telemetria.posicao_copia ADD PRIMARY KEY (${POSICAO.primaryKey.join(', ')})`);
-      for (const x of POSICAO.indexes) await pool.query(`CREATE INDEX ON telemetria.posicao_copia (${x.columns.join(', ')})`);
+      for (const x of POSICAO.indexes) await pool.query(`CREATE INDEX ON telemetria.posicao_copia (${x.columns.join(', ')})${x.include ? ` INCLUDE (${x.include.join(', ')})` : ''}`);
       const parts = await pool.query(`SELECT pg_get_expr(c.relpartbound, c.oid) b, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'telemetria.posicao'::regclass`);
       for (const p of parts.rows) await pool.query(`CREATE TABLE telemetria.${p.relname}_copia PARTITION OF telemetria.posicao_copia ${p.b}`);
       await pool.query('CHECKPOINT').catch(() => { /* not allowed: fine */ });

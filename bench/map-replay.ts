@@ -29,7 +29,8 @@ export async function seedTrack(db: pg.Client, empresa: number, pontos: number):
       ) s2
     ) s3
     window w as (order by k)`, [empresa, ativo, passo, 14 * passo / 111_000, pontos]);
-  await db.query('analyze telemetria.posicao');
+  // vacuum: the visibility map autovacuum keeps for an insert-only table (the replay reads the covering index alone)
+  await db.query('vacuum analyze telemetria.posicao');
   return ativo;
 }
 

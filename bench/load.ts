@@ -22,6 +22,7 @@ import { freePort } from '../server/db/embedded.ts';
 import { createDatabase } from '../server/ingest/testing/db.ts';
 import { benchServer, registerFleet } from './db.ts';
 import { serverNodeArgs } from '../server/app/node-flags.ts';
+import { URL_AO_VIVO } from '../modules/rastreamento/screens/estado.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const USERS = Number(process.env.BENCH_USERS ?? 200);
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
       const p = kind === 'lista' ? `/api/ativo?sort=${encodeURIComponent('["placa","ASC"]')}&range=${encodeURIComponent('[0,24]')}&filter=%7B%7D`
         : kind === 'busca' ? `/api/ativo?sort=${encodeURIComponent('["descricao","ASC"]')}&range=${encodeURIComponent('[0,24]')}&filter=${encodeURIComponent(JSON.stringify({ q: `Ativo ${Math.floor(Math.random() * 100)}` }))}`
           : kind === 'registro' ? `/api/ativo/${own[Math.floor(Math.random() * own.length)]}`
-            : '/api/rastreamento/ultimo_estado';
+            : URL_AO_VIVO;
       const t = performance.now();
       try {
         const r = await fetch(base + p, { headers: { authorization: `Bearer ${u.token}`, companyId: String(u.empresa) } });

@@ -19,9 +19,10 @@ export function buildFrontEnd(): void {
 
 export interface BenchServer { base: string; proc: ChildProcess; stop(): Promise<void> }
 
+/** PROFDIR=dir: the server writes its CPU profile there when it stops (--cpu-prof). */
 export async function startServer(o: { url: string; dataDir: string; adminPassword: string; env?: Record<string, string> }): Promise<BenchServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, serverNodeArgs(), {
+  const proc = spawn(process.execPath, [...(process.env.PROFDIR ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROFDIR] : []), ...serverNodeArgs()], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: o.url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: o.adminPassword, DATA_DIR: o.dataDir,

@@ -78,6 +78,16 @@ describe('OpenAPI of providers', () => {
     expect(item.get.responses[404].description).toBe('Sem posição');
   });
 
+  it("documents a list call's columns and table format", () => {
+    const m = buildModel(join(REPO, 'metadata'));
+    const get = (emitOpenApi(m).paths as Record<string, any>)['/api/rastreamento/ultimo_estado'].get;
+    expect(get.parameters.map((x: any) => x.name)).toEqual(['ativoId', 'columns', 'format']);
+    expect(get.parameters[1].content['application/json'].schema.items.enum).toEqual(expect.arrayContaining(['id', 'serial', 'placa', 'ultimaComunicacao']));
+    expect(get.parameters[2].schema).toEqual({ type: 'string', enum: ['table'] });
+    const payload = get.responses[200].content['application/json'].schema.allOf[1].properties.payload;
+    expect(payload.oneOf.map((x: any) => x.type)).toEqual(['array', 'object']);
+  });
+
   it('covers every provider of the metadata: its list path (when declared) and every call', () => {
     const m = buildModel(join(REPO, 'metadata'));
     const paths = emitOpenApi(m).paths as Record<string, any>;

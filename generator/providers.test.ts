@@ -100,6 +100,34 @@ describe('providers (kind: provider)', () => {
     ]));
   });
 
+  it('versions (the kept whole list) name every table of from, the first one first, and columns that read only them', async () => {
+    const f = 'metadata/tlm/posicoes_teste.yaml';
+    const list = PROVIDER.replace("op: one, query: [evento], notFound: Sem posição", 'op: list');
+    const from = 'telemetria.posicao p LEFT JOIN ativo a ON a.id = p.ativo_id AND {scope:a} LEFT JOIN garagem g ON g.id = a.id_garagem';
+    const sql = (o: { from?: string; versions: string; columns?: string; calls?: boolean }) => (o.calls === false ? PROVIDER : list)
+      + `sql:\n  from: ${o.from ?? from}\n  scope: p\n  columns: ${o.columns ?? '{ id: p.serial, fixTime: p.fix_time, velocidade: a.velocidade_maxima }'}\n  tiebreak: [id]\n  versions: ${o.versions}\n`;
+    const ok = project();
+    writeFile(join(ok.metadata, 'tlm/posicoes_teste.yaml'), sql({ versions: '[p, a, g]' }));
+    await gen(ok);
+    const model = JSON.parse(readFileSync(join(ok.outServer, 'model.json'), 'utf8')) as Model;
+    expect(model.providers.find((x) => x.key === 'posicoes_teste')!.sql!.versions).toEqual(['p', 'a', 'g']);
+    const cases: [Parameters<typeof sql>[0], string][] = [
+      [{ versions: '[p, a]' }, `${f}: /sql/versions: alias de from sem versão: g`],
+      [{ versions: '[p, a, g, m]' }, `${f}: /sql/versions: alias que não está em from: m`],
+      [{ versions: '[a, p, g]' }, `${f}: /sql/versions: a primeira versão é a da primeira tabela de from, o alias de sql.scope: p`],
+      [{ versions: '[p, a, g]', columns: '{ id: a.id, fixTime: p.fix_time }' }, `${f}: /sql/columns/id: com versions, o id é uma coluna de p`],
+      [{ versions: '[p, a, g]', columns: '{ id: p.serial, fixTime: now() }' }, `${f}: /sql/columns/fixTime: com versions, uma coluna só lê as tabelas de from (sem subconsulta, relógio nem parâmetro)`],
+      [{ versions: '[p, a, g]', columns: "{ id: p.serial, velocidade: '(SELECT max(speed) FROM telemetria.posicao)' }" }, `${f}: /sql/columns/velocidade: com versions, uma coluna só lê as tabelas de from (sem subconsulta, relógio nem parâmetro)`],
+      [{ versions: '[x]', from: '(SELECT * FROM telemetria.posicao) x' }, `${f}: /sql/versions: versions exige um from de tabelas (sem subconsulta)`],
+      [{ versions: '[p, a, g]', calls: false }, `${f}: /sql/versions: versions serve a chamada nomeada de op list: declare uma em calls`],
+    ];
+    for (const [o, problem] of cases) {
+      const bad = project();
+      writeFile(join(bad.metadata, 'tlm/posicoes_teste.yaml'), sql(o));
+      expect(await problems(bad)).toEqual(expect.arrayContaining([problem]));
+    }
+  });
+
   it('schema errors name the file and the path in pt-BR', async () => {
     const p = project();
     writeFile(join(p.metadata, 'tlm/posicoes_teste.yaml'), PROVIDER.replace('scope: empresa', 'scope: ambiente').replace('op: one', 'op: todos'));

@@ -321,6 +321,9 @@ export interface ProviderSql {
   search?: string[];
   /** Columns (names) that make the order total, after the sort column. */
   tiebreak: string[];
+  /** Every alias of `from` (plain tables): the unfiltered named-call list is kept serialised per company and only the
+   *  rows whose version (xmin of each alias) changed are read again (server/read/snapshot.ts). */
+  versions?: string[];
 }
 
 /** An index screen (metadata `kind: hub`, generator/hubs.ts): the entities and screens one route segment below. */

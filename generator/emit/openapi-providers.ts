@@ -116,11 +116,19 @@ export function providerPaths(p: ProviderMeta): Record<string, unknown> {
   }
   p.calls.forEach((c, i) => {
     const params = pathParameters(p, c.path);
-    const query = c.query.map((name) => {
+    const query: Record<string, unknown>[] = c.query.map((name) => {
       const f = p.filters.find((x) => x.name === name)!;
       return { name, in: 'query', description: f.label, schema: FILTER_SCHEMA[f.type] };
     });
-    const payload = c.op === 'one' ? row : { type: 'array', items: row };
+    const list = { type: 'array', items: row };
+    if (c.op === 'list') {
+      query.push(
+        { name: 'columns', in: 'query', description: 'JSON: só estas colunas, nesta ordem (padrão: todas)', content: { 'application/json': { schema: { type: 'array', minItems: 1, items: { enum: ['id', ...p.columns.map((x) => x.name)] } } } } },
+        { name: 'format', in: 'query', description: 'table: as linhas como tabela {columns, rows} (cada linha, os valores na ordem de columns)', schema: { type: 'string', enum: ['table'] } },
+      );
+    }
+    const table = { type: 'object', required: ['columns', 'rows'], properties: { columns: { type: 'array', items: { type: 'string' } }, rows: { type: 'array', items: { type: 'array' } } } };
+    const payload = c.op === 'one' ? row : { oneOf: [list, table] };
     out[apiPath(c.path)] = {
       ...(params.length ? { parameters: params } : {}),
       get: {

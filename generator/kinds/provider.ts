@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { ProviderColumn, ProviderFilter, ProviderMeta, ProviderParam, ProviderSql } from '../../shared/model.ts';
 import { displayOf } from './entity/columns.ts';
 import { problem } from '../errors.ts';
+import { fromTables } from '../../shared/sql-from.ts';
 import type { Err, KindModule } from './types.ts';
 
 export interface RawProvider {
@@ -73,9 +74,33 @@ export function normalizeProvider(raw: RawProvider, file: string, area: string, 
     [...(raw.sql.search ?? []), ...(raw.sql.tiebreak ?? [])].forEach((n) => { if (!known(n)) err('/sql', `coluna não declarada em columns: ${n}`); });
     Object.keys(raw.sql.filters ?? {}).forEach((n) => { if (!filters.some((f) => f.name === n)) err('/sql/filters', `filtro não declarado em filters: ${n}`); });
     if (raw.scope === 'empresa' && !raw.sql.scope) err('/sql/scope', 'um provider de escopo empresa declara em sql.scope o alias das linhas da empresa');
+    if (raw.sql.versions) checkVersions(raw.sql, calls, err);
     provider.sql = raw.sql;
   }
   return provider;
+}
+
+// A kept list is right only if a row's text changes only when one of its tables' rows does: every table of FROM has
+// its version read, and no value comes from elsewhere (a subquery, the clock, a request parameter).
+function checkVersions(sql: ProviderSql, calls: { op: string }[], err: Err): void {
+  const versions = sql.versions!;
+  if (!calls.some((c) => c.op === 'list')) err('/sql/versions', 'versions serve a chamada nomeada de op list: declare uma em calls');
+  if (/\(\s*select\b/i.test(sql.from)) err('/sql/versions', 'versions exige um from de tabelas (sem subconsulta)');
+  const aliases = fromTables(sql.from).map((t) => t.alias);
+  const missing = aliases.filter((a) => !versions.includes(a));
+  if (missing.length) err('/sql/versions', `alias de from sem versão: ${missing.join(', ')}`);
+  const unknown = versions.filter((a) => !aliases.includes(a));
+  if (unknown.length) err('/sql/versions', `alias que não está em from: ${unknown.join(', ')}`);
+  // the rows are the first table's (joined to the others): its alias is the company's and the id reads only it
+  const base = aliases[0];
+  if (versions[0] !== base || sql.scope !== base) err('/sql/versions', `a primeira versão é a da primeira tabela de from, o alias de sql.scope: ${base}`);
+  const id = sql.columns?.id ?? `${sql.scope}."id"`;
+  if (!new RegExp(`^\\s*${base}\\.("?)[a-z_][a-z0-9_]*\\1\\s*$`).test(id)) err('/sql/columns/id', `com versions, o id é uma coluna de ${base}`);
+  for (const [name, expr] of Object.entries(sql.columns ?? {})) {
+    if (/\bselect\b|\bnow\s*\(|\bcurrent_(date|time|timestamp)\b|\blocaltime|\bclock_timestamp|\{param:/i.test(expr)) {
+      err(`/sql/columns/${name}`, 'com versions, uma coluna só lê as tabelas de from (sem subconsulta, relógio nem parâmetro)');
+    }
+  }
 }
 
 /** Providers: keys and API paths of their own (apiPaths: entity keys and named-call bases); keys from the catalogue. */

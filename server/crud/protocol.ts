@@ -56,9 +56,14 @@ export function sendPage(c: Context, unit: string, offset: number, rows: unknown
 export function exportParams(c: Context): { format: 'csv' | 'xlsx'; columns: string[] | undefined } {
   const format = c.req.query('format') ?? 'csv';
   if (format !== 'csv' && format !== 'xlsx') throw badRequest('Formato de exportação inválido: use csv ou xlsx');
+  return { format, columns: columnsParam(c) };
+}
+
+/** ?columns=["a","b"]: the column names asked for (an export's, a named call's list), unchecked; undefined if absent. */
+export function columnsParam(c: Context): string[] | undefined {
   const columns = parseJson(c.req.query('columns'), 'columns');
-  if (columns !== undefined && (!Array.isArray(columns) || !columns.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
-  return { format, columns: columns as string[] | undefined };
+  if (columns !== undefined && (!Array.isArray(columns) || !columns.length || !columns.every((x) => typeof x === 'string'))) throw badRequest('Parâmetro columns inválido');
+  return columns as string[] | undefined;
 }
 
 /** Headers of a CSV/XLSX download. */

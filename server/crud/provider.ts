@@ -9,12 +9,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta, ProviderColumn, ProviderFilter, ProviderMeta } from '../../shared/model.ts';
 import type { AppEnv, Session } from '../app/env.ts';
 import { HttpError, badRequest, ok } from '../http/envelope.ts';
-import { exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
+import { columnsParam, exportParams, listFilter, parseRange, parseSort, sendPage } from './protocol.ts';
 import { route } from '../core/pipeline.ts';
 import { companySql, qParams, scopeWhere } from '../tenancy/scope.ts';
 import { entityByKey, ormName } from '../core/registry.ts';
 import { exportResponse } from './export.ts';
-import { providerSql, readDeclared, readDeclaredColumns } from '../read/provider.ts';
+import { declaredNames, providerSql, readDeclared, readDeclaredColumns } from '../read/provider.ts';
+import { readSnapshotJson } from '../read/snapshot.ts';
+import { tabelaDe } from '../../shared/tabela.ts';
 import { knownTecnologia } from './params.ts';
 import type { PermissionKey } from '../generated/permissions.ts';
 import { requestEm } from '../db/context.ts';
@@ -44,8 +46,9 @@ export interface ProviderContext {
 export interface Provider {
   list(q: ProviderQuery, ctx: ProviderContext): Promise<{ rows: ProviderRow[]; total: number }> | { rows: ProviderRow[]; total: number };
   one?(id: string, q: ProviderQuery, ctx: ProviderContext): Promise<ProviderRow | null> | ProviderRow | null;
-  /** Every row (at most `limit`), without the total a page needs: the named calls' lists (the live map's 10,000 states). */
-  all?(q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number): Promise<ProviderRow[]>;
+  /** Every row (at most `limit`), without the total a page needs: the named calls' lists (the live map's 10,000 states);
+   *  with `columns`, only those (in that order). */
+  all?(q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number, columns?: string[]): Promise<ProviderRow[]>;
   /** Export cell of a column whose list value is structured (e.g. a unit object → its short form). */
   cell?: Record<string, (row: ProviderRow) => unknown>;
 }
@@ -254,6 +257,26 @@ async function exportProvider(c: Context<AppEnv>, meta: ProviderMeta, impl: Prov
   return exportResponse({ em: ctx.em, entity, session: ctx.session, columns, format, log: c.get('log') }, pages());
 }
 
+/** A named call's ?columns= checked against the provider's columns (and id). */
+function listColumns(meta: ProviderMeta, names: string[] | undefined): string[] | undefined {
+  if (!names) return undefined;
+  for (const n of names) if (n !== 'id' && !meta.columns.some((x) => x.name === n)) throw badRequest(`Coluna desconhecida: ${n}`);
+  return [...new Set(names)];
+}
+
+/** ?format=table: the list as a table (shared/tabela.ts); absent: as objects. */
+function tableParam(c: Context): boolean {
+  const f = c.req.query('format');
+  if (f !== undefined && f !== 'table') throw badRequest('Formato inválido: use table');
+  return f === 'table';
+}
+
+const pick = (rows: ProviderRow[], columns: string[] | undefined) => !columns ? rows : rows.map((r) => {
+  const o: ProviderRow = {};
+  for (const n of columns) o[n] = r[n];
+  return o;
+});
+
 // ---------- registry and routes ----------
 
 /** Mounts every provider of the model on `api` through the pipeline; each needs its implementation and vice versa. */
@@ -265,7 +288,7 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
     const decl = providerSql(meta);
     const impl: Provider | undefined = impls[meta.key] ?? (decl && {
       list: (q: ProviderQuery, ctx: ProviderContext) => readDeclared(ctx.em, meta, decl, q, ctx.empresaId),
-      all: (q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number) => readDeclaredColumns(ctx.em, meta, decl, q, ctx.empresaId, undefined, limit),
+      all: (q: Omit<ProviderQuery, 'offset' | 'limit'>, ctx: ProviderContext, limit: number, columns?: string[]) => readDeclaredColumns(ctx.em, meta, decl, q, ctx.empresaId, columns, limit),
     });
     if (!impl) throw new Error(`provider ${meta.key} (${meta.file}) sem implementação (módulo) nem sql declarado`);
     const spec = { permission: meta.permission as PermissionKey[], scope: meta.scope === 'empresa' ? 'empresa' as const : 'global' as const };
@@ -302,14 +325,25 @@ export function mountProviders(api: Hono<AppEnv>, metas: ProviderMeta[], impls: 
         const raw: Record<string, unknown> = {};
         for (const name of call.query) { const v = c.req.query(name); if (v !== undefined) raw[name] = v; }
         const filter = parseProviderFilter(meta, raw);
+        const columns = call.op === 'list' ? listColumns(meta, columnsParam(c)) : undefined;
+        const table = call.op === 'list' && tableParam(c);
         const limit = call.op === 'one' ? 1 : 100_000;
         const q = { params, filter, sort: meta.sort };
-        const rows = impl.all ? await impl.all(q, ctxOf(c), limit) : (await impl.list({ ...q, offset: 0, limit }, ctxOf(c))).rows;
+        const ctx = ctxOf(c);
+        // The whole list of a provider that declares its rows' versions: kept serialised (server/read/snapshot.ts).
+        if (call.op === 'list' && decl?.versions && !impls[meta.key] && ctx.empresaId != null && !Object.keys(filter).length && !Object.keys(params).length) {
+          const body = await readSnapshotJson(ctx.em, meta, decl, ctx.empresaId, columns ?? declaredNames(meta), limit,
+            { table, before: '{"status":200,"msg":"OK","payload":', after: ',"errorMsg":null}' });
+          if (body) return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'Content-Type': 'application/json' });
+        }
+        const read = impl.all ? await impl.all(q, ctx, limit, columns) : (await impl.list({ ...q, offset: 0, limit }, ctx)).rows;
+        // a declared provider reads only the columns asked for; code may answer more
+        const rows = impls[meta.key] ? pick(read, columns) : read;
         if (call.op === 'one') {
           if (!rows.length) throw new HttpError(404, call.notFound ?? 'Registro não encontrado');
           return ok(c, rows[0]);
         }
-        return ok(c, rows);
+        return ok(c, table ? tabelaDe(rows, columns ?? (impls[meta.key] ? meta.columns.map((x) => x.name) : declaredNames(meta))) : rows);
       });
     }
   }

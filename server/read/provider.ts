@@ -10,6 +10,7 @@ import { badRequest } from '../http/envelope.ts';
 import { companySql, expandScope, pgParams, type Params } from '../tenancy/scope.ts';
 import { likeOf } from './where.ts';
 import { isoTimestamp } from './values.ts';
+import { fromTables } from '../../shared/sql-from.ts';
 import { readCursor } from './engine.ts';
 
 export interface DeclaredQuery {
@@ -26,7 +27,7 @@ export const providerSql = (meta: ProviderMeta): ProviderSql | undefined => meta
 const PARAM = /\{param:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The parts of a declared provider's statement for a query: FROM, WHERE (with the company), ORDER BY, SELECT. */
-function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params, only?: string[]) {
+function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null, p: Params, only?: string[], version = false) {
   const alias = decl.scope ?? 'x';
   const bind = (sql: string) => sql.replace(PARAM, (_, n: string) => {
     if (!(n in q.params)) throw new Error(`provider ${meta.key}: {param:${n}} is not a param of the request`);
@@ -64,10 +65,82 @@ function declaredParts(meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQu
   if (!col) throw badRequest(`Campo de ordenação desconhecido: ${q.sort.field}`);
   const dir = q.sort.order === 'ASC' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST';
   const order = [`${expr(col.name)} ${dir}`, ...decl.tiebreak.map((t) => `${expr(t)} ASC`)].join(', ');
-  const names = only ?? (meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)]);
-  const select = names.map((n) => `${expr(n)} AS "${n}"`).join(', ');
+  const names = only ?? declaredNames(meta);
+  const select = names.map((n) => `${expr(n)} AS "${n}"`).join(', ') + (version ? `, ${versionSql(decl)} AS "${VERSION}"` : '');
   const w = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  return { from, w, order, select };
+  return { from, w, order, select, expr };
+}
+
+/** A declared provider's row: its id, then its columns. */
+export const declaredNames = (meta: ProviderMeta) => (meta.columns.some((c) => c.name === 'id') ? meta.columns.map((c) => c.name) : ['id', ...meta.columns.map((c) => c.name)]);
+
+/** The name of the row's version in a read with `version` (readDeclaredColumns). */
+export const VERSION = '__v';
+
+/** A row's version: the xmin of each of its tables' rows (`sql.versions`; an absent joined row is empty). A row with
+ *  the same version has the same text, as long as its columns read only those rows (generator/kinds/provider.ts). */
+export const versionSql = (decl: ProviderSql) => `concat(${(decl.versions ?? []).map((a) => `${a}.xmin`).join(", ':', ")})`;
+
+/** Separators of the versions' text (planVersions): a key, \x01, its version; rows joined by \x02. */
+export const VERSION_SEP = '\x01', VERSION_ROW = '\x02';
+
+/** A database snapshot as its transactions' visibility (pg_current_snapshot): the first transaction not yet seen
+ *  (xmax) and those running then (xip), as 32-bit xids (the xmin of a row). */
+export interface Since { xmax: string; xip: string[] }
+
+/** pg_current_snapshot()'s text ('xmin:xmax:xip,…', 64-bit) as a Since. */
+export function sinceOf(text: string): Since {
+  const [, xmax = '0', xip = ''] = text.split(':');
+  const low = (x: string) => String(BigInt(x) & 0xffffffffn);
+  return { xmax: low(xmax), xip: xip ? xip.split(',').map(low) : [] };
+}
+
+// A row version written after the snapshot `since` (its xmin not visible in it). age() counts back from one stable
+// xid of the statement: xmin precedes xmax ⟺ it is older; frozen xids are the oldest. A row older than 2^31
+// transactions counts as written (read again): never a changed row taken for an unchanged one.
+const writtenSince = (alias: string, x: string, xip: string) => `NOT (age(${alias}.xmin) > age(${x}::xid) AND ${alias}.xmin <> ALL(${xip}::xid[]))`;
+
+/** The tables of the versions' aliases after the first (the joined registers), as one-row FROM items: their row
+ *  counts (n1, n2, …) and, with `since`, how many rows were written after it (c1, c2, …). Their company is the
+ *  session's (row-level security): a register written elsewhere only costs a full check. */
+function registerCounts(decl: ProviderSql, p: Params, since?: Since): { items: string[]; cols: string[] } {
+  const tables = fromTables(decl.from);
+  const items: string[] = [], cols: string[] = [];
+  const x = since && p.add(since.xmax), xip = since && p.add(since.xip);
+  (decl.versions ?? []).slice(1).forEach((alias, i) => {
+    const t = tables.find((f) => f.alias === alias)!;
+    const c = since ? `, count(*) FILTER (WHERE ${writtenSince(alias, x!, xip!)})::int AS c` : '';
+    items.push(`(SELECT count(*)::int AS n${c} FROM ${t.table} ${alias}) r${i + 1}`);
+    cols.push(`r${i + 1}.n AS "n${i + 1}"`, ...(since ? [`r${i + 1}.c AS "c${i + 1}"`] : []));
+  });
+  return { items, cols };
+}
+
+/** The keys (id as text) and versions of a declared provider's whole list in its order, as one text (one value to
+ *  parse instead of a row per key): `id\x01version` joined by \x02 (v; null when there is no row), with the
+ *  statement's snapshot (s) and the joined registers' row counts (n1, n2, …). */
+export function planVersions(meta: ProviderMeta, decl: ProviderSql, empresaId: number | null, p: Params = pgParams()): { sql: string; params: unknown[] } {
+  const { from, w, order, expr } = declaredParts(meta, decl, { params: {}, filter: {}, sort: meta.sort }, empresaId, p, ['id']);
+  const r = registerCounts(decl, p);
+  const sql = `SELECT (SELECT string_agg((${expr('id')})::text || chr(1) || ${versionSql(decl)}, chr(2) ORDER BY ${order}) FROM ${from}${w}) AS "v",`
+    + ` pg_current_snapshot()::text AS "s"${r.cols.map((c) => `, ${c}`).join('')}${r.items.length ? ` FROM ${r.items.join(', ')}` : ''}`;
+  return { sql, params: p.values };
+}
+
+/** What changed after `since` in a declared provider's whole list, without the joins: the first table's rows of the
+ *  company (n) and the keys and xmin of those written after it (v: `id\x01xmin` joined by \x02, null when none),
+ *  the joined registers' row counts and rows written after it (n1, c1, …), and the statement's snapshot (s). */
+export function planChanges(meta: ProviderMeta, decl: ProviderSql, empresaId: number, since: Since, p: Params = pgParams()): { sql: string; params: unknown[] } {
+  const base = decl.versions![0]!;
+  const table = fromTables(decl.from)[0]!.table;
+  const id = expandScope(decl.columns?.id ?? `${base}."id"`, 'empresa', base);
+  const r = registerCounts(decl, p, since);
+  const company = companySql(base, empresaId, p);
+  const written = writtenSince(base, p.add(since.xmax), p.add(since.xip));
+  const sql = `SELECT b.n AS "n", b.v AS "v", pg_current_snapshot()::text AS "s"${r.cols.map((c) => `, ${c}`).join('')}`
+    + ` FROM (SELECT count(*)::int AS n, string_agg((${id})::text || chr(1) || ${base}.xmin, chr(2)) FILTER (WHERE ${written}) AS v`
+    + ` FROM ${table} ${base} WHERE ${company}) b${r.items.map((i) => `, ${i}`).join('')}`;
+  return { sql, params: p.values };
 }
 
 /** The statement of one page of a declared provider and its total, with its parameters. */
@@ -86,11 +159,16 @@ export function planDeclaredAll(meta: ProviderMeta, decl: ProviderSql, q: Omit<D
   return { sql: `SELECT ${select} FROM ${from}${w} ORDER BY ${order}`, params: p.values };
 }
 
+/** The rows of a statement on the request's connection (its transaction and company, as the ORM's reads). */
+export async function rawRows(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
+  return (await client.executeQuery({ sql, parameters: params, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } })).rows;
+}
+
 /** One page of a declared provider and its total, in one statement. */
 export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: DeclaredQuery, empresaId: number | null): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const { sql, params } = planDeclared(meta, decl, q, empresaId);
-  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
-  const { rows } = await client.executeQuery({ sql, parameters: params, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const rows = await rawRows(em, sql, params);
   const total = Number(rows[0]?.__total ?? 0);
   if (rows[0]?.__row == null) return { rows: [], total };
   const times = meta.columns.filter((c) => c.type === 'datetime').map((c) => c.name);
@@ -100,15 +178,15 @@ export async function readDeclared(em: EntityManager, meta: ProviderMeta, decl: 
 /**
  * Every row of a declared provider, sorted, with only the `columns` named (all when undefined; no page, no total; at
  * most `limit` rows): a bulk read such as a replay's positions, where each column more is a value more to parse on each
- * of 250,000 rows, or a named call's list. Datetimes come as ISO 8601, or with `pgTimes` as PostgreSQL's text.
+ * of 250,000 rows, or a named call's list. Datetimes come as ISO 8601, or with `pgTimes` as PostgreSQL's text; with
+ * `version` each row has its version too (VERSION, `sql.versions`).
  */
 export async function readDeclaredColumns(em: EntityManager, meta: ProviderMeta, decl: ProviderSql, q: Omit<DeclaredQuery, 'offset' | 'limit'>, empresaId: number | null,
-  columns: string[] | undefined, limit: number, o: { pgTimes?: boolean } = {}): Promise<Record<string, unknown>[]> {
+  columns: string[] | undefined, limit: number, o: { pgTimes?: boolean; version?: boolean } = {}): Promise<Record<string, unknown>[]> {
   const p = pgParams();
-  const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p, columns);
+  const { from, w, order, select } = declaredParts(meta, decl, q, empresaId, p, columns, o.version);
   const sql = `SELECT ${select} FROM ${from}${w} ORDER BY ${order} LIMIT ${p.add(limit)}`;
-  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
-  const { rows } = await client.executeQuery({ sql, parameters: p.values, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
+  const rows = await rawRows(em, sql, p.values);
   const times = meta.columns.filter((c) => c.type === 'datetime' && (!columns || columns.includes(c.name))).map((c) => c.name);
   // pgTimes: the caller reads the datetimes as PostgreSQL's text (values.ts pgTimestampMs), not as ISO
   if (times.length && !o.pgTimes) for (const r of rows) for (const n of times) r[n] = isoTimestamp(r[n]);

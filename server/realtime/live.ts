@@ -7,12 +7,12 @@
 import type { Server } from 'socket.io';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { ProviderMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
 import { can } from '../auth/users.ts';
 import { getModel } from '../core/registry.ts';
 import { withCompany } from '../db/rls.ts';
-import { readDeclared } from '../read/provider.ts';
+import { readDeclaredColumns, VERSION } from '../read/provider.ts';
+import { feedSnapshots, feedToken, withIdFilter } from '../read/snapshot.ts';
 import type { EstadoMessage } from './bus.ts';
 
 export const WINDOW_MS = Number(process.env.LIVE_PUSH_MS ?? 500);
@@ -47,8 +47,7 @@ export function liveHub(io: Server, o: { orm: MikroORM; log: Logger; pushes: Liv
       return [];
     }
     // The key as an internal filter (a list: = ANY), whatever the YAML's filters.
-    const withKey: ProviderMeta = { ...meta, filters: [...meta.filters, { name: p.key, label: p.key, type: 'string', multiple: true }] };
-    return [{ ...p, meta, withKey, pending: new Map<number, Pending>(), last: new Map<number, number>() }];
+    return [{ ...p, meta, withKey: withIdFilter(meta, p.key), pending: new Map<number, Pending>(), last: new Map<number, number>() }];
   });
   let closed = false;
 
@@ -67,9 +66,15 @@ export function liveHub(io: Server, o: { orm: MikroORM; log: Logger; pushes: Liv
     try {
       const filter: Record<string, unknown> = x.serials ? { [p.key]: [...x.serials] } : {};
       if (p.recent) filter[p.recent.filter] = new Date(Date.now() - p.recent.ms).toISOString();
-      const q = { params: {}, filter, sort: p.meta.sort, offset: 0, limit: p.recent?.limit ?? MAX_ROWS };
-      const { rows } = await withCompany(empresa, () => readDeclared(o.orm.em.fork(), p.withKey, p.meta.sql!, q, empresa));
+      const q = { params: {}, filter, sort: p.meta.sort };
+      const em = o.orm.em.fork();
+      const versions = !!p.meta.sql!.versions;
+      const token = feedToken(em, p.provider, empresa);
+      const read = await withCompany(empresa, () => readDeclaredColumns(em, p.withKey, p.meta.sql!, q, empresa, undefined, p.recent?.limit ?? MAX_ROWS, { version: versions }));
       if (closed) return;
+      // the rows just read, with their versions, refresh the company's kept whole list (server/read/snapshot.ts)
+      if (versions) feedSnapshots(em, p.meta, p.meta.sql!, empresa, read, token);
+      const rows = versions ? read.map(({ [VERSION]: _, ...r }) => r) : read;
       const msg: LiveMessage = { empresaId: empresa, rows, completo: x.serials === null };
       io.local.to(room).emit(p.event, msg);
     } catch (err) {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, signIn } from './browser';
+import { linhasDe } from '../../shared/tabela';
 
 const baseUrl = inject('baseUrl');
 const adminPassword = inject('adminPassword');
@@ -52,7 +53,8 @@ describe('Content-Security-Policy in the browser', () => {
     await page.goto(`${baseUrl}/tlm/ras/rastreamento_ao_vivo`);
     await page.locator('.leaflet-container').waitFor();
     const body = await (await positions).json();
-    const located = ((Array.isArray(body) ? body : body.payload) as { latitude?: number | null }[]).filter((r) => r.latitude);
+    // the map asks for its columns as a table (shared/tabela.ts)
+    const located = linhasDe<{ latitude?: number | null }>(body.payload).filter((r) => r.latitude);
     await expect.poll(() => page.getByTestId('atualizado').textContent(), { timeout: 30_000 }).toMatch(/^Atualizado às/);
     if (located.length) await page.locator('.rastro-veiculo, .rastro-cluster').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => sockets.some((u) => u.includes('/socket_server')), { timeout: 30_000 }).toBe(true);

@@ -21,7 +21,7 @@ import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { fullHeight } from '../../../runtime/src/layout/zoom';
 import { useCan } from '../../../runtime/src/crud/lib/useCan';
 import { call } from '../../../runtime/src/api/http';
-import { comPosicao, contagem, emExcesso, ESTADOS, estadoDe, filtrar, porGaragem, titulo, velocidadeTexto, type Estado, type ItemLista, type UltimoEstado } from './estado';
+import { comPosicao, contagem, emExcesso, ESTADOS, estadoDe, filtrar, porGaragem, titulo, URL_AO_VIVO, velocidadeTexto, type Estado, type ItemLista, type UltimoEstado } from './estado';
 import { OPCOES_PADRAO, VehicleLayer, type OpcoesMapa, type PopupLinks } from './VehicleLayer';
 import { useUltimoEstadoAoVivo } from './aoVivo';
 
@@ -174,7 +174,7 @@ function VehicleList({ rows, onPick, selected, semComunicacaoMs, velocidadeMaxim
 export default function RastreamentoAoVivo() {
   const user = useSession();
   const empresa = user?.empresaAtiva ?? null;
-  const { rows: all, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo('/api/rastreamento/ultimo_estado', empresa);
+  const { rows: all, erro, atualizado, aoVivo } = useUltimoEstadoAoVivo(URL_AO_VIVO, empresa);
   const [q, setQ] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
   const layerRef = useRef<VehicleLayer | null>(null);

@@ -1,9 +1,9 @@
 // The latest states of the active company, live (runtime/src/layout/useLiveRows.ts): loaded once through the provider
 // (GET url), then kept by the socket's `ultimo_estado` pushes (server/realtime/live.ts) — no polling.
 import { useLiveRows } from '../../../runtime/src/layout/useLiveRows';
-import { aplicar, type UltimoEstado } from './estado';
+import { aplicar, PUSH_EVENT, type UltimoEstado } from './estado';
 
-export const PUSH_EVENT = 'ultimo_estado';
+export { PUSH_EVENT };
 
 /** `aceita`: the pushed rows this screen keeps (e.g. one vehicle's trackers). */
 export function useUltimoEstadoAoVivo(url: string | null, empresa: number | null, aceita?: (r: UltimoEstado) => boolean) {

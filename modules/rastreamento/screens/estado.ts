@@ -22,6 +22,17 @@ export interface UltimoEstado {
   garagem?: string | null;
 }
 
+/** The socket event of the pushed latest states (modules/rastreamento/server.ts `live`). */
+export const PUSH_EVENT = 'ultimo_estado';
+
+/** The columns the live map reads (GET …/ultimo_estado?columns=): of 10,000 vehicles, each column more is 10,000
+ *  values more to send and parse; the rest (attributes, battery …) open with the vehicle's record. */
+export const COLUNAS_AO_VIVO = ['serial', 'ativoId', 'ativoDescricao', 'placa', 'garagem', 'motoristaNome', 'fixTime', 'latitude', 'longitude',
+  'velocidade', 'direcao', 'ignicao', 'ultimaComunicacao'] as const;
+
+/** The live map's call: the whole fleet's latest states with COLUNAS_AO_VIVO, as a table (shared/tabela.ts). */
+export const URL_AO_VIVO = `/api/rastreamento/ultimo_estado?columns=${encodeURIComponent(JSON.stringify(COLUNAS_AO_VIVO))}&format=table`;
+
 export type Estado = EstadoVeiculo;
 export { SEM_COMUNICACAO_MS };
 export const ESTADOS = ESTADOS_VEICULO;

@@ -4,6 +4,7 @@
 // each says how a push applies.
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { ofCompany } from '../../../shared/scope-sql';
+import { isTabela, linhasDe, type Tabela } from '../../../shared/tabela';
 import { call } from '../api/http';
 import { JOINED, joinCount, listening, onPush } from './Realtime';
 
@@ -52,8 +53,10 @@ export function useLiveRows<R, T>(o: LiveRowsOptions<R, T>): LiveRows<T> {
     const g = ++gen.current;
     loadedAt.current = joinCount();
     try {
-      const list = await call<R[]>(url);
+      const answer = await call<R[] | Tabela>(url);
       if (g !== gen.current) return;
+      // a call with ?format=table answers the rows as a table (shared/tabela.ts)
+      const list = isTabela(answer) ? linhasDe<R>(answer) : answer;
       setRows(fns.current.read(Array.isArray(list) ? list : []));
       setAoVivo(loadedAt.current > 0 && loadedAt.current === joinCount());
       setAtualizado(new Date());

@@ -84,21 +84,21 @@ export const versionSql = (decl: ProviderSql) => `concat(${(decl.versions ?? [])
 /** Separators of the versions' text (planVersions): a key, \x01, its version; rows joined by \x02. */
 export const VERSION_SEP = '\x01', VERSION_ROW = '\x02';
 
-/** A database snapshot as its transactions' visibility (pg_current_snapshot): the first transaction not yet seen
- *  (xmax) and those running then (xip), as 32-bit xids (the xmin of a row). */
-export interface Since { xmax: string; xip: string[] }
+/** A database snapshot's oldest transaction still running (pg_current_snapshot's xmin) as a 32-bit xid, as a row's
+ *  xmin shows it: every xid below it had ended when the snapshot was taken, subtransactions included. */
+export interface Since { xmin: string }
 
 /** pg_current_snapshot()'s text ('xmin:xmax:xip,…', 64-bit) as a Since. */
 export function sinceOf(text: string): Since {
-  const [, xmax = '0', xip = ''] = text.split(':');
-  const low = (x: string) => String(BigInt(x) & 0xffffffffn);
-  return { xmax: low(xmax), xip: xip ? xip.split(',').map(low) : [] };
+  return { xmin: String(BigInt(text.split(':')[0] || '0') & 0xffffffffn) };
 }
 
-// A row version written after the snapshot `since` (its xmin not visible in it). age() counts back from one stable
-// xid of the statement: xmin precedes xmax ⟺ it is older; frozen xids are the oldest. A row older than 2^31
-// transactions counts as written (read again): never a changed row taken for an unchanged one.
-const writtenSince = (alias: string, x: string, xip: string) => `NOT (age(${alias}.xmin) > age(${x}::xid) AND ${alias}.xmin <> ALL(${xip}::xid[]))`;
+// A row version that may have been written after the snapshot `since`: its xmin is not older than the snapshot's
+// oldest running transaction. (Not "invisible in the snapshot": the snapshot's running list holds no subtransaction,
+// whose rows it would take for old.) A transaction that ended before the snapshot with an xid above that xmin is
+// counted as written too: read again, never a changed row taken for an unchanged one. age() counts back from one
+// stable xid of the statement; frozen xids are the oldest; a row older than 2^31 transactions counts as written.
+const writtenSince = (alias: string, x: string) => `NOT (age(${alias}.xmin) > age(${x}::xid))`;
 
 /** The tables of the versions' aliases after the first (the joined registers), as one-row FROM items: their row
  *  counts (n1, n2, …) and, with `since`, how many rows were written after it (c1, c2, …). Their company is the
@@ -106,10 +106,10 @@ const writtenSince = (alias: string, x: string, xip: string) => `NOT (age(${alia
 function registerCounts(decl: ProviderSql, p: Params, since?: Since): { items: string[]; cols: string[] } {
   const tables = fromTables(decl.from);
   const items: string[] = [], cols: string[] = [];
-  const x = since && p.add(since.xmax), xip = since && p.add(since.xip);
+  const x = since && p.add(since.xmin);
   (decl.versions ?? []).slice(1).forEach((alias, i) => {
     const t = tables.find((f) => f.alias === alias)!;
-    const c = since ? `, count(*) FILTER (WHERE ${writtenSince(alias, x!, xip!)})::int AS c` : '';
+    const c = since ? `, count(*) FILTER (WHERE ${writtenSince(alias, x!)})::int AS c` : '';
     items.push(`(SELECT count(*)::int AS n${c} FROM ${t.table} ${alias}) r${i + 1}`);
     cols.push(`r${i + 1}.n AS "n${i + 1}"`, ...(since ? [`r${i + 1}.c AS "c${i + 1}"`] : []));
   });
@@ -136,7 +136,7 @@ export function planChanges(meta: ProviderMeta, decl: ProviderSql, empresaId: nu
   const id = expandScope(decl.columns?.id ?? `${base}."id"`, 'empresa', base);
   const r = registerCounts(decl, p, since);
   const company = companySql(base, empresaId, p);
-  const written = writtenSince(base, p.add(since.xmax), p.add(since.xip));
+  const written = writtenSince(base, p.add(since.xmin));
   const sql = `SELECT b.n AS "n", b.v AS "v", pg_current_snapshot()::text AS "s"${r.cols.map((c) => `, ${c}`).join('')}`
     + ` FROM (SELECT count(*)::int AS n, string_agg((${id})::text || chr(1) || ${base}.xmin, chr(2)) FILTER (WHERE ${written}) AS v`
     + ` FROM ${table} ${base} WHERE ${company}) b${r.items.map((i) => `, ${i}`).join('')}`;

@@ -144,16 +144,20 @@ describe('the kept whole list (ultimo_estado)', () => {
 
   it("a push's rows feed the kept list: a device linked to another vehicle moves in the list at the next load", async () => {
     const operador = await sockets.join(admin.token, A, 'ultimo_estado');
-    await q(`UPDATE ativo SET descricao = 'AAA primeiro da lista' WHERE id = $1`, [ativos[9]]);
-    await state('SNAP-FEED', A, ativos[0]!, null);
+    // two vehicles of their own: one sorted after the others ('zzz…'), one before them (' …': only '' comes first)
+    const [fim, inicio] = await Promise.all([['zzz último', 'FIM1A00'], [' primeiro', 'INI1A00']].map(async ([nome, placa]) =>
+      (await q(`INSERT INTO ativo (empresa_id, descricao, placa, created_at, updated_at) VALUES ($1, $2, $3, now(), now()) RETURNING id`, [A, nome, placa])).rows[0].id as number));
+    await state('SNAP-FEED', A, fim, null);
     const [first, want0] = await both(URL_AO_VIVO, [...COLUNAS_AO_VIVO], true);
     expect(first).toBe(want0);
-    await q('UPDATE telemetria.ultimo_estado SET ativo_id = $2 WHERE serial = $1', ['SNAP-FEED', ativos[9]]);
+    await q('UPDATE telemetria.ultimo_estado SET ativo_id = $2 WHERE serial = $1', ['SNAP-FEED', inicio]);
     // the push that carries it has fed the kept rows before it was emitted
-    await expect.poll(() => operador.got.some((m: { rows: { serial: string; ativoId: number }[] }) => m.rows.some((r) => r.serial === 'SNAP-FEED' && r.ativoId === ativos[9])), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => operador.got.some((m: { rows: { serial: string; ativoId: number }[] }) => m.rows.some((r) => r.serial === 'SNAP-FEED' && r.ativoId === inicio)), { timeout: 15_000 }).toBe(true);
     const [got, want] = await both(URL_AO_VIVO, [...COLUNAS_AO_VIVO], true);
     expect(got).toBe(want);
-    expect(JSON.parse(got).rows.findIndex((r: unknown[]) => r[0] === 'SNAP-FEED')).toBeLessThan(JSON.parse(first).rows.findIndex((r: unknown[]) => r[0] === 'SNAP-FEED'));
+    const at = (t: string) => JSON.parse(t).rows.findIndex((r: unknown[]) => r[0] === 'SNAP-FEED');
+    expect(at(got)).toBeGreaterThanOrEqual(0);
+    expect(at(got)).toBeLessThan(at(first));
   });
 
   it("rows a push read before a load's check are not kept after it (they may be older than what the check kept)", async () => {
@@ -171,6 +175,33 @@ describe('the kept whole list (ultimo_estado)', () => {
     expect(got).toBe(want);
     const at = COLUNAS_AO_VIVO.indexOf('velocidade');
     expect(JSON.parse(got).rows.find((r: unknown[]) => r[0] === 'SNAP-TOKEN')[at]).toBe(77.5);
+  });
+
+  it('a register written in a subtransaction before a load and committed after it is seen at the next load', async () => {
+    const g = (await q(`INSERT INTO garagem (empresa_id, nome, created_at, updated_at) VALUES ($1, 'Garagem Sub', now(), now()) RETURNING id`, [A])).rows[0].id;
+    const a = (await q(`INSERT INTO ativo (empresa_id, descricao, placa, id_garagem, created_at, updated_at) VALUES ($1, 'Veículo Sub', 'SUB1A00', $2, now(), now()) RETURNING id`, [A, g])).rows[0].id;
+    await state('SNAP-SUB', A, a, null);
+    await admin.get(URL_AO_VIVO);
+    const tx = await pool.connect();
+    try {
+      // the transaction gets its xid, then the register's row is written by a subtransaction (a savepoint)
+      await tx.query('BEGIN');
+      await tx.query('SELECT pg_current_xact_id()');
+      await tx.query('SAVEPOINT s');
+      await tx.query(`UPDATE garagem SET nome = 'Garagem Renomeada' WHERE id = $1`, [g]);
+      await tx.query('RELEASE SAVEPOINT s');
+      // a later transaction ends meanwhile (the gateway writes all the time): the next snapshot's xmax passes the
+      // subtransaction's xid
+      await apply({ k: 'outra' });
+      // a load while it runs: its snapshot lists the transaction running, not the subtransaction
+      const [during, wantDuring] = await both(URL_AO_VIVO, [...COLUNAS_AO_VIVO], true);
+      expect(during).toBe(wantDuring);
+      await tx.query('COMMIT');
+    } finally { tx.release(); }
+    const [got, want] = await both(URL_AO_VIVO, [...COLUNAS_AO_VIVO], true);
+    expect(got).toBe(want);
+    const at = COLUNAS_AO_VIVO.indexOf('garagem');
+    expect(JSON.parse(got).rows.find((r: unknown[]) => r[0] === 'SNAP-SUB')[at]).toBe('Garagem Renomeada');
   });
 
   it('columns and format are checked (pt-BR); a filtered call answers the table by a full read', async () => {

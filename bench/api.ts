@@ -4,7 +4,7 @@
 // with the total; filtered (one garage) + q search + sorted by placa DESC; by id with the company check; the nested
 // list /api/ativo/{id}/motorista_temporario. Both servers must give the same JSON and Content-Range (checked first).
 // Closed-loop load of our own (10 keep-alive connections, bounded duration), rounds alternating the two servers;
-// prints req/s, p50/p99, server CPU per request and the ratio generated/bare per query (target >= 0.9x). Also the
+// prints req/s, p50/p99, server CPU per request (and PostgreSQL's, when local) and the ratio generated/bare per query (target >= 0.9x). Also the
 // API's cold start.
 // Database: a fresh embedded PostgreSQL in a temp dir, or a temp database `rastro_bench_api_*` created
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
@@ -91,7 +91,25 @@ function cpuMs(pid: number): number {
   } catch { return NaN; }
 }
 
-interface Load { name: string; target: string; rps: number; p50: number; p99: number; n: number; errors: number; cpuPerReq: number }
+/** CPU time (ms) of every PostgreSQL process of this machine (the database's share of a request: the statements'
+ *  cost differs between the two servers, and the two CPUs are shared). NaN when none is visible (a remote server). */
+function postgresCpuMs(): number {
+  let sum = 0, seen = false;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (f.slice(f.indexOf('(') + 1, f.lastIndexOf(')')) !== 'postgres') continue;
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      // utime + stime, and cutime + cstime: the postmaster's ended children (backends, parallel workers).
+      sum += (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) * 10;
+      seen = true;
+    } catch { /* ended meanwhile */ }
+  }
+  return seen ? sum : NaN;
+}
+
+interface Load { name: string; target: string; rps: number; p50: number; p99: number; n: number; errors: number; cpuPerReq: number; pgPerReq: number }
 
 /** Closed-loop load: CONNECTIONS keep-alive connections, each sending the next request when the last answered. */
 async function load(name: string, target: string, base: string, pid: number, headers: Record<string, string>, path: (i: number) => string, seconds: number): Promise<Load> {
@@ -108,7 +126,7 @@ async function load(name: string, target: string, base: string, pid: number, hea
     req.on('error', () => resolve(-1));
     req.end();
   });
-  const c0 = cpuMs(pid);
+  const c0 = cpuMs(pid), pg0 = postgresCpuMs();
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
@@ -118,11 +136,11 @@ async function load(name: string, target: string, base: string, pid: number, hea
     }
   }));
   const elapsed = (performance.now() - t0) / 1000;
-  const cpu = cpuMs(pid) - c0;
+  const cpu = cpuMs(pid) - c0, pgCpu = postgresCpuMs() - pg0;
   agent.destroy();
   lat.sort((a, b) => a - b);
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
-  return { name, target, rps: lat.length / elapsed, p50: q(0.5), p99: q(0.99), n: lat.length, errors, cpuPerReq: cpu / Math.max(1, lat.length + errors) };
+  return { name, target, rps: lat.length / elapsed, p50: q(0.5), p99: q(0.99), n: lat.length, errors, cpuPerReq: cpu / Math.max(1, lat.length + errors), pgPerReq: pgCpu / Math.max(1, lat.length + errors) };
 }
 
 
@@ -230,13 +248,13 @@ try {
   // Warm-up (JIT, pools, session cache), then rounds alternating generated / bare.
   for (const c of cases) { await load(c.name, 'gerada', base, gpid, headers, c.path, 1); await load(c.name, 'bare', bareBase, bpid, {}, c.path, 1); }
   const runs: Load[] = [];
-  console.log(`\n${CONNECTIONS} conexões, ${SECONDS} s por medida, ${ROUNDS} rodadas alternadas\n${'caso'.padEnd(30)}${'servidor'.padEnd(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU ms/req'.padStart(11)}${'erros'.padStart(6)}`);
+  console.log(`\n${CONNECTIONS} conexões, ${SECONDS} s por medida, ${ROUNDS} rodadas alternadas\n${'caso'.padEnd(30)}${'servidor'.padEnd(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU ms/req'.padStart(11)}${'PG ms/req'.padStart(10)}${'erros'.padStart(6)}`);
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of cases) {
       for (const [target, b, pid, h] of (r % 2 ? [['bare', bareBase, bpid, {}], ['gerada', base, gpid, headers]] : [['gerada', base, gpid, headers], ['bare', bareBase, bpid, {}]]) as [string, string, number, Record<string, string>][]) {
         const x = await load(c.name, target, b, pid, h, c.path, SECONDS);
         runs.push(x);
-        console.log(`${x.name.padEnd(30)}${x.target.padEnd(9)}${f1(x.rps)}${f2(x.p50)}${f2(x.p99)}${f2(x.cpuPerReq).padStart(11)}${String(x.errors).padStart(6)}`);
+        console.log(`${x.name.padEnd(30)}${x.target.padEnd(9)}${f1(x.rps)}${f2(x.p50)}${f2(x.p99)}${f2(x.cpuPerReq).padStart(11)}${f2(x.pgPerReq).padStart(10)}${String(x.errors).padStart(6)}`);
       }
     }
   }
@@ -246,8 +264,8 @@ try {
     const ratios = g.map((x, i) => x.rps / b[i].rps);
     return {
       caso: c.name,
-      gerada: { rps: Math.round(median(g.map((x) => x.rps))), p50: +median(g.map((x) => x.p50)).toFixed(2), p99: +median(g.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(g.map((x) => x.cpuPerReq)).toFixed(3) },
-      bare: { rps: Math.round(median(b.map((x) => x.rps))), p50: +median(b.map((x) => x.p50)).toFixed(2), p99: +median(b.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(b.map((x) => x.cpuPerReq)).toFixed(3) },
+      gerada: { rps: Math.round(median(g.map((x) => x.rps))), p50: +median(g.map((x) => x.p50)).toFixed(2), p99: +median(g.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(g.map((x) => x.cpuPerReq)).toFixed(3), pgMsPorReq: +median(g.map((x) => x.pgPerReq)).toFixed(3) },
+      bare: { rps: Math.round(median(b.map((x) => x.rps))), p50: +median(b.map((x) => x.p50)).toFixed(2), p99: +median(b.map((x) => x.p99)).toFixed(2), cpuMsPorReq: +median(b.map((x) => x.cpuPerReq)).toFixed(3), pgMsPorReq: +median(b.map((x) => x.pgPerReq)).toFixed(3) },
       razoes: ratios.map((x) => +x.toFixed(2)),
       razao: +median(ratios).toFixed(2),
       // CPU per request, floor ÷ API: steadier than req/s when other work shares the machine.
@@ -256,7 +274,7 @@ try {
   });
   console.log('');
   for (const s of summary) {
-    console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}; CPU bare/gerada ${s.razaoCpu}×) ${s.razao >= 0.9 ? '✓ meta ≥ 0,9×' : '✗ abaixo da meta 0,9×'}`);
+    console.log(`${s.caso}: gerada ${s.gerada.rps} req/s (p50 ${s.gerada.p50} ms, p99 ${s.gerada.p99} ms, ${s.gerada.cpuMsPorReq} ms CPU/req, PostgreSQL ${s.gerada.pgMsPorReq}) · bare ${s.bare.rps} req/s (p50 ${s.bare.p50} ms, p99 ${s.bare.p99} ms, ${s.bare.cpuMsPorReq} ms CPU/req, PostgreSQL ${s.bare.pgMsPorReq}) · razão gerada/bare ${s.razao}× (rodadas ${s.razoes.join(', ')}; CPU bare/gerada ${s.razaoCpu}×) ${s.razao >= 0.9 ? '✓ meta ≥ 0,9×' : '✗ abaixo da meta 0,9×'}`);
   }
   // Where the time goes: the API's pipeline alone (session from the cache, no SQL) on the same load.
   const floor = await load('pipeline sem SQL (token_valido)', 'gerada', base, gpid, headers, () => '/api/auth/token_valido', SECONDS);

@@ -73,18 +73,29 @@ interface Executor { executeQuery(q: unknown): Promise<unknown> }
 /** State each pooled connection is set to ('': system role, '?': unknown, else 'empresa:ambiente'). */
 const state = new WeakMap<object, string>();
 
-/** Kysely/MikroORM onReserveConnection hook (server/db/orm.ts). */
-export async function onReserveConnection(connection: unknown): Promise<void> {
+/** Puts the connection `key` in the current context's state (company, ambiente, role) with `exec`, unless it is
+ *  already there: a connection already in the right state costs no round trip. */
+function reserve(key: object, exec: (sql: string) => Promise<unknown>): Promise<void> | undefined {
   const s = als.getStore();
   const want = s ? `${s.empresa}:${s.ambiente ?? ''}` : '';
-  const c = connection as Executor;
   // A new connection starts as the system role with no company.
-  if ((state.get(c) ?? '') === want) return;
+  if ((state.get(key) ?? '') === want) return undefined;
   // Unknown until the statement succeeds (one statement: applied whole or not at all), so a failure is retried.
-  state.set(c, '?');
+  state.set(key, '?');
+  return exec(scopeSql(s?.empresa, s?.ambiente)).then(() => { state.set(key, want); });
+}
+
+/** Kysely/MikroORM onReserveConnection hook (server/db/orm.ts). */
+export async function onReserveConnection(connection: unknown): Promise<void> {
+  const c = connection as Executor;
   // Kysely's PostgresConnection reads only sql and parameters of the compiled query.
-  await c.executeQuery({ sql: scopeSql(s?.empresa, s?.ambiente), parameters: [], query: { kind: 'RawNode', sqlFragments: [], parameters: [] } });
-  state.set(c, want);
+  await reserve(c, (sql) => c.executeQuery({ sql, parameters: [], query: { kind: 'RawNode', sqlFragments: [], parameters: [] } }));
+}
+
+/** The same for a client of a plain pg pool that only this module's callers use (the read engine's, server/db/read-pool.ts);
+ *  undefined when nothing had to change. */
+export function reserveClient(client: { query(sql: string): Promise<unknown> }): Promise<void> | undefined {
+  return reserve(client, (sql) => client.query(sql));
 }
 
 /** Inside a transaction of a plain pg client of another pool (the exports' cursor pool): the current context's

@@ -8,6 +8,7 @@ import { entityByKey, getModel, ormName } from '../core/registry.ts';
 import { LABELS, readOne, readPage, visibleFields } from './engine.ts';
 import { computedColumns } from './computed.ts';
 import { withCompany } from '../db/rls.ts';
+import { readRows } from '../db/read-pool.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
 import { serialize, type Row } from '../crud/query.ts';
 
@@ -95,7 +96,8 @@ describe('read engine', () => {
         expect(got.total).toBe(all.filter((r) => r.empresaId === e).length);
       }
     }
-    const prepared = await ts.orm.em.getConnection().execute(`select name, generic_plans + custom_plans as runs from pg_prepared_statements where name like 'rastro_read_%'`) as { runs: number }[];
+    // On the read pool's connection (server/db/read-pool.ts; sequential reads take the same idle connection).
+    const prepared = await readRows<{ runs: number }>(ts.orm.em, `select name, generic_plans + custom_plans as runs from pg_prepared_statements where name like 'rastro_read_%'`);
     expect(prepared.length).toBeGreaterThan(0);
     expect(Math.max(...prepared.map((x) => Number(x.runs)))).toBeGreaterThanOrEqual(8);
   });

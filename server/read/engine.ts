@@ -18,6 +18,7 @@ import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Or
 import { snippetSql } from '../tenancy/scope.ts';
 import { entityByKey } from '../core/registry.ts';
 import { perOrm } from '../db/per-orm.ts';
+import { readRows } from '../db/read-pool.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
@@ -102,13 +103,38 @@ function labelExpr(target: EntityMeta, a: string): string {
   return rep ? `${a}.${ident(rep.column)}::text` : `${a}.id::text`;
 }
 
-/** The `_labels` select item over the rows `t` ('' when the entity shows no reference); values added to `p`. */
-function labelsSelect(plan: Plan, s: Session, p: Params): string {
+/** The label subselects' scope conditions (values added to `p`), one per reference: the only part of `_labels` that
+ *  depends on the session. */
+function labelScopes(plan: Plan, s: Session, p: Params): string[] {
+  return plan.labels.map((l) => scopeSql(l.target, s, 'lbl', p));
+}
+
+/** The `_labels` select item over the rows `t` ('' when the entity shows no reference), around its scopes. */
+function labelsSelect(plan: Plan, scopes: string[]): string {
   if (!plan.labels.length) return '';
   let items = '';
-  for (const l of plan.labels) items += `${items ? ', ' : ''}${l.head}${scopeSql(l.target, s, 'lbl', p)})`;
+  plan.labels.forEach((l, i) => { items += `${items ? ', ' : ''}${l.head}${scopes[i]})`; });
   return `, json_build_object(${items}) AS ${LABELS_AS}`;
 }
+
+// A statement's text is written once per shape: the parts that vary between requests (the conditions with their
+// placeholders, the order, the labels' scopes …) are short and make the key; the long select list and computed
+// columns are joined only when a shape is new. The same text object each time also spares hashing it again when the
+// prepared statement's name is looked up (V8 keeps a string's hash).
+const texts = new WeakMap<EntityMeta, Map<string, string>>();
+const MAX_SHAPES = 500;
+function textOf(e: EntityMeta, key: string, build: () => string): string {
+  let m = texts.get(e);
+  if (!m) texts.set(e, (m = new Map()));
+  let sql = m.get(key);
+  if (sql === undefined) {
+    if (m.size >= MAX_SHAPES) m.clear();
+    sql = build();
+    m.set(key, sql);
+  }
+  return sql;
+}
+const SEP = '\u0001';
 
 /** The computed columns as select items over the rows `t`. */
 const selects = new WeakMap<EntityMeta, string>();
@@ -123,14 +149,10 @@ function computedSelect(e: EntityMeta): string {
 
 // ---------- running ----------
 
-interface Client { executeQuery(q: unknown): Promise<{ rows: Row[] }> }
-let queryId = 0;
-/** Runs SQL with bind parameters on the ORM's pool (its connection hook sets the company role, server/db/rls.ts),
- *  skipping the ORM's query formatting (which inlines values) and logging. */
-async function run(em: EntityManager, sql: string, parameters: unknown[]): Promise<Row[]> {
-  const client = (em.getConnection() as unknown as { getClient(): Client }).getClient();
-  const res = await client.executeQuery({ sql: statement(namesOf(em), sql), parameters, queryId: { queryId: `read${++queryId}` }, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } });
-  return res.rows;
+/** Runs SQL with bind parameters on the read pool (server/db/read-pool.ts: the request's company, as the ORM's
+ *  connections), as a prepared statement. */
+function run(em: EntityManager, sql: string, values: unknown[]): Promise<Row[]> {
+  return readRows<Row>(em, statement(namesOf(em), sql, values));
 }
 
 // Named (prepared) statements: PostgreSQL parses and plans a statement once per pooled connection instead of on every
@@ -140,18 +162,18 @@ async function run(em: EntityManager, sql: string, parameters: unknown[]): Promi
 // execution.
 const namesOf = perOrm(() => new Map<string, string>());
 const MAX_NAMED = 200;
-function statement(names: Map<string, string>, sql: string): string {
-  let name = names.get(sql);
+function statement(names: Map<string, string>, text: string, values: unknown[]): pg.QueryConfig {
+  let name = names.get(text);
   if (!name && names.size < MAX_NAMED) {
-    name = `rastro_read_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    names.set(sql, name);
+    name = `rastro_read_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
   }
-  // node-postgres takes a query config object where Kysely passes the text through.
-  return name ? ({ text: sql, name, toString: () => sql } as unknown as string) : sql;
+  return name ? { text, name, values } : { text, values };
 }
 
 /** The session change counter as one more column, when the request's cached session still has to be checked. */
-const versionColumn = (check: SessionCheck | undefined) => (check?.pending ? `, (${VERSION_SQL}) AS "__v"` : '');
+const VERSION_COLUMN = `, (${VERSION_SQL}) AS "__v"`;
+const versionColumn = (check: SessionCheck | undefined) => (check?.pending ? VERSION_COLUMN : '');
 /** Settles the request's session check from the counter its statement read; a stale session discards the answer. */
 function settle(check: SessionCheck | undefined, rows: Row[]): void {
   if (check?.pending && rows.length && !check.settle(rows[0].__v)) throw staleSession();
@@ -190,23 +212,27 @@ export function planPage(e: EntityMeta, s: Session, q: ReadQuery & { offset: num
   const p = pgParams();
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
-  const computed = computedSelect(e);
-  const labels = labelsSelect(plan, s, p);
-  const table = ident(e.table);
+  const scopes = labelScopes(plan, s, p);
   const lim = p.add(q.limit), off = p.add(q.offset);
-  // Computed expressions run on the page's rows only (the inner query pages; its columns as snippets may read any).
-  // Labels alone stay in the plain form (PostgreSQL evaluates such subselects after the sort and limit), which
-  // reads only the visible columns (some registers grant the app role only some of their columns).
-  const page = computed
-    ? `SELECT ${plan.select}${computed}${labels} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
-    : `SELECT ${plan.select}${labels} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
   // The parent's visibility (nested lists) as one more column of the total's row.
-  const parent = q.parent
-    ? `, EXISTS (SELECT 1 FROM ${ident(q.parent.entity.table)} pp WHERE ${[scopeSql(q.parent.entity, s, 'pp', p), whereSql(q.parent.entity, q.parent.where, 'pp', p)].join(' AND ')}) AS "__parent"`
-    : '';
-  // The total's row always comes, with the page's rows (none: one row of nulls).
-  const sql = `SELECT c.n AS "__total"${versionColumn(check)}${parent}, p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${w}) c` +
-    ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
+  const parentWhere = q.parent ? [scopeSql(q.parent.entity, s, 'pp', p), whereSql(q.parent.entity, q.parent.where, 'pp', p)].join(' AND ') : '';
+  const version = versionColumn(check);
+  const key = `page${SEP}${w}${SEP}${order}${SEP}${scopes.join(SEP)}${SEP}${lim}${SEP}${off}${SEP}${q.parent ? q.parent.entity.key : ''}${SEP}${parentWhere}${SEP}${version ? 'v' : ''}`;
+  const sql = textOf(e, key, () => {
+    const computed = computedSelect(e);
+    const labels = labelsSelect(plan, scopes);
+    const table = ident(e.table);
+    // Computed expressions run on the page's rows only (the inner query pages; its columns as snippets may read any).
+    // Labels alone stay in the plain form (PostgreSQL evaluates such subselects after the sort and limit), which
+    // reads only the visible columns (some registers grant the app role only some of their columns).
+    const page = computed
+      ? `SELECT ${plan.select}${computed}${labels} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}) t ORDER BY ${order}`
+      : `SELECT ${plan.select}${labels} FROM ${table} t WHERE ${w} ORDER BY ${order} LIMIT ${lim} OFFSET ${off}`;
+    const parent = q.parent ? `, EXISTS (SELECT 1 FROM ${ident(q.parent.entity.table)} pp WHERE ${parentWhere}) AS "__parent"` : '';
+    // The total's row always comes, with the page's rows (none: one row of nulls).
+    return `SELECT c.n AS "__total"${version}${parent}, p.* FROM (SELECT count(*)::int AS n FROM ${table} t WHERE ${w}) c` +
+      ` LEFT JOIN LATERAL (SELECT 1 AS "__row", q.* FROM (${page}) q) p ON TRUE`;
+  });
   return { sql, params: p.values };
 }
 
@@ -227,12 +253,16 @@ export async function readOne(em: EntityManager, e: EntityMeta, s: Session, id: 
   const plan = planOf(e);
   const p = pgParams();
   const w = conditions(e, s, { narrow: narrow ? { $and: [{ id }, narrow] } : { id } }, p);
-  const computed = computedSelect(e);
-  const labels = labelsSelect(plan, s, p);
-  const table = ident(e.table);
-  const sql = computed
-    ? `SELECT ${plan.select}${computed}${labels}${versionColumn(check)} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} LIMIT 1) t`
-    : `SELECT ${plan.select}${labels}${versionColumn(check)} FROM ${table} t WHERE ${w} LIMIT 1`;
+  const scopes = labelScopes(plan, s, p);
+  const version = versionColumn(check);
+  const sql = textOf(e, `one${SEP}${w}${SEP}${scopes.join(SEP)}${SEP}${version ? 'v' : ''}`, () => {
+    const computed = computedSelect(e);
+    const labels = labelsSelect(plan, scopes);
+    const table = ident(e.table);
+    return computed
+      ? `SELECT ${plan.select}${computed}${labels}${version} FROM (SELECT ${plan.inner} FROM ${table} t WHERE ${w} LIMIT 1) t`
+      : `SELECT ${plan.select}${labels}${version} FROM ${table} t WHERE ${w} LIMIT 1`;
+  });
   const rows = await run(em, sql, p.values);
   settle(check, rows);
   return rows.length ? toJson(plan, rows[0]) : null;
@@ -294,7 +324,7 @@ export async function* readBatches(em: EntityManager, e: EntityMeta, s: Session,
   const p = pgParams();
   const w = conditions(e, s, q, p);
   const order = orderSql(parseSort(e, q.sort), 't');
-  const computed = computedSelect(e) + labelsSelect(plan, s, p);
+  const computed = computedSelect(e) + labelsSelect(plan, labelScopes(plan, s, p));
   const sql = `SELECT ${plan.select}${computed} FROM ${ident(e.table)} t WHERE ${w} ORDER BY ${order}`;
   for await (const raw of readCursor(em, sql, p.values)) {
     yield raw.map((r) => {

@@ -14,8 +14,9 @@
 //
 // How a query gets the company: the request runs inside `withCompany(id, next)` (AsyncLocalStorage); the ORM
 // pool's onReserveConnection hook puts the pooled connection in that state (role + setting, session level) before
-// the query or transaction runs, and back to the system role outside a company. The state of each connection is
-// remembered, so a connection already in the right state costs no round trip.
+// the query or transaction runs, and back to the system role outside a company; the read engine's own pool does the
+// same with reserveClient (server/db/read-pool.ts). The state of each connection is remembered, so a connection
+// already in the right state costs no round trip.
 //
 // Operators: DATABASE_URL must be the owner of the tables (or a superuser, as the embedded database and CI use).
 // With a non-superuser owner, either give it CREATEROLE once (the migration creates the roles and grants them to

@@ -3,6 +3,7 @@
 // ORDER BY (the sort column's expression, empty values last ascending, then the tiebreak) and pages it with the total
 // in one statement. Code remains only for what SQL cannot say (a provider implementation in its module).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../db/read-pool.ts';
 import type { ProviderMeta, ProviderSql } from '../../shared/model.ts';
 
 export type { ProviderSql };
@@ -159,10 +160,9 @@ export function planDeclaredAll(meta: ProviderMeta, decl: ProviderSql, q: Omit<D
   return { sql: `SELECT ${select} FROM ${from}${w} ORDER BY ${order}`, params: p.values };
 }
 
-/** The rows of a statement on the request's connection (its transaction and company, as the ORM's reads). */
-export async function rawRows(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-  const client = (em.getConnection() as unknown as { getClient(): { executeQuery(q: unknown): Promise<{ rows: Record<string, unknown>[] }> } }).getClient();
-  return (await client.executeQuery({ sql, parameters: params, query: { kind: 'RawNode', sqlFragments: [sql], parameters: [] } })).rows;
+/** The rows of a statement on the read engine's pool, in the context's company (server/db/read-pool.ts). */
+export function rawRows(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  return readRows(em, { text: sql, values: params });
 }
 
 /** One page of a declared provider and its total, in one statement. */

@@ -82,13 +82,16 @@ async function stop(): Promise<void> {
 
 type Proc = ChildProcess;
 
-/** CPU time (ms) of a process (utime + stime from /proc). */
+/** A process's /proc stat: its command name and CPU times in ms (utime, stime, cutime, cstime; USER_HZ 100). */
+function procStat(pid: number | string): { comm: string; cpu: number[] } {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return { comm: f.slice(f.indexOf('(') + 1, f.lastIndexOf(')')), cpu: rest.slice(11, 15).map((x) => Number(x) * 10) };
+}
+
+/** CPU time (ms) of a process (utime + stime). */
 function cpuMs(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) * 10; // fields 14, 15 in USER_HZ (100)
-  } catch { return NaN; }
+  try { const { cpu } = procStat(pid); return cpu[0]! + cpu[1]!; } catch { return NaN; }
 }
 
 /** CPU time (ms) of every PostgreSQL process of this machine (the database's share of a request: the statements'
@@ -98,11 +101,10 @@ function postgresCpuMs(): number {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (f.slice(f.indexOf('(') + 1, f.lastIndexOf(')')) !== 'postgres') continue;
-      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      const { comm, cpu } = procStat(d);
+      if (comm !== 'postgres') continue;
       // utime + stime, and cutime + cstime: the postmaster's ended children (backends, parallel workers).
-      sum += (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) * 10;
+      sum += cpu.reduce((a, b) => a + b, 0);
       seen = true;
     } catch { /* ended meanwhile */ }
   }

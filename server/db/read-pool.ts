@@ -8,23 +8,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { perOrm } from './per-orm.ts';
 import { reserveClient } from './rls.ts';
 
-/** Connections of the read pool (READ_POOL_MAX, default 10); idle ones close after 10 s. */
-const MAX = () => Number(process.env.READ_POOL_MAX ?? 10);
-
-const pools = perOrm((): { pool?: pg.Pool } => ({}));
-function poolOf(em: EntityManager): pg.Pool {
-  const held = pools(em);
-  if (!held.pool) {
-    const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
-    // Same connection settings and type parsers as the ORM's pool (values come as the ORM's raw reads give them).
-    held.pool = new pg.Pool({ ...conn.mapOptions({}), max: MAX(), idleTimeoutMillis: 10_000, allowExitOnIdle: true });
-    held.pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
-    // A connection that fails while checked out between two statements (the server ended it) emits 'error' with no
-    // pool listener attached: without one of its own the process would end. Its next statement fails and drops it.
-    held.pool.on('connect', (client) => { client.on('error', () => undefined); });
-  }
-  return held.pool;
+/** A pg pool per app beside the ORM's (the read engine's, the exports' cursors): the ORM's connection settings and
+ *  type parsers (values come as the ORM's raw reads give them), `max()` connections, idle ones closed after
+ *  `idleTimeoutMillis`; the pool never keeps the process alive. */
+export function ownPool(max: () => number, idleTimeoutMillis: number): (em: EntityManager) => pg.Pool {
+  const held = perOrm((): { pool?: pg.Pool } => ({}));
+  return (em) => {
+    const h = held(em);
+    if (!h.pool) {
+      const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
+      const pool = new pg.Pool({ ...conn.mapOptions({}), max: max(), idleTimeoutMillis, allowExitOnIdle: true });
+      pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
+      // A connection that fails while checked out between two statements (the server ended it) emits 'error' with no
+      // pool listener attached: without one of its own the process would end. Its next statement fails and drops it.
+      pool.on('connect', (client) => { client.on('error', () => undefined); });
+      h.pool = pool;
+    }
+    return h.pool;
+  };
 }
+
+/** Connections of the read pool (READ_POOL_MAX, default 10); idle ones close after 10 s. */
+const poolOf = ownPool(() => Number(process.env.READ_POOL_MAX ?? 10), 10_000);
 
 /** Runs one statement (text or a named, prepared query) in the current context's company and answers its rows. */
 export async function readRows<R = Record<string, unknown>>(em: EntityManager, q: string | pg.QueryConfig): Promise<R[]> {

@@ -3,7 +3,7 @@
 // inlined as subselects, the filter, the company scope and the order with id as tiebreak — and leaves as the JSON
 // the API has always answered (jsonValue). Writes stay on MikroORM (server/crud/write.ts, findVisible).
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
@@ -18,7 +18,7 @@ import { orderSql, parseFilter, parseSort, pgParams, scopeSql, whereSql, type Or
 import { snippetSql } from '../tenancy/scope.ts';
 import { entityByKey } from '../core/registry.ts';
 import { perOrm } from '../db/per-orm.ts';
-import { readRows } from '../db/read-pool.ts';
+import { ownPool, readRows } from '../db/read-pool.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
@@ -308,18 +308,7 @@ export const MAX_CURSORS = () => Number(process.env.EXPORT_MAX_TOTAL ?? 6);
 
 // Cursors read through a pool of their own (one connection per running export): a download its client stalls holds
 // one of these, never a connection of the application's pool.
-const pools = new WeakMap<object, pg.Pool>();
-function cursorPool(em: EntityManager): pg.Pool {
-  const conn = em.getConnection() as unknown as { mapOptions(o: object): pg.PoolConfig };
-  let pool = pools.get(conn);
-  if (!pool) {
-    // Same connection settings and type parsers as the ORM's pool.
-    pool = new pg.Pool({ ...conn.mapOptions({}), max: MAX_CURSORS(), idleTimeoutMillis: 5_000, allowExitOnIdle: true });
-    pool.on('error', () => undefined); // an idle connection dropped by the server: the pool discards it
-    pools.set(conn, pool);
-  }
-  return pool;
-}
+const cursorPool = ownPool(MAX_CURSORS, 5_000);
 
 /** Cell value of a streamed row: as the JSON, except instants stay Dates (spreadsheets take them as dates). */
 const cellValue = (f: FieldMeta, v: unknown) => (f.type === 'datetime' && v != null ? (v instanceof Date ? v : new Date(v as string)) : jsonValue(f, v));

@@ -37,12 +37,14 @@ const MOTORISTA = `coalesce((SELECT m.nome FROM telemetria.ultimo_estado u JOIN 
     ORDER BY esc.data_inicio DESC LIMIT 1))`;
 const ULTIMA = `(SELECT max(u.ultima_comunicacao) FROM telemetria.ultimo_estado u WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id)`;
 const POSICAO = `(SELECT coalesce((SELECT g.endereco FROM telemetria.endereco g
-      WHERE g.empresa_id = t.empresa_id AND g.lat_key BETWEEN round(u.lat * 1000)::int - 3 AND round(u.lat * 1000)::int + 3
-        AND g.lon_key BETWEEN round(u.lon * 1000)::int - 3 AND round(u.lon * 1000)::int + 3
-      ORDER BY abs(g.lat_key - round(u.lat * 1000)::int) + abs(g.lon_key - round(u.lon * 1000)::int), g.fonte DESC LIMIT 1),
-    to_char(u.lat, 'FM990.000000') || ', ' || to_char(u.lon, 'FM990.000000'))
-  FROM telemetria.ultimo_estado u
-  WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id AND u.lat IS NOT NULL ORDER BY u.fix_time DESC NULLS LAST LIMIT 1)`;
+      WHERE g.empresa_id = t.empresa_id AND g.lat_key BETWEEN k.lat_min AND k.lat_max AND g.lon_key BETWEEN k.lon_min AND k.lon_max
+      ORDER BY abs(g.lat_key - k.lat_key) + abs(g.lon_key - k.lon_key), g.fonte DESC, g.lat_key, g.lon_key LIMIT 1),
+    to_char(k.lat, 'FM990.000000') || ', ' || to_char(k.lon, 'FM990.000000'))
+  FROM (SELECT u.lat, u.lon, round(u.lat * 1000)::int AS lat_key, round(u.lon * 1000)::int AS lon_key,
+      round(u.lat * 1000)::int - 3 AS lat_min, round(u.lat * 1000)::int + 3 AS lat_max,
+      round(u.lon * 1000)::int - 3 AS lon_min, round(u.lon * 1000)::int + 3 AS lon_max
+    FROM telemetria.ultimo_estado u
+    WHERE u.ativo_id = t.id AND u.empresa_id = t.empresa_id AND u.lat IS NOT NULL ORDER BY u.fix_time DESC NULLS LAST LIMIT 1) k)`;
 const EQUIPAMENTOS = `(SELECT string_agg(ea.serial, ', ' ORDER BY ea.serial) FROM equipamento_ativo ea
   WHERE ea.ativo_id = t.id AND ea.empresa_id = t.empresa_id AND ea.data_inicio <= now() AND (ea.data_fim IS NULL OR ea.data_fim > now()))`;
 /** `_labels`: each reference's record representation, only from the company's rows (the company is $1). */

@@ -1,6 +1,6 @@
 // npm run bench:api — the generated API against the floor, a bare node:http + pg server (bench/api-bare.ts: one
 // hand-written statement per answer, computed columns inlined), on the same tables (100k ativos, half in the
-// measured company; 0-8 motoristas temporários per ativo; 3 in 4 with a device linked), in the same run. Queries: list of 25 sorted by placa
+// measured company; 0-8 motoristas temporários per ativo; 3 in 4 with a device linked, each with its latest state), in the same run. Queries: list of 25 sorted by placa
 // with the total; filtered (one garage) + q search + sorted by placa DESC; by id with the company check; the nested
 // list /api/ativo/{id}/motorista_temporario. Both servers must give the same JSON and Content-Range (checked first).
 // Closed-loop load of our own (10 keep-alive connections, bounded duration), rounds alternating the two servers;
@@ -29,6 +29,8 @@ const ATIVOS = Number(process.env.BENCH_ATIVOS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Seconds of unmeasured load right before each measurement (JIT, the pools' connections and their plans warm). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const ADMIN_PASSWORD = 'bench-admin-123';
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
@@ -48,7 +50,8 @@ let bare: ChildProcess | undefined;
 /** Spawns the server like `npm start` does (without the front-end build); answers ms until it serves. */
 async function start(url: string, port: number): Promise<number> {
   const t0 = performance.now();
-  server = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), ...serverNodeArgs()], {
+  const extra = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  server = spawn(process.execPath, [...extra, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), ...serverNodeArgs()], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD, MIGRATIONS_PATH: migrations,
@@ -56,7 +59,7 @@ async function start(url: string, port: number): Promise<number> {
       // The API alone: no device gateway nor demo trackers in the measured process.
       GATEWAY: 'off', DEMO_SIMULATION: 'off', DEMO: 'on', // two companies with the demo data
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? fs.openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'pipe'],
   });
   let stderr = '';
   server.stderr!.on('data', (d) => { stderr += d; });
@@ -191,7 +194,19 @@ try {
            case when k = 0 and a.id % 10 = 0 then now() - interval '200 days' end, now(), now()
     from ativo a cross join lateral generate_series(0, case when a.id % 10 = 0 then 1 else 0 end) k
     where a.id % 4 <> 0`);
-  for (const t of ['ativo', 'motorista_temporario', 'equipamento_ativo']) await db.query(`analyze ${t}`);
+  // Their latest states (the computed columns driver, communication and address read them): every device linked now
+  // reported within the last two days around São Paulo, half with a driver identified; the address cache holds the
+  // resolved point of 1 state in 2 (the other shows coordinates).
+  await db.query(`insert into telemetria.ultimo_estado (serial, empresa_id, ativo_id, motorista_id, protocolo, fix_time, lat, lon, speed, valid, ignition, ultima_comunicacao)
+    select ea.serial, ea.empresa_id, ea.ativo_id, case when ea.ativo_id % 2 = 0 then m.ids[1 + ea.ativo_id % array_length(m.ids, 1)] end, 'queclink',
+           now() - (ea.ativo_id % 2880) * interval '1 minute', -23.55 + (ea.ativo_id % 997) * 0.0004, -46.63 + (ea.ativo_id % 991) * 0.0004,
+           (ea.ativo_id % 90)::real, true, ea.ativo_id % 3 <> 0, now() - (ea.ativo_id % 2880) * interval '1 minute'
+    from equipamento_ativo ea join (select empresa_id, array_agg(id order by id) as ids from motorista group by empresa_id) m on m.empresa_id = ea.empresa_id
+    where ea.data_fim is null`);
+  await db.query(`insert into telemetria.endereco (empresa_id, lat_key, lon_key, endereco, fonte)
+    select distinct u.empresa_id, round(u.lat * 1000)::int, round(u.lon * 1000)::int, 'Rua ' || u.ativo_id % 997 || ', São Paulo - SP', 'municipio'
+    from telemetria.ultimo_estado u where u.ativo_id % 4 < 2 on conflict do nothing`);
+  for (const t of ['ativo', 'motorista_temporario', 'equipamento_ativo', 'telemetria.ultimo_estado', 'telemetria.endereco']) await db.query(`analyze ${t}`);
   const base = `http://127.0.0.1:${port}`;
   const login = await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', senha: ADMIN_PASSWORD }) })).json();
   const empresa = Number(login.payload.user.empresaAtiva);
@@ -201,8 +216,9 @@ try {
   const garagem = Number((await db.query('select id_garagem from ativo where empresa_id = $1 and id_garagem is not null group by 1 order by count(*) desc, 1 limit 1', [empresa])).rows[0]?.id_garagem);
   const temporarios = (await db.query('select count(*)::int as n from motorista_temporario')).rows[0].n;
   const vinculos = (await db.query('select count(*)::int as n from equipamento_ativo where data_fim is null')).rows[0].n;
+  const estados = (await db.query('select count(*)::int as n from telemetria.ultimo_estado')).rows[0].n;
   await db.end();
-  console.log(`Ativos: ${counts}; ${temporarios} motoristas temporários; ${vinculos} equipamentos vinculados agora (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
+  console.log(`Ativos: ${counts}; ${temporarios} motoristas temporários; ${vinculos} equipamentos vinculados agora, ${estados} últimos estados (${Math.round(performance.now() - t0)} ms de carga); medida na empresa ${empresa}`);
 
   // The bare server: its own process, like the API.
   const barePort = await freePort();
@@ -247,13 +263,16 @@ try {
     { key: 'id', name: 'por id (com a empresa)', path: byId },
     { key: 'aninhada', name: 'aninhada motorista_temporario', path: nested },
   ].filter((c) => !only || only.includes(c.key));
-  // Warm-up (JIT, pools, session cache), then rounds alternating generated / bare.
-  for (const c of cases) { await load(c.name, 'gerada', base, gpid, headers, c.path, 1); await load(c.name, 'bare', bareBase, bpid, {}, c.path, 1); }
+  // Warm-up (JIT, pools, session cache), then rounds alternating generated / bare, each measurement right after WARMUP
+  // seconds of the same load on the same server: the other server's turn leaves a pool idle long enough to close its
+  // connections (10 s), whose successors would otherwise plan their statements again inside the measurement.
+  for (const c of cases) { await load(c.name, 'gerada', base, gpid, headers, c.path, 3); await load(c.name, 'bare', bareBase, bpid, {}, c.path, 3); }
   const runs: Load[] = [];
   console.log(`\n${CONNECTIONS} conexões, ${SECONDS} s por medida, ${ROUNDS} rodadas alternadas\n${'caso'.padEnd(30)}${'servidor'.padEnd(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU ms/req'.padStart(11)}${'PG ms/req'.padStart(10)}${'erros'.padStart(6)}`);
   for (let r = 0; r < ROUNDS; r++) {
     for (const c of cases) {
       for (const [target, b, pid, h] of (r % 2 ? [['bare', bareBase, bpid, {}], ['gerada', base, gpid, headers]] : [['gerada', base, gpid, headers], ['bare', bareBase, bpid, {}]]) as [string, string, number, Record<string, string>][]) {
+        if (WARMUP > 0) await load(c.name, target, b, pid, h, c.path, WARMUP);
         const x = await load(c.name, target, b, pid, h, c.path, SECONDS);
         runs.push(x);
         console.log(`${x.name.padEnd(30)}${x.target.padEnd(9)}${f1(x.rps)}${f2(x.p50)}${f2(x.p99)}${f2(x.cpuPerReq).padStart(11)}${f2(x.pgPerReq).padStart(10)}${String(x.errors).padStart(6)}`);
@@ -280,7 +299,7 @@ try {
   }
   // Where the time goes: the API's pipeline alone (session from the cache, no SQL) on the same load.
   const floor = await load('pipeline sem SQL (token_valido)', 'gerada', base, gpid, headers, () => '/api/auth/token_valido', SECONDS);
-  console.log(`Referência — ${floor.name}: ${Math.round(floor.rps)} req/s, p50 ${floor.p50.toFixed(2)} ms, ${floor.cpuPerReq.toFixed(3)} ms CPU/req (sessão em cache, sem consulta)`);
+  console.log(`Referência — ${floor.name}: ${Math.round(floor.rps)} req/s, p50 ${floor.p50.toFixed(2)} ms, ${floor.cpuPerReq.toFixed(3)} ms CPU/req (sessão em cache; a rota não tem SQL, a verificação da sessão lê o contador do banco, uma ida compartilhada pelas requisições simultâneas)`);
   console.log(`Carga da máquina ao fim (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(JSON.stringify({ coldStartMs: { first: Math.round(first), ready: Math.round(cold) }, ativos: ATIVOS, conexoes: CONNECTIONS, segundos: SECONDS, rodadas: ROUNDS, loadavg: os.loadavg(), resultados: summary, pipelineSemSql: { rps: Math.round(floor.rps), p50: +floor.p50.toFixed(2), cpuMsPorReq: +floor.cpuPerReq.toFixed(3) } }));
 } finally {

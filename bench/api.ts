@@ -9,7 +9,9 @@
 // Database: a fresh embedded PostgreSQL in a temp dir, or a temp database `rastro_bench_api_*` created
 // on BENCH_DATABASE_URL / DATABASE_URL (dropped at the end). The server runs as `npm start` does
 // (tsx server/main.ts, its own process), on a temp copy of server/migrations.
-// Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3),
+// Options (env): BENCH_ATIVOS (100000), BENCH_CONNECTIONS (10), BENCH_SECONDS (5 per measure), BENCH_ROUNDS (3), BENCH_WARMUP
+// (2 s of unmeasured load before each measure), BENCH_SERVER_ARGS (extra node flags of the API, e.g. --trace-gc) and
+// BENCH_SERVER_STDOUT=file (the API's stdout),
 // BENCH_ONLY=lista|filtro|id|aninhada (comma-separated) runs some cases; BENCH_BARE_RLS=1 runs the floor as the API's company role (RLS on); BENCH_KEEP=1 keeps the temp dirs; BENCH_HOLD=s holds s seconds after the setup with
 // the database up (its URL printed: EXPLAIN the queries as the API runs them, e.g. SET ROLE rastro_app; SET rastro.empresa = 1); BENCH_PROFILE=dir writes the API's CPU profile (.cpuprofile) there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

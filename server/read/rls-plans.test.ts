@@ -1,9 +1,11 @@
 // Computed columns under row-level security: the address of a vehicle's latest position (telemetria.endereco, the
 // geocoding cache) must be found by its key range in the index, not by reading the company's whole cache for every
-// row. As the company role PostgreSQL uses a condition as an index condition only when it is leakproof; `lat_key >=
-// round(u.lat * 1000)::int - 3` is not (rounding and arithmetic on a column of the outer row may raise errors), so
-// the snippets compute the key range in a subquery and compare plain columns (metadata/tlm/ativo.yaml). Measured with
-// bench:api's data (75k latest states, 38k cached addresses): the list of 25 went from 43 to 5.6 ms of PostgreSQL.
+// row. As the company role PostgreSQL uses a condition as an index condition only when it is leakproof; PostgreSQL 15
+// (this machine's server, CI's second phase) takes `lat_key >= round(u.lat * 1000)::int - 3` as leaky (rounding and
+// arithmetic on a column of the outer row may raise errors) and made the range a filter, so the snippets compute the
+// key range in a subquery and compare plain columns (metadata/tlm/ativo.yaml). PostgreSQL 17 (the embedded one) plans
+// both forms through the index; on 15 this test fails with the former snippet (checked). Measured with bench:api's
+// data on 15: the list of 25 went from 43 to 5.1 ms of PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta } from '../../shared/model.ts';
 import type { Session } from '../app/env.ts';
@@ -60,16 +62,5 @@ describe('computed columns under row-level security', () => {
         expect(s['Index Cond']).toMatch(/lon_key <= /);
       }
     }
-  });
-
-  it('would not with the key range computed on the outer row (the form it replaced): the range is then a filter', async () => {
-    const old = `SELECT (SELECT g.endereco FROM telemetria.endereco g
-        WHERE g.empresa_id = $1 AND g.lat_key BETWEEN round(u.lat * 1000)::int - 3 AND round(u.lat * 1000)::int + 3
-          AND g.lon_key BETWEEN round(u.lon * 1000)::int - 3 AND round(u.lon * 1000)::int + 3
-        ORDER BY g.fonte DESC LIMIT 1) FROM telemetria.ultimo_estado u WHERE u.empresa_id = $1`;
-    const scans = await addressScans(old, [empresa]);
-    expect(scans.length).toBe(1);
-    expect(scans[0]['Index Cond'] ?? '').not.toMatch(/lat_key/);
-    expect(`${scans[0].Filter ?? ''}`).toMatch(/lat_key >= /);
   });
 });

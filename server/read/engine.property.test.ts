@@ -5,9 +5,9 @@ import pg from 'pg';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityMeta, FieldMeta } from '../../shared/model.ts';
-import type { Session } from '../app/env.ts';
 import { ADMIN, startTestServer, type Api, type TestServer } from '../test/harness.ts';
 import { readPage } from './engine.ts';
+import { engineSession } from './testing/session.ts';
 
 let ts: TestServer;
 let pool: pg.Pool;
@@ -69,7 +69,7 @@ afterAll(async () => { await pool?.end(); await ts?.stop(); });
 
 const entity = (k: string) => ts.model.entities.find((x) => x.key === k)!;
 const visible = (f: FieldMeta) => !(f.hidden || f.writeOnly || f.type === 'password');
-const sessionOf = (empresa: number): Session => ({ empresaAtiva: empresa, ambienteId: admin.user.ambienteId, empresas: companies, roles: [], permissoes: new Set(), usuarioId: admin.user.id } as unknown as Session);
+const sessionOf = (empresa: number) => engineSession(admin.user, empresa, { empresas: companies, roles: [] });
 
 /** One filter entry for field f: [key, value]. */
 function filterArb(e: EntityMeta, f: FieldMeta): fc.Arbitrary<[string, unknown]> {

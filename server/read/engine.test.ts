@@ -11,6 +11,7 @@ import { withCompany } from '../db/rls.ts';
 import { readRows } from '../db/read-pool.ts';
 import { scopeWhere } from '../tenancy/scope.ts';
 import { serialize, type Row } from '../crud/query.ts';
+import { engineSession } from './testing/session.ts';
 
 let ts: TestServer;
 let admin: Api;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => { await ts?.stop(); });
 
 /** A session of the admin's company that administers every company (no `companies` narrowing). */
-const sessionOf = (empresa: number): Session => ({ empresaAtiva: empresa, ambienteId: admin.user.ambienteId, empresas: [empresa], roles: ['wiki'], permissoes: new Set(), usuarioId: admin.user.id } as unknown as Session);
+const sessionOf = (empresa: number) => engineSession(admin.user, empresa);
 const page = (e: EntityMeta, s: Session, offset = 0, limit = 1000) => readPage(ts.orm.em.fork(), e, s, { sort: ['id', 'ASC'], offset, limit });
 
 describe('read engine', () => {

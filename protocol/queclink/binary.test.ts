@@ -1,12 +1,13 @@
-// The binary (HEX) form of @Track on real public frames. Source of every frame: Traccar's public test suite,
+// The binary (HEX) form of @Track on real public frames. Source of most frames: Traccar's public test suite,
 // github.com/traccar/traccar src/test/java/org/traccar/protocol/Gl200BinaryProtocolDecoderTest.java (GB100,
-// device type 45, and the "+\0" TLV form); layouts: protocol/queclink/binary.ts.
+// device type 45, and the "+\0" TLV form); the others name theirs; layouts: protocol/queclink/binary.ts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Ajv from 'ajv';
 import schema from '../normalized.schema.json' with { type: 'json' };
 import { isDecodeError, toJson, type DecodeResult } from '../types.ts';
 import { decode, frame, queclinkDecoder } from './index.ts';
+import { crc16 } from './binary.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 const hex = (h: string) => Buffer.from(h, 'hex');
@@ -23,7 +24,11 @@ const EVT = hex('2b4556540c00fc1fbf005c4501010108563254030003430564312a410901000
 const EVT_VGN = hex('2b4556542d00fc1fbf0063450102020956325403000343056437f8220700000200000000010000160100f2007eff75a1f0025c6b1a07e1080108241a02680003189c1ac500000000000002100800000000000000000007e1080108241a19e24e4e0d0a');
 const RSP_LCB = hex('2B5253500300FC1FFF0064450102020867623130302D446F642F442105007018217345005F010100000001100045073C4D4101DB86BD07E106130B2B0F0460000018770013000000030000000106020F2300002714301107E106130B2B1003424EFB0D0A');
 const INF = hex('2b494e4601fd7f0076676231303000000045010202090104020500004100054007e107150b061d0000003f010e02580000000000d0312a1013648935103226313921591f1200000000000302680003189c1ac3001b02680003189c1ac4000d02680003189c1ac5001207e107150b0d3704f658060d0a');
+// Binary +ACK of a GB100 (Traccar's suite): type 01 (GTSRI), mask 7F (device name as unique ID), serial FFFF.
 const ACK = hex('2b41434b017f244501010108676231303000000000ffff07e1070b03112d054dfe030d0a');
+// Binary +ACK with the IMEI (mask 6F): the frame of the public Boxon codec's tests (github.com/mtrevisan/Boxon,
+// ParserTest/TemplateParserTest): type 06 (GTEPS), device type 46, IMEI 359464038116666 (its Luhn digit holds).
+const ACK_IMEI = hex('2b41434b066f2446010a0311235e40035110420600ffff07e30405083639001265b60d0a');
 // GV55 (device type 0F) in HEX mode, report mask 00FE0FBF: two consecutive frames (counts 0051, 0052) of a device
 // in Asunción posted in github.com/traccar/traccar/issues/1410 (Traccar log, 2015-09-16).
 const GV55_RSP = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210910010100000000a3006bfc91ee18fe7e34a807df091016331d0744000528a262cd00000000000052f30000000000000000000007df09101633220051897e0d0a');
@@ -31,7 +36,7 @@ const GV55_RSP2 = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210
 // Binary heartbeat: the +HBD example of the GV200 @Track Air Interface Protocol (TRACGV200AN003, 4.6 Heartbeat
 // Data, public manual pages), mask EB (no protocol version, IMEI as unique ID).
 const HBD = hex('2B484244EB1E010C01235C1F0343231B0007DC011E092026000DE29C0D0A');
-const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, GV55_RSP, GV55_RSP2, HBD];
+const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, GV55_RSP, GV55_RSP2, HBD];
 
 const TEXT = '+RESP:GTFRI,8020030703,862524060867948,GV58CG,12345,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$';
 
@@ -99,11 +104,36 @@ describe('binary @Track reports', () => {
     expect(r.attributes).toMatchObject({ deviceType: '8203', protocolVersion: '0003', messageCount: '010F' });
   });
 
-  it('layouts not public (type-specific +EVT fields, another report mask, +INF, binary +ACK) are UNSUPPORTED, never guessed', () => {
+  it('+ACK (binary command acknowledgement): the command, its serial number, the device, as the text +ACK gives them', () => {
+    const r = ok(ACK_IMEI);
+    expect(r).toMatchObject({ deviceId: '359464038116666', type: 'ack', positions: [], events: [], sentTime: '2019-04-05T08:54:57.000Z', ack: { command: 'GTEPS', serial: 'FFFF', success: true } });
+    expect(r.reply).toBeUndefined();
+    expect(r.attributes).toMatchObject({ reportMask: '6F', deviceType: '46', protocolVersion: '46010A', firmwareVersion: '03.11', messageCount: '0012', ackId: 0 });
+    // the same acknowledgement in ASCII
+    const t = ok(Buffer.from('+ACK:GTEPS,46010A,359464038116666,,FFFF,20190405085457,0012$'));
+    expect(r).toMatchObject({ deviceId: t.deviceId, type: t.type, ack: t.ack, sentTime: t.sentTime, model: t.model, events: t.events, positions: t.positions });
+    for (const k of ['protocolVersion', 'deviceType', 'messageCount', 'ackKind']) expect(r.attributes[k], k).toEqual(t.attributes[k]);
+    // GB100 naming itself by its device name (mask bit 4): GTSRI acknowledged, send time and count
+    const g = ok(ACK);
+    expect(g).toMatchObject({ deviceId: 'gb100', model: 'gb100', type: 'ack', sentTime: '2017-07-11T03:17:45.000Z', ack: { command: 'GTSRI', serial: 'FFFF', success: true } });
+    expect(g.attributes).toMatchObject({ deviceName: 'gb100', protocolVersion: '450101', firmwareVersion: '01.08', messageCount: '054D', reportMask: '7F' });
+  });
+
+  it('+ACK: a changed byte fails the checksum; a cut frame or an unknown command type is refused, never matched to a command', () => {
+    const bad = Buffer.from(ACK_IMEI);
+    bad[22] = 0xab; // the serial number's first byte
+    expect(decode(bad)).toMatchObject({ errorCode: 'MALFORMED', error: 'soma de verificação do quadro binário não confere' });
+    expect(decode(ACK_IMEI.subarray(0, 30))).toMatchObject({ errorCode: 'MALFORMED' });
+    const unknown = Buffer.from(ACK_IMEI);
+    unknown[4] = 3; // no command has message type 3
+    unknown.writeUInt16BE(crc16(unknown, 4, unknown.length - 4), unknown.length - 4);
+    expect(decode(unknown)).toMatchObject({ errorCode: 'UNSUPPORTED', deviceId: '359464038116666' });
+  });
+
+  it('layouts not public (type-specific +EVT fields, another report mask, +INF) are UNSUPPORTED, never guessed', () => {
     expect(decode(EVT_VGN)).toMatchObject({ errorCode: 'UNSUPPORTED', deviceId: '865084030003675', type: 'GTVGN' });
     expect(decode(RSP_LCB)).toMatchObject({ errorCode: 'UNSUPPORTED' });
     expect(decode(INF)).toMatchObject({ errorCode: 'UNSUPPORTED' });
-    expect(decode(ACK)).toMatchObject({ errorCode: 'UNSUPPORTED' });
   });
 
   it('the same report in text gives the same result (positions, device, send time, battery, power, cell)', () => {
@@ -129,7 +159,7 @@ describe('binary and text on the same stream', () => {
     expect(r.rest.length).toBe(0);
     expect(r.frames.map((f) => (f.toString('latin1').startsWith('+RESP:') ? f.toString('latin1') : f.toString('hex')))).toEqual(want);
     expect(r.frames.map((f) => decode(f)).map((d) => (isDecodeError(d) ? d.errorCode : d.deviceId))).toEqual([
-      '862524060867948', '865084030003675', '865134050947226', '862524060867948', '865084030003675', 'UNSUPPORTED', '862524060867948']);
+      '862524060867948', '865084030003675', '865134050947226', '862524060867948', '865084030003675', 'gb100', '862524060867948']);
   });
 
   it('any chunking gives the same frames; cut binary frames wait in rest', () => {
@@ -168,6 +198,14 @@ describe('binary frames from a hostile network never throw', () => {
   it('random bytes after a binary header', () => {
     const heads = ['+RSP', '+BSP', '+EVT', '+BVT', '+INF', '+HBD', '+ACK', '+\0'].map((h) => Buffer.from(h, 'latin1'));
     fc.assert(fc.property(fc.constantFrom(...heads), fc.uint8Array({ maxLength: 300 }), (h, a) => check(Buffer.concat([h, Buffer.from(a)]))), { numRuns: 5000 });
+  });
+  it('+ACK with any type, mask and body whose length and checksum agree (reaches every field of the mask walk)', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }), (type, mask, body) => {
+      const b = Buffer.concat([Buffer.from('+ACK', 'latin1'), Buffer.from([type, mask, 0]), Buffer.from(body), Buffer.from([0, 0, 13, 10])]);
+      b[6] = b.length & 255;
+      b.writeUInt16BE(crc16(b, 4, b.length - 4), b.length - 4);
+      check(b);
+    }), { numRuns: 5000 });
   });
   it('+HBD with any mask and body whose length field agrees (reaches every field of the mask walk)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }), fc.boolean(), (mask, body, crlf) => {

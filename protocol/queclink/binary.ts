@@ -23,8 +23,10 @@
 //    azimuth(2) altitude(3, m × 10) satellites(1). Tail: count(2) check(1) '$'.
 //
 // 3. Binary heartbeats "+HBD": by their +HBD mask (decodeHbd), answered with the heartbeat SACK.
-// Acknowledgements (binary +ACK), +INF and the other headers are framed (the gateway keeps reading the stream) and
-// answered UNSUPPORTED: no public frame fixes their layout.
+// 4. Command acknowledgements "+ACK" (decodeAck): the layout of the public codec of Boxon (github.com/mtrevisan/Boxon,
+//    codecs/queclink ACKMessageHex and ACKMaskHex), checked on two public frames by their length byte and checksum.
+// +INF and the other headers are framed (the gateway keeps reading the stream) and answered UNSUPPORTED: no public
+// frame fixes their layout.
 import type { DecodeError, DecodeResult, NormalizedPosition } from '../types.ts';
 import { modelFromVersion } from './models.ts';
 import { eventsFor } from './events.ts';
@@ -228,6 +230,32 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
 }
 
 /**
+ * The fields bits 1-3 of a +HBD or +ACK mask put from offset o: device type(1), protocol version(2), firmware
+ * version(2, kept as firmwareVersion); end: the offset after them.
+ */
+function versions(b: Buffer, mask: number, attributes: DecodeResult['attributes'], o: number): { deviceType: string; version: string; end: number } {
+  let deviceType = '', version = '';
+  if (mask & 2) { check(b, o + 1); deviceType = b.toString('hex', o, o + 1).toUpperCase(); o += 1; }
+  if (mask & 4) { check(b, o + 2); version = hex2(b, o); o += 2; }
+  if (mask & 8) { check(b, o + 2); attributes.firmwareVersion = `${b.toString('hex', o, o + 1).toUpperCase()}.${b.toString('hex', o + 1, o + 2).toUpperCase()}`; o += 2; }
+  return { deviceType, version, end: o };
+}
+
+/** The 8-byte unique ID at o: the IMEI as decimal pairs, or (byName) the device name, zero padded. */
+function uniqueId(b: Buffer, o: number, byName: boolean, attributes: DecodeResult['attributes']): string {
+  check(b, o + 8);
+  if (!byName) {
+    const imei = legacyImei(b, o);
+    if (!imei) throw new Bad('MALFORMED', 'IMEI binário inválido');
+    return imei;
+  }
+  const name = b.toString('latin1', o, o + 8).replace(/\0+$/, '');
+  if (!/^[0-9A-Za-z_?-]+$/.test(name)) throw new Bad('MALFORMED', 'nome do equipamento inválido');
+  attributes.deviceName = name;
+  return name;
+}
+
+/**
  * Binary heartbeat "+HBD" (GV200 @Track Air Interface Protocol, 4.6 Heartbeat Data, public manual pages): header(4)
  * +HBD mask(1) length(1) then, by the mask (AT+GTHRM): bit 1 device type(1), bit 2 protocol version(2), bit 3
  * firmware version(2), bit 7 unique ID(8: IMEI as decimal pairs, or with bit 4 the device name, zero padded),
@@ -241,23 +269,10 @@ function decodeHbd(b: Buffer): DecodeResult {
   if (length !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
   let o = 6;
   const attributes: DecodeResult['attributes'] = { reportMask: b.toString('hex', 4, 5).toUpperCase() };
-  let deviceType = '', version = '', deviceId: string | null = null, sentTime: string | undefined, count = '';
-  if (mask & 2) { check(b, o + 1); deviceType = b.toString('hex', o, o + 1).toUpperCase(); o += 1; }
-  if (mask & 4) { check(b, o + 2); version = hex2(b, o); o += 2; }
-  if (mask & 8) { check(b, o + 2); attributes.firmwareVersion = `${b.toString('hex', o, o + 1).toUpperCase()}.${b.toString('hex', o + 1, o + 2).toUpperCase()}`; o += 2; }
-  if (mask & 0x80) {
-    check(b, o + 8);
-    if (mask & 0x10) {
-      const name = b.toString('latin1', o, o + 8).replace(/\0+$/, '');
-      if (!/^[0-9A-Za-z_?-]+$/.test(name)) throw new Bad('MALFORMED', 'nome do equipamento inválido');
-      deviceId = name;
-      attributes.deviceName = name;
-    } else {
-      deviceId = legacyImei(b, o);
-      if (!deviceId) throw new Bad('MALFORMED', 'IMEI binário inválido');
-    }
-    o += 8;
-  }
+  let deviceId: string | null = null, sentTime: string | undefined, count = '';
+  const { deviceType, version, end } = versions(b, mask, attributes, o);
+  o = end;
+  if (mask & 0x80) { deviceId = uniqueId(b, o, (mask & 0x10) !== 0, attributes); o += 8; }
   if (mask & 0x20) { check(b, o + 7); sentTime = time7(b, o, 'sendTime'); o += 7; }
   if (mask & 0x40) { check(b, o + 2); count = hex2(b, o); attributes.messageCount = count; o += 2; }
   if (o + 4 !== b.length || b[b.length - 2] !== 0x0d || b[b.length - 1] !== 0x0a) throw new Bad('MALFORMED', 'fim do quadro binário inválido');
@@ -272,6 +287,65 @@ function decodeHbd(b: Buffer): DecodeResult {
   };
   if (protocolVersion) r.model = modelFromVersion(protocolVersion).model;
   else if (deviceType) r.model = modelFromVersion(deviceType + '0000').model;
+  if (sentTime) r.sentTime = sentTime;
+  return r;
+}
+
+/** CRC-16/CCITT-FALSE (poly 1021, init FFFF): the checksum of binary +ACK frames. */
+export function crc16(b: Buffer, from: number, to: number): number {
+  let c = 0xffff;
+  for (let i = from; i < to; i++) {
+    c ^= b[i]! << 8;
+    for (let k = 0; k < 8; k++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
+  }
+  return c;
+}
+
+/** Binary +ACK message types: the acknowledged command (Boxon's ACKMessageHex table). */
+const ACK_COMMANDS: Record<number, string> = {
+  0: 'GTBSI', 1: 'GTSRI', 2: 'GTQSS', 4: 'GTCFG', 5: 'GTTOW', 6: 'GTEPS', 7: 'GTDIS', 8: 'GTOUT', 9: 'GTIOB', 10: 'GTTMA',
+  11: 'GTFRI', 12: 'GTGEO', 13: 'GTSPD', 14: 'GTSOS', 15: 'GTMON', 16: 'GTRTO', 21: 'GTUPD', 22: 'GTPIN', 23: 'GTDAT',
+  24: 'GTOWH', 25: 'GTDOG', 26: 'GTAIS', 27: 'GTJDC', 28: 'GTIDL', 29: 'GTHBM', 30: 'GTHMC', 32: 'GTURT', 34: 'GTWLT',
+  35: 'GTHRM', 36: 'GTFFC', 37: 'GTJBS', 38: 'GTSSR', 41: 'GTEFS', 43: 'GTIDA', 44: 'GTACD', 45: 'GTPDS', 46: 'GTCRA',
+  47: 'GTBZA', 48: 'GTSPA', 53: 'GTRMD', 57: 'GTPGD', 62: 'GTSSI', 63: 'GTASC', 64: 'GTTRF',
+};
+
+/**
+ * Binary command acknowledgement "+ACK": header(4) message type(1, the command: ACK_COMMANDS) +ACK mask(1), then by
+ * the mask: bit 0 length(1), bit 1 device type(1), bit 2 protocol version(2), bit 3 firmware version(2); the unique
+ * ID(8: the IMEI as decimal pairs, or with bit 4 the device name, zero padded); one byte the public codec names
+ * `id` (0 in both public frames; kept raw as ackId); the command's serial number(2); bit 5 send time(7), bit 6
+ * count(2); checksum(2: CRC-16/CCITT-FALSE of everything after the header) CR LF. Gives what the text
+ * +ACK:GT{command} gives: ack {command, serial, success}, no reply. With the device name as unique ID the device is
+ * named by it, as +HBD does (the command queue matches only a registered serial).
+ */
+function decodeAck(b: Buffer): DecodeResult {
+  check(b, 7);
+  const type = b[4]!, mask = b[5]!;
+  if (!(mask & 1)) throw new Bad('UNSUPPORTED', 'confirmação binária sem comprimento');
+  if (b[6] !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
+  if (b[b.length - 2] !== 0x0d || b[b.length - 1] !== 0x0a) throw new Bad('MALFORMED', 'fim do quadro binário inválido');
+  if (crc16(b, 4, b.length - 4) !== b.readUInt16BE(b.length - 4)) throw new Bad('MALFORMED', 'soma de verificação do quadro binário não confere');
+  let o = 7;
+  const attributes: DecodeResult['attributes'] = { ackKind: 'ACK', reportMask: b.toString('hex', 5, 6).toUpperCase() };
+  let sentTime: string | undefined;
+  const { deviceType, version, end } = versions(b, mask, attributes, o);
+  o = end;
+  check(b, o + 11);
+  const deviceId = uniqueId(b, o, (mask & 0x10) !== 0, attributes);
+  attributes.ackId = b[o + 8]!;
+  const serial = hex2(b, o + 9);
+  o += 11;
+  if (mask & 0x20) { check(b, o + 7); sentTime = time7(b, o, 'sendTime'); o += 7; }
+  if (mask & 0x40) { check(b, o + 2); attributes.messageCount = hex2(b, o); o += 2; }
+  if (o + 4 !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
+  const command = ACK_COMMANDS[type];
+  if (!command) throw Object.assign(new Bad('UNSUPPORTED', `confirmação binária de tipo ${type} sem comando conhecido`), { deviceId });
+  const protocolVersion = deviceType && version ? deviceType + version : '';
+  if (protocolVersion) attributes.protocolVersion = protocolVersion;
+  if (deviceType) attributes.deviceType = deviceType;
+  const r: DecodeResult = { protocol: PROTOCOL, deviceId, type: 'ack', positions: [], events: [], attributes, ack: { command, serial, success: true } };
+  if (protocolVersion) r.model = modelFromVersion(protocolVersion).model;
   if (sentTime) r.sentTime = sentTime;
   return r;
 }
@@ -349,8 +423,10 @@ function decodeTlv(b: Buffer): DecodeResult {
 export function decodeBinary(frame: Buffer): DecodeResult | DecodeError {
   try {
     if (frame[1] === 0) return decodeTlv(frame);
-    if (frame.toString('latin1', 0, 4) === '+HBD') return decodeHbd(frame);
-    return decodeLegacy(frame, frame.toString('latin1', 0, 4));
+    const head = frame.toString('latin1', 0, 4);
+    if (head === '+HBD') return decodeHbd(frame);
+    if (head === '+ACK') return decodeAck(frame);
+    return decodeLegacy(frame, head);
   } catch (e) {
     if (e instanceof Bad) {
       const err: DecodeError = { protocol: PROTOCOL, error: e.message, errorCode: e.code };

@@ -27,7 +27,8 @@ const INF = hex('2b494e4601fd7f0076676231303000000045010202090104020500004100054
 // Binary +ACK of a GB100 (Traccar's suite): type 01 (GTSRI), mask 7F (device name as unique ID), serial FFFF.
 const ACK = hex('2b41434b017f244501010108676231303000000000ffff07e1070b03112d054dfe030d0a');
 // Binary +ACK with the IMEI (mask 6F): the frame of the public Boxon codec's tests (github.com/mtrevisan/Boxon,
-// ParserTest/TemplateParserTest): type 06 (GTEPS), device type 46, IMEI 359464038116666 (its Luhn digit holds).
+// ParserTest/TemplateParserTest): type 06 (GTEPS), device type 46 (GB200S there), IMEI 359464038116666 (its Luhn
+// digit holds).
 const ACK_IMEI = hex('2b41434b066f2446010a0311235e40035110420600ffff07e30405083639001265b60d0a');
 // GV55 (device type 0F) in HEX mode, report mask 00FE0FBF: two consecutive frames (counts 0051, 0052) of a device
 // in Asunción posted in github.com/traccar/traccar/issues/1410 (Traccar log, 2015-09-16).
@@ -106,7 +107,7 @@ describe('binary @Track reports', () => {
 
   it('+ACK (binary command acknowledgement): the command, its serial number, the device, as the text +ACK gives them', () => {
     const r = ok(ACK_IMEI);
-    expect(r).toMatchObject({ deviceId: '359464038116666', type: 'ack', positions: [], events: [], sentTime: '2019-04-05T08:54:57.000Z', ack: { command: 'GTEPS', serial: 'FFFF', success: true } });
+    expect(r).toMatchObject({ deviceId: '359464038116666', model: 'gb200s', type: 'ack', positions: [], events: [], sentTime: '2019-04-05T08:54:57.000Z', ack: { command: 'GTEPS', serial: 'FFFF', success: true } });
     expect(r.reply).toBeUndefined();
     expect(r.attributes).toMatchObject({ reportMask: '6F', deviceType: '46', protocolVersion: '46010A', firmwareVersion: '03.11', messageCount: '0012', ackId: 0 });
     // the same acknowledgement in ASCII

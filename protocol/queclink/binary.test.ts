@@ -30,6 +30,9 @@ const ACK = hex('2b41434b017f244501010108676231303000000000ffff07e1070b03112d054
 // ParserTest/TemplateParserTest): type 06 (GTEPS), device type 46 (GB200S there), IMEI 359464038116666 (its Luhn
 // digit holds).
 const ACK_IMEI = hex('2b41434b066f2446010a0311235e40035110420600ffff07e30405083639001265b60d0a');
+// Binary +ACK of the GV300CAN @Track Air Interface Protocol V12.00 (4.2, the example frame): type 02 (GTQSS), mask EF
+// (bit 7 set, bit 4 clear: the IMEI), serial number 0028.
+const ACK_GV300CAN = hex('2B41434B02EF244B03050318564F5F0300520A0400002807E30418020918BBCA4CD10D0A');
 // GV55 (device type 0F) in HEX mode, report mask 00FE0FBF: two consecutive frames (counts 0051, 0052) of a device
 // in Asunción posted in github.com/traccar/traccar/issues/1410 (Traccar log, 2015-09-16).
 const GV55_RSP = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210910010100000000a3006bfc91ee18fe7e34a807df091016331d0744000528a262cd00000000000052f30000000000000000000007df09101633220051897e0d0a');
@@ -37,7 +40,7 @@ const GV55_RSP2 = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210
 // Binary heartbeat: the +HBD example of the GV200 @Track Air Interface Protocol (TRACGV200AN003, 4.6 Heartbeat
 // Data, public manual pages), mask EB (no protocol version, IMEI as unique ID).
 const HBD = hex('2B484244EB1E010C01235C1F0343231B0007DC011E092026000DE29C0D0A');
-const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, GV55_RSP, GV55_RSP2, HBD];
+const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, ACK_GV300CAN, GV55_RSP, GV55_RSP2, HBD];
 
 const TEXT = '+RESP:GTFRI,8020030703,862524060867948,GV58CG,12345,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$';
 
@@ -118,6 +121,10 @@ describe('binary @Track reports', () => {
     const g = ok(ACK);
     expect(g).toMatchObject({ deviceId: 'gb100', model: 'gb100', type: 'ack', sentTime: '2017-07-11T03:17:45.000Z', ack: { command: 'GTSRI', serial: 'FFFF', success: true } });
     expect(g.attributes).toMatchObject({ deviceName: 'gb100', protocolVersion: '450101', firmwareVersion: '01.08', messageCount: '054D', reportMask: '7F' });
+    // the manual's example: the serial number a command was sent with comes back
+    const v = ok(ACK_GV300CAN);
+    expect(v).toMatchObject({ deviceId: '867995030082104', model: 'gv300can', sentTime: '2019-04-24T02:09:24.000Z', ack: { command: 'GTQSS', serial: '0028', success: true } });
+    expect(v.attributes).toMatchObject({ reportMask: 'EF', protocolVersion: '4B0305', firmwareVersion: '03.18', messageCount: 'BBCA', ackId: 0 });
   });
 
   it('+ACK: a changed byte fails the checksum; a cut frame or an unknown command type is refused, never matched to a command', () => {

@@ -24,7 +24,8 @@
 //
 // 3. Binary heartbeats "+HBD": by their +HBD mask (decodeHbd), answered with the heartbeat SACK.
 // 4. Command acknowledgements "+ACK" (decodeAck): the layout of the public codec of Boxon (github.com/mtrevisan/Boxon,
-//    codecs/queclink ACKMessageHex and ACKMaskHex), checked on two public frames by their length byte and checksum.
+//    codecs/queclink ACKMessageHex and ACKMaskHex), checked on three public frames by their length byte and checksum
+//    (Traccar's GB100 frame, Boxon's GB200S frame, the GV300CAN protocol document's example).
 // +INF and the other headers are framed (the gateway keeps reading the stream) and answered UNSUPPORTED: no public
 // frame fixes their layout.
 import type { DecodeError, DecodeResult, NormalizedPosition } from '../types.ts';
@@ -315,7 +316,8 @@ const ACK_COMMANDS: Record<number, string> = {
  * the mask: bit 0 length(1), bit 1 device type(1), bit 2 protocol version(2), bit 3 firmware version(2); the unique
  * ID(8: the IMEI as decimal pairs, or with bit 4 the device name, zero padded); one byte the public codec names
  * `id` (0 in both public frames; kept raw as ackId); the command's serial number(2); bit 5 send time(7), bit 6
- * count(2); checksum(2: CRC-16/CCITT-FALSE of everything after the header) CR LF. Gives what the text
+ * count(2); checksum(2: CRC-16/CCITT-FALSE of everything after the header) CR LF (mask bit 7, set in the
+ * GV300CAN example, adds no field). Gives what the text
  * +ACK:GT{command} gives: ack {command, serial, success}, no reply. With the device name as unique ID the device is
  * named by it, as +HBD does (the command queue matches only a registered serial).
  */

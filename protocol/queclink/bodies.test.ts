@@ -156,4 +156,12 @@ describe('accessory data for the other modules (passengers by RFID, fuel, temper
     const f = ok('+RESP:GTERI,250C02,868789023691057,,00000019,,10,1,1,0.0,196,2258.0,-99.201807,19.559242,20180214002957,0334,0003,235B,7F8D,00,6786.7,,,,100,110000,1,0394,1,4,100.0,100.0,20180214003006,C72B$');
     expect(f.attributes).toMatchObject({ fuelSensor1: 0x394, fuelSensorLevel1: 100, fuelSensorVolume1: 100 });
   });
+
+  it('GTERI 1-wire iButton keys (device type 2): the key and its data as sent, never a temperature', () => {
+    // GV300CAN @Track Air Interface Protocol V12.00, 3.3.1, the example of the 1-wire data with two iButtons
+    const k = ok('+RESP:GTERI,4B0306,867995030009362,,00000002,,10,1,1,0.0,0,40.4,117.129326,31.839245,20190522064541,0460,0000,550B,B969,00,0.0,,,65,210100,,2,3C00000340FD1128,2,019E,FD0000034129ED28,2,01AC,20190522064542,0541$');
+    expect(k).toMatchObject({ deviceId: '867995030009362', model: 'gv300can', reply: '+SACK:0541$' });
+    expect(k.attributes).toMatchObject({ oneWireId1: '3C00000340FD1128', oneWireData1: '019E', oneWireId2: 'FD0000034129ED28', oneWireData2: '01AC', batteryLevel: 65 });
+    expect(Object.keys(k.attributes).filter((n) => n.startsWith('temperature'))).toEqual([]);
+  });
 });

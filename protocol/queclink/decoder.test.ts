@@ -403,9 +403,9 @@ const FAMILY: FamilyCase[] = [
     reply: '+SACK:00B9$',
   },
   {
-    name: 'unknown device type (4B): generic rules, model "desconhecido (4B)"',
+    name: 'GV300CAN (4B), a type named only: generic rules',
     frame: '+RESP:GTCAN,4B0201,867995030004314,,00,1,C07FFFFF,,2,H982769,30263.00,1266,69,82,H0,P69.20,,0,2037.40,243.93,45.56,74.33,13115,,C00,,0,,,0,68.3,99,42.5,-69.099503,18.445614,20190417233605,0370,0002,5A3D,EB42,00,20190417183607,BD76$',
-    model: 'desconhecido (4B)', type: 'GTCAN',
+    model: 'gv300can', type: 'GTCAN',
     position: { latitude: 18.445614, longitude: -69.099503, fixTime: '2019-04-17T23:36:05.000Z', speedKmh: 68.3, course: 99, altitude: 42.5, valid: false },
     attrs: { deviceType: '4B', odo_can: 98276.9, engine_speed_can: 1266, fuelLevel: 69.2, mcc: 370, mnc: 2 },
     reply: '+SACK:BD76$',

@@ -371,8 +371,9 @@ const TYPES: Array<[string, string, ModelSpec?]> = [
   ['02', 'gl200'], ['21', 'gl200'], ['08', 'gmt100'], ['3F', 'gmt100'], ['09', 'gv50p'], ['11', 'gl500'],
   ['40', 'gl500'], ['41', 'gv75w'], ['42', 'gt501'], ['44', 'gl530'], ['45', 'gb100'], ['52', 'gl50'],
   ['55', 'gl50b'], ['5E', 'gv500map'], ['C3', 'gl320m'], ['DE', 'gl500m'], ['F8', 'gv800w'], ['80201E', 'gv30ceu'],
-  // 46 GB200S: the device type of the binary +ACK frame of the public Boxon codec's tests.
-  ['46', 'gb200s'],
+  // 46 GB200S: the device type of the binary +ACK frame of the public Boxon codec's tests; 4B GV300CAN: its @Track
+  // protocol document ("'4B' means GV300CAN").
+  ['46', 'gb200s'], ['4B', 'gv300can'],
 ];
 for (const [code, model] of TYPES) {
   // Named-only GL5xx/GL3xx trackers send no position append mask.

@@ -163,5 +163,8 @@ describe('accessory data for the other modules (passengers by RFID, fuel, temper
     expect(k).toMatchObject({ deviceId: '867995030009362', model: 'gv300can', reply: '+SACK:0541$' });
     expect(k.attributes).toMatchObject({ oneWireId1: '3C00000340FD1128', oneWireData1: '019E', oneWireId2: 'FD0000034129ED28', oneWireData2: '01AC', batteryLevel: 65 });
     expect(Object.keys(k.attributes).filter((n) => n.startsWith('temperature'))).toEqual([]);
+    // a key present in every periodic report is no card read: passengers board and alight on GTIDA reads only
+    expect(k.attributes).not.toHaveProperty('rfid');
+    expect(k.events.map((e) => e.key)).toEqual(['fixedReport']);
   });
 });

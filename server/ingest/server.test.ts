@@ -11,6 +11,7 @@ import { providers } from '../calls/index.ts';
 import { startGateway, type Gateway } from './index.ts';
 import { QueclinkVehicle, startDemoSimulation } from './simulator.ts';
 import { FakeDevice, until } from './testing/device.ts';
+import { crc16 } from '../../protocol/queclink/binary.ts';
 
 let ts: TestServer;
 let gw: Gateway;
@@ -177,6 +178,30 @@ describe('gateway with the real schema, and the named calls', () => {
     await d2.send(v.ackFor(/AT\+GTRTO=[^$]*\$/.exec(d2.received)![0])!);
     await until(async () => (await pool.query('SELECT status FROM fila_processamento WHERE id = $1', [id3])).rows[0].status === 'concluido');
     d2.close();
+  });
+
+  it('a device in HEX mode acknowledges a queued command with a binary +ACK: the command is done', async () => {
+    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
+    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
+    await d.send(v.fri(new Date()));
+    await d.waitFor('+SACK:');
+    const res = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'reboot', value: {} });
+    const created = await json(res);
+    expect(res.status, JSON.stringify(created)).toBeLessThan(300);
+    const id = Number((created.payload ?? created).id);
+    await d.waitFor(new RegExp(`AT\\+GTRTO=gv58cg,3,[^$]*${(id & 0xffff).toString(16).toUpperCase().padStart(4, '0')}\\$`));
+    // +ACK, type 16 (GTRTO), mask 6F (IMEI), device type 4B, versions, the IMEI as decimal pairs, id, serial, time, count
+    const imei = SERIAL_A.slice(0, 14).match(/../g)!.map(Number).concat(Number(SERIAL_A[14]));
+    const t = new Date();
+    const body = Buffer.from([0x10, 0x6f, 0, 0x4b, 3, 5, 3, 0x18, ...imei, 0, (id >> 8) & 255, id & 255,
+      t.getUTCFullYear() >> 8, t.getUTCFullYear() & 255, t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds(), 0, 0x42, 0, 0, 13, 10]);
+    const frame = Buffer.concat([Buffer.from('+ACK', 'latin1'), body]);
+    frame[6] = frame.length;
+    frame.writeUInt16BE(crc16(frame, 4, frame.length - 4), frame.length - 4);
+    await d.send(frame);
+    await until(async () => (await pool.query('SELECT status FROM fila_processamento WHERE id = $1', [id])).rows[0].status === 'concluido');
+    d.close();
+    await until(() => gw.metrics.connections === 0);
   });
 
   it("writes a configuration model to a connected device: its model's commands, in order, each done on its ack", async () => {

@@ -36,11 +36,16 @@ const ACK_GV300CAN = hex('2B41434B02EF244B03050318564F5F0300520A0400002807E30418
 // GV55 (device type 0F) in HEX mode, report mask 00FE0FBF: two consecutive frames (counts 0051, 0052) of a device
 // in Asunción posted in github.com/traccar/traccar/issues/1410 (Traccar log, 2015-09-16).
 const GV55_RSP = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210910010100000000a3006bfc91ee18fe7e34a807df091016331d0744000528a262cd00000000000052f30000000000000000000007df09101633220051897e0d0a');
+// GV300CAN (device type 4B) in HEX mode, mask 00FE0FBF: the 93-byte +RSP example of its @Track Air Interface
+// Protocol V12.00 (p. 354), as a public study of the protocol quotes it (length and checksum check): digital input 01,
+// output 00, satellites byte 18 (antenna state 1, 8 satellites).
+const RSP_GV300CAN = hex(('2B525350 07 00FE0FBF 005D 4B 0305 0318 564F5F0300520A04 00 01 00 21 18 10 01 01 000000 00AF 0043 06FB3FDE'
+  + ' 01E5D3C8 07E3 04 18 02 09 39 0460 0000 550B B969 00 000000 0000000000 000000 000000000000 07E3 04 18 02 09 3A BBCD 1D7C 0D0A').replace(/ /g, ''));
 const GV55_RSP2 = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210710010100000000a3006bfc91ee18fe7e34a807df091016341d0744000528a262cd00000000000052f30000000000000000000007df091016342200522dc00d0a');
 // Binary heartbeat: the +HBD example of the GV200 @Track Air Interface Protocol (TRACGV200AN003, 4.6 Heartbeat
 // Data, public manual pages), mask EB (no protocol version, IMEI as unique ID).
 const HBD = hex('2B484244EB1E010C01235C1F0343231B0007DC011E092026000DE29C0D0A');
-const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, ACK_GV300CAN, GV55_RSP, GV55_RSP2, HBD];
+const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, ACK_GV300CAN, GV55_RSP, GV55_RSP2, RSP_GV300CAN, HBD];
 
 const TEXT = '+RESP:GTFRI,8020030703,862524060867948,GV58CG,12345,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$';
 
@@ -67,7 +72,7 @@ describe('binary @Track reports', () => {
     expect(r).toMatchObject({ deviceId: '862193020451183', model: 'gv55', type: 'RSP7', sentTime: '2015-09-16T22:51:34.000Z' });
     expect(r.positions).toEqual([{ fixTime: '2015-09-16T22:51:29.000Z', latitude: -25.283416, longitude: -57.545192, speedKmh: 0, course: 163, altitude: 107, valid: true, satellites: 9 }]);
     expect(r.attributes).toMatchObject({
-      protocolVersion: '0F0106', firmwareVersion: '06.09', reportMask: '00FE0FBF', batteryLevel: 7, reportMaskBit17: '0100',
+      protocolVersion: '0F0106', firmwareVersion: '06.09', reportMask: '00FE0FBF', batteryLevel: 7, ignitionInput: true, digitalInput1: false, digitalOutput1: false,
       motionStatus: '21', ignition: true, motion: false, mcc: 744, mnc: 5, lac: 0x28a2, cellId: 0x62cd, messageCount: '0051',
     });
     expect(r.attributes.externalPowerSupplyVoltage).toBeUndefined();
@@ -80,6 +85,19 @@ describe('binary @Track reports', () => {
     expect(t).toMatchObject({ deviceId: r.deviceId, model: r.model, sentTime: r.sentTime });
     expect(t.positions[0]).toMatchObject({ fixTime: r.positions[0]!.fixTime, latitude: r.positions[0]!.latitude, longitude: r.positions[0]!.longitude, course: 163, altitude: 107 });
     expect(t.attributes).toMatchObject({ mcc: 744, mnc: 5, ignition: true, messageCount: '0051' });
+  });
+
+  it('+RSP (GV300CAN, mask 00FE0FBF, the protocol document\'s example): inputs and outputs, satellites from the low nibble', () => {
+    expect(RSP_GV300CAN.length).toBe(93);
+    const r = ok(RSP_GV300CAN);
+    expect(r).toMatchObject({ deviceId: '867995030082104', model: 'gv300can', type: 'RSP7', sentTime: '2019-04-24T02:09:58.000Z' });
+    expect(r.positions).toEqual([{ fixTime: '2019-04-24T02:09:57.000Z', latitude: 31.839176, longitude: 117.129182, speedKmh: 0, course: 175, altitude: 67, valid: true, satellites: 8 }]);
+    expect(r.attributes).toMatchObject({ batteryLevel: 0, ignitionInput: true, digitalInput1: false, digitalOutput1: false, gnssAntennaState: 1,
+      motionStatus: '21', ignition: true, motion: false, mcc: 460, mnc: 0, lac: 0x550b, cellId: 0xb969, messageCount: 'BBCD' });
+    // the text form of the same status (device status 210100: motion 21, inputs 01, outputs 00)
+    const t = ok(Buffer.from('+RESP:GTFRI,4B0305,867995030082104,,,10,1,1,0.0,175,67.0,117.129182,31.839176,20190424020957,0460,0000,550B,B969,00,0.0,,,,0,210100,,,,20190424020958,BBCD$'));
+    for (const k of ['ignition', 'motion', 'ignitionInput', 'digitalInput1', 'digitalInput2', 'digitalOutput1', 'mcc', 'lac', 'cellId', 'messageCount']) expect(r.attributes[k], k).toEqual(t.attributes[k]);
+    expect(r.positions[0]).toMatchObject({ latitude: t.positions[0]!.latitude, longitude: t.positions[0]!.longitude, fixTime: t.positions[0]!.fixTime });
   });
 
   it('+HBD (binary heartbeat): identified by its mask, answered with the heartbeat SACK like the text +ACK:GTHBD', () => {

@@ -154,9 +154,12 @@ const KNOWN_MASK = 0x00fc1fbf;
  * everything else of the two layouts is the same, frame length included):
  * 00FC1FBF (GB100, Traccar's suite): battery %(1) external power mV(2, mask bit 12) motion(1) satellites(1);
  * 00FE0FBF (GV55, device type 0F, frames of github.com/traccar/traccar/issues/1410): bit 12 (external power) off,
- * bit 17 on: battery %(1) a 2-byte field of bit 17 (kept raw as `reportMaskBit17`, its meaning is not public)
- * motion(1) satellites(1). Bits 0-12 as in the GV200 @Track HEX table (speed, azimuth, altitude, cell, send time,
- * count, device name, length, device type, protocol version, firmware version, reserved, external power).
+ * bit 17 on: battery %(1) digital inputs(1) digital outputs(1) motion(1) satellites(1). Bits 0-12 as in the GV200
+ * @Track HEX table (speed, azimuth, altitude, cell, send time, count, device name, length, device type, protocol
+ * version, firmware version, reserved, external power); bit 17 (inputs, outputs) and the satellites byte (high
+ * nibble: external GNSS antenna state, low nibble: satellites) as the GV300CAN protocol's HEX +RSP table has them,
+ * read from its 93-byte example frame (mask 00FE0FBF too) in a public study of the protocol. The inputs and outputs
+ * give the attributes of the text device status (ignition input, inputs 1-3, outputs 1-3).
  */
 const MASK_GV55 = 0x00fe0fbf;
 const KNOWN_MASKS = new Set([KNOWN_MASK, MASK_GV55]);
@@ -184,7 +187,11 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
     batteryLevel: b[24]!,
   };
   if (mask === KNOWN_MASK) attributes.externalPowerSupplyVoltage = b.readUInt16BE(25) / 1000;
-  else attributes.reportMaskBit17 = b.toString('hex', 25, 27).toUpperCase();
+  else {
+    const inp = b[25]!, out = b[26]!;
+    attributes.ignitionInput = (inp & 1) === 1; attributes.digitalInput1 = (inp & 2) === 2; attributes.digitalInput2 = (inp & 4) === 4; attributes.digitalInput3 = (inp & 8) === 8;
+    attributes.digitalOutput1 = (out & 1) === 1; attributes.digitalOutput2 = (out & 2) === 2; attributes.digitalOutput3 = (out & 4) === 4;
+  }
   const motion = b[27]!;
   // motion state as in the text form: 1x ignition off, 2x on; x1 rest, x2 motion
   attributes.motionStatus = b.toString('hex', 27, 28).toUpperCase();
@@ -192,7 +199,8 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
   else if (motion >> 4 === 2) attributes.ignition = true;
   if ((motion & 15) === 1) attributes.motion = false;
   else if ((motion & 15) === 2) attributes.motion = true;
-  const satellites = b[28]!;
+  const satellites = b[28]! & 15;
+  if (b[28]! >> 4) attributes.gnssAntennaState = b[28]! >> 4;
   let o = 29;
   if (rsp) {
     const idType = b[o++]!;

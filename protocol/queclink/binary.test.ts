@@ -41,11 +41,14 @@ const GV55_RSP = hex('2b5253500700fe0fbf005d0f0106060956155d02043312030701002109
 // output 00, satellites byte 18 (antenna state 1, 8 satellites).
 const RSP_GV300CAN = hex(('2B525350 07 00FE0FBF 005D 4B 0305 0318 564F5F0300520A04 00 01 00 21 18 10 01 01 000000 00AF 0043 06FB3FDE'
   + ' 01E5D3C8 07E3 04 18 02 09 39 0460 0000 550B B969 00 000000 0000000000 000000 000000000000 07E3 04 18 02 09 3A BBCD 1D7C 0D0A').replace(/ /g, ''));
+// GV300CAN +EVT GTIGN (type 13) with its factory-default mask 00FE5FBF: the 100-byte example of the same document
+// (external power, analog input, inputs/outputs before the motion byte; the duration of ignition off after it).
+const EVT_IGN_GV300CAN = hex('2B4556540D00FE5FBF00644B03050318564F5F0300520A0455000000000100221900001CC7010000000000F8006906FB404901E5D43B07E3041805103A04600000550BB96900000000000000000000000000000000000007E30418051102BE1D62A20D0A');
 const GV55_RSP2 = hex('2b5253500700fe0fbf005d0f0106060956155d0204331203070100210710010100000000a3006bfc91ee18fe7e34a807df091016341d0744000528a262cd00000000000052f30000000000000000000007df091016342200522dc00d0a');
 // Binary heartbeat: the +HBD example of the GV200 @Track Air Interface Protocol (TRACGV200AN003, 4.6 Heartbeat
 // Data, public manual pages), mask EB (no protocol version, IMEI as unique ID).
 const HBD = hex('2B484244EB1E010C01235C1F0343231B0007DC011E092026000DE29C0D0A');
-const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, ACK_GV300CAN, GV55_RSP, GV55_RSP2, RSP_GV300CAN, HBD];
+const ALL = [TLV, RSP, EVT, EVT_VGN, RSP_LCB, INF, ACK, ACK_IMEI, ACK_GV300CAN, GV55_RSP, GV55_RSP2, RSP_GV300CAN, EVT_IGN_GV300CAN, HBD];
 
 const TEXT = '+RESP:GTFRI,8020030703,862524060867948,GV58CG,12345,10,1,1,89.5,169,672.9,-70.292914,-23.949947,20251016184033,0730,0001,0836,002BEE06,01,12,775824.1,0000439:30:29,,,,100,221102,,,,20251016184035,AA3C$';
 
@@ -98,6 +101,19 @@ describe('binary @Track reports', () => {
     const t = ok(Buffer.from('+RESP:GTFRI,4B0305,867995030082104,,,10,1,1,0.0,175,67.0,117.129182,31.839176,20190424020957,0460,0000,550B,B969,00,0.0,,,,0,210100,,,,20190424020958,BBCD$'));
     for (const k of ['ignition', 'motion', 'ignitionInput', 'digitalInput1', 'digitalInput2', 'digitalOutput1', 'mcc', 'lac', 'cellId', 'messageCount']) expect(r.attributes[k], k).toEqual(t.attributes[k]);
     expect(r.positions[0]).toMatchObject({ latitude: t.positions[0]!.latitude, longitude: t.positions[0]!.longitude, fixTime: t.positions[0]!.fixTime });
+  });
+
+  it('+EVT GTIGN (GV300CAN, factory-default mask 00FE5FBF): the ignition-on event and its off duration, as the text GTIGN gives them', () => {
+    expect(EVT_IGN_GV300CAN.length).toBe(100);
+    const r = ok(EVT_IGN_GV300CAN);
+    expect(r).toMatchObject({ deviceId: '867995030082104', model: 'gv300can', type: 'GTIGN', sentTime: '2019-04-24T05:17:02.000Z' });
+    expect(r.positions).toEqual([{ fixTime: '2019-04-24T05:16:58.000Z', latitude: 31.839291, longitude: 117.129289, speedKmh: 0, course: 248, altitude: 105, valid: false, satellites: 9 }]);
+    expect(r.attributes).toMatchObject({ batteryLevel: 85, externalPowerSupplyVoltage: 0, ignitionInput: true, motionStatus: '22', ignition: true, motion: true, ignitionOffDuration: 7367, messageCount: 'BE1D' });
+    const t = ok(Buffer.from('+RESP:GTIGN,4B0305,867995030082104,,7367,0,0.0,248,105.0,117.129289,31.839291,20190424051658,0460,0000,550B,B969,00,,0.0,20190424051702,BE1D$'));
+    expect(r.events).toEqual(t.events);
+    expect(r.events.map((e) => e.key)).toEqual(['ignitionOn']);
+    expect(r.positions[0]).toMatchObject({ latitude: t.positions[0]!.latitude, longitude: t.positions[0]!.longitude, fixTime: t.positions[0]!.fixTime, valid: t.positions[0]!.valid });
+    for (const k of ['ignitionOffDuration', 'mcc', 'lac', 'cellId', 'messageCount']) expect(r.attributes[k], k).toEqual(t.attributes[k]);
   });
 
   it('+HBD (binary heartbeat): identified by its mask, answered with the heartbeat SACK like the text +ACK:GTHBD', () => {

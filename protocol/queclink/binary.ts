@@ -13,8 +13,8 @@
 //    hour minute second) MCC(2) MNC(2) LAC(2) cell id(2) reserved(1); ... send time(7) count(2) checksum(2) CR LF.
 //    The unique ID is the IMEI as decimal pairs, one per byte (0x56 0x32 ... = "86" "50" ...), the last byte its
 //    15th digit. MCC and MNC are written as decimal digits (0x0268 = MCC 268). The fields present depend on the
-//    report mask (AT+GTHRM); only the mask of the public frames (00FC1FBF) is read — another mask, or a +EVT type
-//    with type-specific fields, is UNSUPPORTED (its layout is not public), never guessed.
+//    report mask (AT+GTHRM); only the masks of public frames (KNOWN_MASKS) are read — another mask, or a +EVT type
+//    whose type-specific fields no public frame shows (EVT_EXTRA), is UNSUPPORTED, never guessed.
 // 2. The TLV binary form "+\0": header '+'(1) 0x00(1) length(2) flags(1) [frame count/number(2) when flags bit 7]
 //    IMEI(8, BCD, first nibble padding) device type(2) protocol version(2) custom version(1) reserved length(1)+data,
 //    then records until length-4: record length(1-2, variable) generated time(4, Unix s) count(2) record id(1)
@@ -142,11 +142,12 @@ function check(b: Buffer, end: number): void {
 
 /** Event codes of the legacy +EVT message types named by Traccar's binary decoder (no type-specific fields are read). */
 const EVT_CODES: Record<number, string> = {
-  6: 'GTBPL', 15: 'GTUPD', 17: 'GTIDF', 21: 'GTGSS', 23: 'GTCRA', 26: 'GTGES', 31: 'GTGPJ', 33: 'GTJDS', 34: 'GTUPC',
+  6: 'GTBPL', 13: 'GTIGN', 15: 'GTUPD', 17: 'GTIDF', 21: 'GTGSS', 23: 'GTCRA', 26: 'GTGES', 31: 'GTGPJ', 33: 'GTJDS', 34: 'GTUPC',
   35: 'GTRMD', 45: 'GTVGN', 46: 'GTVGF',
 };
-/** +EVT types whose type-specific fields (between satellites and the position count) are known to be none. */
-const EVT_NO_EXTRA = new Set([12]);
+/** +EVT types whose type-specific fields (between satellites and the position count) are known: their size in bytes
+ *  (12: none; 13 GTIGN: the duration of ignition off, seconds, 4 — the GV300CAN document's 100-byte example). */
+const EVT_EXTRA: Record<number, number> = { 12: 0, 13: 4 };
 /** The report mask of the public GB100 frames: the layout above. */
 const KNOWN_MASK = 0x00fc1fbf;
 /**
@@ -162,7 +163,10 @@ const KNOWN_MASK = 0x00fc1fbf;
  * give the attributes of the text device status (ignition input, inputs 1-3, outputs 1-3).
  */
 const MASK_GV55 = 0x00fe0fbf;
-const KNOWN_MASKS = new Set([KNOWN_MASK, MASK_GV55]);
+/** The GV300CAN factory default (its document's +EVT example): external power (bit 12), analog input (bit 14, 2 bytes,
+ *  not read: its unit is not in the example) and bit 17 before the motion byte. */
+const MASK_DEFAULT = 0x00fe5fbf;
+const KNOWN_MASKS = new Set([KNOWN_MASK, MASK_GV55, MASK_DEFAULT]);
 
 function decodeLegacy(b: Buffer, head: string): DecodeResult {
   const rsp = head === '+RSP' || head === '+BSP';
@@ -174,7 +178,7 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
   const version = `${b.toString('hex', 11, 12)}${hex2(b, 12)}`.toUpperCase();
   const info = modelFromVersion(version);
   const code = rsp ? (type === 8 ? 'GTGEO' : `RSP${type}`) : (EVT_CODES[type] ?? `EVT${type}`);
-  if (!KNOWN_MASKS.has(mask) || (rsp && (type === 3 || type === 8 || type === 100)) || (!rsp && !EVT_NO_EXTRA.has(type))) {
+  if (!KNOWN_MASKS.has(mask) || (rsp && (type === 3 || type === 8 || type === 100)) || (!rsp && EVT_EXTRA[type] === undefined)) {
     // where the unique ID is depends on the mask: only named when it is at its place in a known mask
     const id = KNOWN_MASKS.has(mask) ? legacyImei(b, 16) : null;
     throw Object.assign(new Bad('UNSUPPORTED', `layout binário não público (máscara ${mask.toString(16).toUpperCase().padStart(8, '0')}, tipo ${type})`), id ? { deviceId: id, type: code } : { type: code });
@@ -186,22 +190,32 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
     binaryMessageType: type, reportMask: mask.toString(16).toUpperCase().padStart(8, '0'),
     batteryLevel: b[24]!,
   };
-  if (mask === KNOWN_MASK) attributes.externalPowerSupplyVoltage = b.readUInt16BE(25) / 1000;
-  else {
-    const inp = b[25]!, out = b[26]!;
+  let o = 25;
+  if (mask & 0x1000) { check(b, o + 2); attributes.externalPowerSupplyVoltage = b.readUInt16BE(o) / 1000; o += 2; }
+  if (mask & 0x4000) o += 2;
+  if (mask & 0x20000) {
+    check(b, o + 2);
+    const inp = b[o]!, out = b[o + 1]!;
     attributes.ignitionInput = (inp & 1) === 1; attributes.digitalInput1 = (inp & 2) === 2; attributes.digitalInput2 = (inp & 4) === 4; attributes.digitalInput3 = (inp & 8) === 8;
     attributes.digitalOutput1 = (out & 1) === 1; attributes.digitalOutput2 = (out & 2) === 2; attributes.digitalOutput3 = (out & 4) === 4;
+    o += 2;
   }
-  const motion = b[27]!;
+  check(b, o + 4);
+  const motion = b[o]!;
   // motion state as in the text form: 1x ignition off, 2x on; x1 rest, x2 motion
-  attributes.motionStatus = b.toString('hex', 27, 28).toUpperCase();
+  attributes.motionStatus = b.toString('hex', o, o + 1).toUpperCase();
   if (motion >> 4 === 1) attributes.ignition = false;
   else if (motion >> 4 === 2) attributes.ignition = true;
   if ((motion & 15) === 1) attributes.motion = false;
   else if ((motion & 15) === 2) attributes.motion = true;
-  const satellites = b[28]! & 15;
-  if (b[28]! >> 4) attributes.gnssAntennaState = b[28]! >> 4;
-  let o = 29;
+  const satellites = b[o + 1]! & 15;
+  if (b[o + 1]! >> 4) attributes.gnssAntennaState = b[o + 1]! >> 4;
+  o += 2;
+  if (!rsp) {
+    check(b, o + EVT_EXTRA[type]!);
+    if (type === 13) attributes.ignitionOffDuration = b.readUInt32BE(o);
+    o += EVT_EXTRA[type]!;
+  }
   if (rsp) {
     const idType = b[o++]!;
     attributes.reportId = idType >> 4;
@@ -232,7 +246,7 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
   attributes.messageCount = hex2(b, t + 7);
   const r: DecodeResult = {
     protocol: PROTOCOL, deviceId, model: info.model, type: code, sentTime, positions,
-    events: [{ code, key: code.startsWith('GT') ? code.slice(2).toLowerCase() : code.toLowerCase(), description: '' }], attributes,
+    events: code.startsWith('GT') ? eventsFor(code) : [{ code, key: code.toLowerCase(), description: '' }], attributes,
   };
   if (buffered) r.buffered = true;
   return r;

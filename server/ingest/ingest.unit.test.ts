@@ -291,15 +291,15 @@ describe('device servers after they listen', () => {
 });
 
 describe('device model on the link', () => {
-  // A real GV350M-family report (known type) and the same frame with an unknown device type (4B).
+  // A real GV350M-family report (known type) and the same frame with an unknown device type (99).
   const known = '+RESP:GTFRI,6E0C03,860201061234567,,0,0,1,1,0.0,0,99.9,-46.633308,-23.550520,20260101120000,0724,0005,2D06,0A3B,00,0.0,,,,100,110000,,,,20260101120001,0001$';
-  const unknown = known.replace('6E0C03', '4B0C03');
+  const unknown = known.replace('6E0C03', '990C03');
   it('keeps a known model from the decoder and never lets an unknown type override it', () => {
     const link: import('./types.ts').Link = { id: 't', protocol: 'queclink', send: () => true, alive: true, model: 'gv58cg' };
     const queued: unknown[] = [];
     const sink = { enqueue: (m: unknown) => { queued.push(m); } } as unknown as import('./listeners.ts').IngestSink;
     const decoded = queclinkDecoder.decode(Buffer.from(unknown), new Date());
-    expect(isDecodeError(decoded) ? decoded.error : decoded.model).toBe('desconhecido (4B)');
+    expect(isDecodeError(decoded) ? decoded.error : decoded.model).toBe('desconhecido (99)');
     handleFrames([Buffer.from(unknown)], link, queclinkDecoder, sink, newMetrics(), {});
     expect(queued).toHaveLength(1);
     expect(link.model).toBe('gv58cg');

@@ -31,6 +31,7 @@
 import type { DecodeError, DecodeResult, NormalizedPosition } from '../types.ts';
 import { modelFromVersion } from './models.ts';
 import { eventsFor } from './events.ts';
+import { bits } from './fields.ts';
 
 const PROTOCOL = 'queclink';
 
@@ -195,9 +196,8 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
   if (mask & 0x4000) o += 2;
   if (mask & 0x20000) {
     check(b, o + 2);
-    const inp = b[o]!, out = b[o + 1]!;
-    attributes.ignitionInput = (inp & 1) === 1; attributes.digitalInput1 = (inp & 2) === 2; attributes.digitalInput2 = (inp & 4) === 4; attributes.digitalInput3 = (inp & 8) === 8;
-    attributes.digitalOutput1 = (out & 1) === 1; attributes.digitalOutput2 = (out & 2) === 2; attributes.digitalOutput3 = (out & 4) === 4;
+    bits(b[o]!, 8, 'input', attributes);
+    bits(b[o + 1]!, 8, 'output', attributes);
     o += 2;
   }
   check(b, o + 4);
@@ -254,14 +254,18 @@ function decodeLegacy(b: Buffer, head: string): DecodeResult {
 
 /**
  * The fields bits 1-3 of a +HBD or +ACK mask put from offset o: device type(1), protocol version(2), firmware
- * version(2, kept as firmwareVersion); end: the offset after them.
+ * version(2), kept as attributes (deviceType, protocolVersion = type + version when both are there, firmwareVersion);
+ * end: the offset after them.
  */
-function versions(b: Buffer, mask: number, attributes: DecodeResult['attributes'], o: number): { deviceType: string; version: string; end: number } {
+function versions(b: Buffer, mask: number, attributes: DecodeResult['attributes'], o: number): { deviceType: string; protocolVersion: string; end: number } {
   let deviceType = '', version = '';
   if (mask & 2) { check(b, o + 1); deviceType = b.toString('hex', o, o + 1).toUpperCase(); o += 1; }
   if (mask & 4) { check(b, o + 2); version = hex2(b, o); o += 2; }
   if (mask & 8) { check(b, o + 2); attributes.firmwareVersion = `${b.toString('hex', o, o + 1).toUpperCase()}.${b.toString('hex', o + 1, o + 2).toUpperCase()}`; o += 2; }
-  return { deviceType, version, end: o };
+  const protocolVersion = deviceType && version ? deviceType + version : '';
+  if (protocolVersion) attributes.protocolVersion = protocolVersion;
+  if (deviceType) attributes.deviceType = deviceType;
+  return { deviceType, protocolVersion, end: o };
 }
 
 /** The 8-byte unique ID at o: the IMEI as decimal pairs, or (byName) the device name, zero padded. */
@@ -290,19 +294,15 @@ function decodeHbd(b: Buffer): DecodeResult {
   check(b, 6);
   const mask = b[4]!, length = b[5]!;
   if (length !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
-  let o = 6;
   const attributes: DecodeResult['attributes'] = { reportMask: b.toString('hex', 4, 5).toUpperCase() };
   let deviceId: string | null = null, sentTime: string | undefined, count = '';
-  const { deviceType, version, end } = versions(b, mask, attributes, o);
-  o = end;
+  const { deviceType, protocolVersion, end } = versions(b, mask, attributes, 6);
+  let o = end;
   if (mask & 0x80) { deviceId = uniqueId(b, o, (mask & 0x10) !== 0, attributes); o += 8; }
   if (mask & 0x20) { check(b, o + 7); sentTime = time7(b, o, 'sendTime'); o += 7; }
   if (mask & 0x40) { check(b, o + 2); count = hex2(b, o); attributes.messageCount = count; o += 2; }
   if (o + 4 !== b.length || b[b.length - 2] !== 0x0d || b[b.length - 1] !== 0x0a) throw new Bad('MALFORMED', 'fim do quadro binário inválido');
   if (!deviceId) throw new Bad('UNSUPPORTED', 'batimento binário sem identificação (máscara sem UID)');
-  const protocolVersion = deviceType && version ? deviceType + version : '';
-  if (protocolVersion) attributes.protocolVersion = protocolVersion;
-  if (deviceType) attributes.deviceType = deviceType;
   const r: DecodeResult = {
     protocol: PROTOCOL, deviceId, type: 'GTHBD', positions: [], attributes,
     events: eventsFor('GTHBD'),
@@ -350,11 +350,10 @@ function decodeAck(b: Buffer): DecodeResult {
   if (b[6] !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
   if (b[b.length - 2] !== 0x0d || b[b.length - 1] !== 0x0a) throw new Bad('MALFORMED', 'fim do quadro binário inválido');
   if (crc16(b, 4, b.length - 4) !== b.readUInt16BE(b.length - 4)) throw new Bad('MALFORMED', 'soma de verificação do quadro binário não confere');
-  let o = 7;
   const attributes: DecodeResult['attributes'] = { ackKind: 'ACK', reportMask: b.toString('hex', 5, 6).toUpperCase() };
   let sentTime: string | undefined;
-  const { deviceType, version, end } = versions(b, mask, attributes, o);
-  o = end;
+  const { protocolVersion, end } = versions(b, mask, attributes, 7);
+  let o = end;
   check(b, o + 11);
   const deviceId = uniqueId(b, o, (mask & 0x10) !== 0, attributes);
   attributes.ackId = b[o + 8]!;
@@ -365,9 +364,6 @@ function decodeAck(b: Buffer): DecodeResult {
   if (o + 4 !== b.length) throw new Bad('MALFORMED', 'comprimento do quadro binário não confere');
   const command = ACK_COMMANDS[type];
   if (!command) throw Object.assign(new Bad('UNSUPPORTED', `confirmação binária de tipo ${type} sem comando conhecido`), { deviceId });
-  const protocolVersion = deviceType && version ? deviceType + version : '';
-  if (protocolVersion) attributes.protocolVersion = protocolVersion;
-  if (deviceType) attributes.deviceType = deviceType;
   const r: DecodeResult = { protocol: PROTOCOL, deviceId, type: 'ack', positions: [], events: [], attributes, ack: { command, serial, success: true } };
   if (protocolVersion) r.model = modelFromVersion(protocolVersion).model;
   if (sentTime) r.sentTime = sentTime;

@@ -142,7 +142,8 @@ describe('gateway with the real schema, and the named calls', () => {
     d.close();
   });
 
-  it('sends a queued command created through the API and marks it done on the device ack', async () => {
+  /** SERIAL_A connected and reporting, and a reboot queued for it through the API: the device, its vehicle, the row id. */
+  async function connectedWithReboot() {
     const d = await FakeDevice.connect(gw.ports.queclinkTcp);
     const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
     await d.send(v.fri(new Date()));
@@ -150,7 +151,11 @@ describe('gateway with the real schema, and the named calls', () => {
     const res = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'reboot', value: {} });
     const body = await json(res);
     expect(res.status, JSON.stringify(body)).toBeLessThan(300);
-    const id = Number((body.payload ?? body).id);
+    return { d, v, id: Number((body.payload ?? body).id) };
+  }
+
+  it('sends a queued command created through the API and marks it done on the device ack', async () => {
+    const { d, v, id } = await connectedWithReboot();
     await d.waitFor(/AT\+GTRTO=gv58cg,3,[^$]*\$/);
     const cmd = /AT\+GTRTO=[^$]*\$/.exec(d.received)![0];
     await d.send(v.ackFor(cmd)!);
@@ -181,14 +186,7 @@ describe('gateway with the real schema, and the named calls', () => {
   });
 
   it('a device in HEX mode acknowledges a queued command with a binary +ACK: the command is done', async () => {
-    const d = await FakeDevice.connect(gw.ports.queclinkTcp);
-    const v = new QueclinkVehicle(SERIAL_A, 'gv58cg', 1);
-    await d.send(v.fri(new Date()));
-    await d.waitFor('+SACK:');
-    const res = await admin.post('/api/fila_processamento', { serial: SERIAL_A, event: 'reboot', value: {} });
-    const created = await json(res);
-    expect(res.status, JSON.stringify(created)).toBeLessThan(300);
-    const id = Number((created.payload ?? created).id);
+    const { d, id } = await connectedWithReboot();
     await d.waitFor(new RegExp(`AT\\+GTRTO=gv58cg,3,[^$]*${(id & 0xffff).toString(16).toUpperCase().padStart(4, '0')}\\$`));
     // +ACK, type 16 (GTRTO), mask 6F (IMEI), device type 4B, versions, the IMEI as decimal pairs, id, serial, time, count
     const imei = SERIAL_A.slice(0, 14).match(/../g)!.map(Number).concat(Number(SERIAL_A[14]));

@@ -231,6 +231,8 @@ async function fill(r: RouteMeta): Promise<string> {
  *  a record tab shows its label, or the plural of the register it lists. Empty: any non-empty title. */
 function titlesOf(r: RouteMeta): string[] {
   if (r.hub) return [model.hubs!.find((h) => h.key === r.hub)!.label];
+  // a module's screen: the label its metadata gives it (in its h1 or the app bar's title)
+  if (r.screen && !r.entity) return [model.screens.find((t) => t.key === r.screen)!.label];
   const e = r.entity ? entities.get(r.entity) : undefined;
   if (!e) return [];
   const alias = r.alias !== undefined ? (e.aliases?.[r.alias] as { label?: string } | undefined) : undefined;
@@ -291,8 +293,10 @@ async function visit(path: string, titles: string[], lands: string): Promise<str
   try {
     await page.waitForFunction(([t, at]) => {
       if (decodeURI(window.location.pathname) !== decodeURI(at)) return false;
-      const h1 = [...document.querySelectorAll('h1')].map((h) => h.textContent ?? '').find((x) => x.trim());
-      if (!h1 || (t.length && !t.some((x) => h1.startsWith(x)))) return false;
+      // the screen's title in a heading of its own or in the app bar (react-admin's <Title>); the previous screen's,
+      // still shown while this one's code loads, does not count
+      const shown = [...document.querySelectorAll('h1, #react-admin-title')].map((h) => (h.textContent ?? '').trim()).filter(Boolean);
+      if (!shown.length || (t.length && !shown.some((h) => t.some((x) => h.startsWith(x))))) return false;
       // still loading (a determinate bar — a job's progress in the corner panel or a list — shows a value, not a wait)
       if (document.querySelector('.MuiCircularProgress-indeterminate, .MuiSkeleton-root, .MuiLinearProgress-indeterminate, .MuiLinearProgress-query')) return false;
       const main = document.querySelector('main') ?? document.body;
@@ -300,7 +304,7 @@ async function visit(path: string, titles: string[], lands: string): Promise<str
         || /Nenhum item foi encontrado/.test(main.textContent ?? '');
     }, [titles, lands] as const, { timeout: SCREEN_WAIT_MS, polling: 50 });
   } catch {
-    const h1 = await page.locator('h1').allInnerTexts().catch(() => []);
+    const h1 = await page.locator('h1, #react-admin-title').allInnerTexts().catch(() => []);
     const at = await page.evaluate(() => window.location.pathname).catch(() => '?');
     return `título esperado ${JSON.stringify(titles)} em ${lands}, na tela: ${JSON.stringify(h1)} em ${at}`;
   }

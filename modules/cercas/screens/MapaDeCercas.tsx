@@ -17,6 +17,7 @@ import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { eventoLinha } from '../excesso';
 import { CARD, mergeEventos, type Evento } from './eventos';
 import { lineToPolygon, type Pos } from '../geo';
+import { Title } from 'react-admin';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -84,6 +85,7 @@ export default function MapaDeCercas() {
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
       <Stack direction="row" alignItems="center" spacing={2}>
+        <Title title="Mapa de cercas" />
         <Typography variant="h5" component="h1" sx={{ flex: 1 }}>Mapa de cercas</Typography>
         {can('tlm.cee.cercas.adicionar') && <Button variant="contained" onClick={() => navigate('/tlm/cee/cercas/adicionar')}>Adicionar cerca</Button>}
       </Stack>

@@ -36,7 +36,7 @@ export default function BaseLayout() {
       <Card sx={{ mb: 2 }}>
         <CardContent sx={{ display: 'flex', gap: 3, flexWrap: 'wrap', alignItems: 'center' }}>
           <Box>
-            <Typography variant="h5" sx={{ fontWeight: 600 }}>Mapa do sistema</Typography>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>Mapa do sistema</Typography>
             <Typography color="text.secondary">Todas as telas que você pode abrir, agrupadas como no menu ({total}).</Typography>
           </Box>
           <Box sx={{ flex: 1 }} />

@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { DateRangeFilter, isoDay, type DateRange } from '../../../runtime/src/crud/widgets/DateRangeFilter';
 import { formatDuration } from '../../../runtime/src/crud/widgets/ColumnFormat';
 import { Corredor, Fit, Tiles } from './mapa';
+import { Title } from 'react-admin';
 
 type LL = [number, number];
 interface ItRow { id: number; descricao: string; linhaDescricao: string | null; largura: number | null; pontos: number; inicioIda: string | null; inicioVolta: string | null }
@@ -39,6 +40,7 @@ function Lista() {
   useEffect(() => { call<ItRow[]>(`/api/historico_itinerario/itinerarios?range=${q([0, 499])}`).then(setRows, (e: Error) => setErro(e.message)); }, []);
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
+      <Title title="Histórico de itinerário" />
       <Typography variant="h5" component="h1">Histórico de itinerário</Typography>
       <Typography variant="body2" color="text.secondary">Escolha um itinerário para comparar as viagens de um ativo com a linha e os horários dos pontos de parada.</Typography>
       {erro && <Alert severity="error">{erro}</Alert>}
@@ -138,6 +140,7 @@ function Comparacao({ id }: { id: string }) {
     <Stack spacing={2} sx={{ p: 2 }}>
       <Stack direction="row" spacing={2} alignItems="center">
         <Button variant="outlined" size="small" onClick={() => navigate('/tlm/ras/historico_itinerario')}>Voltar</Button>
+        <Title title="Histórico de itinerário" />
         <Typography variant="h5" component="h1">Histórico de itinerário{it ? `: ${it.descricao}` : ''}</Typography>
         {it?.linhaDescricao && <Chip label={`Linha: ${it.linhaDescricao}`} />}
         {it?.largura && <Chip variant="outlined" label={`Corredor de ${metros(it.largura)}`} />}

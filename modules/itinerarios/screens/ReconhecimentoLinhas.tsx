@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { call } from '../../../runtime/src/api/http';
 import { formatDateTime } from '../../../runtime/src/crud/lib/format';
 import { DateRangeFilter, isoDay, type DateRange } from '../../../runtime/src/crud/widgets/DateRangeFilter';
+import { Title } from 'react-admin';
 
 interface Ativo { id: number; descricao: string; placa: string }
 interface Candidata { linha: number; descricao: string | null; aderencia: number; trilhaNoCorredor: number; linhaPercorrida: number }
@@ -38,6 +39,7 @@ export default function ReconhecimentoLinhas() {
 
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
+      <Title title="Reconhecimento de linhas" />
       <Typography variant="h5" component="h1">Reconhecimento de linhas</Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems={{ md: 'center' }}>
         <Autocomplete sx={{ minWidth: 320 }} options={ativos} value={ativo} getOptionLabel={(a) => `${a.descricao} (${a.placa})`}

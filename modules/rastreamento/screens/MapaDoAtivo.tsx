@@ -13,6 +13,7 @@ import { formatTimestamp } from '../../../runtime/src/crud/lib/format';
 import { useSession } from '../../../runtime/src/layout/CompanyPicker';
 import { titulo, velocidadeTexto, type UltimoEstado } from './estado';
 import { useUltimoEstadoAoVivo } from './aoVivo';
+import { Title } from 'react-admin';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -45,7 +46,8 @@ function useAddress(lat: number | null | undefined, lon: number | null | undefin
   return a;
 }
 
-export default function MapaDoAtivo() {
+/** `title`: given as the asset record's Mapa tab ('Mapa: {ativo}'). */
+export default function MapaDoAtivo({ title }: { title?: string }) {
   const { id } = useParams();
   const [search] = useSearchParams();
   const ativo = search.get('ativo') ?? id;
@@ -71,6 +73,7 @@ export default function MapaDoAtivo() {
 
   return (
     <Card sx={{ p: 2 }} data-testid="mapa-do-ativo">
+      <Title title={title ?? 'Mapa do ativo'} />
       <Stack spacing={1} sx={{ mb: 1 }}>
         <Typography variant="h6" component="h1" sx={{ fontWeight: 600 }}>
           Mapa{estado ? `: ${titulo(estado)}${estado.placa ? ` (${estado.placa})` : ''}` : ''}

@@ -17,7 +17,7 @@ import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import Form from '@rjsf/mui';
 import type { FieldProps, ObjectFieldTemplateProps, UiSchema } from '@rjsf/utils';
-import { useNotify } from 'react-admin';
+import { useNotify, Title } from 'react-admin';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, httpClient } from '../../../runtime/src/api/http';
@@ -400,7 +400,12 @@ function Index({ families }: { families: Family[] }) {
   );
 }
 
+// the app bar names the section; a report's page heading names the report
 export default function Relatorios() {
+  return <><Title title="Relatórios" /><Pagina /></>;
+}
+
+function Pagina() {
   const { pathname } = useLocation();
   const { data, error, isPending } = useFamilies();
   if (isPending) return <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}><CircularProgress /></Box>;

@@ -11,6 +11,7 @@ import { formatDate, formatDateTime } from '../../../runtime/src/crud/lib/format
 import { DateRangeFilter, isoDay, rangeFilter, type DateRange } from '../../../runtime/src/crud/widgets/DateRangeFilter';
 import { formatDuration, formatKm } from '../../../runtime/src/crud/widgets/ColumnFormat';
 import { totaisPorDia, type Parada, type Viagem } from './totais';
+import { Title } from 'react-admin';
 
 const TILE_URL: string = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION: string = (import.meta.env.VITE_MAP_TILE_ATTRIBUTION as string | undefined)
@@ -112,6 +113,7 @@ export default function AnaliseViagens() {
 
   return (
     <Stack spacing={2} sx={{ p: 2 }}>
+      <Title title="Análise de viagens" />
       <Typography variant="h5" component="h1">Análise de viagens</Typography>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems={{ md: 'center' }}>
         <Autocomplete sx={{ minWidth: 320 }} options={ativos} value={ativo} getOptionLabel={(a) => `${a.descricao} (${a.placa})`}

@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import schema from '../normalized.schema.json' with { type: 'json' };
 import { isDecodeError, toJson, type DecodeResult } from '../types.ts';
 import { decode, frame, queclinkDecoder } from './index.ts';
-import { crc16 } from './binary.ts';
+import { crc16 } from '../crc16.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 const hex = (h: string) => Buffer.from(h, 'hex');

@@ -32,6 +32,7 @@ import type { DecodeError, DecodeResult, NormalizedPosition } from '../types.ts'
 import { modelFromVersion } from './models.ts';
 import { eventsFor } from './events.ts';
 import { bits } from './fields.ts';
+import { crc16 } from '../crc16.ts';
 
 const PROTOCOL = 'queclink';
 
@@ -314,15 +315,6 @@ function decodeHbd(b: Buffer): DecodeResult {
   return r;
 }
 
-/** CRC-16/CCITT-FALSE (poly 1021, init FFFF): the checksum of binary +ACK frames. */
-export function crc16(b: Buffer, from: number, to: number): number {
-  let c = 0xffff;
-  for (let i = from; i < to; i++) {
-    c ^= b[i]! << 8;
-    for (let k = 0; k < 8; k++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
-  }
-  return c;
-}
 
 /** Binary +ACK message types: the acknowledged command (Boxon's ACKMessageHex table). */
 const ACK_COMMANDS: Record<number, string> = {

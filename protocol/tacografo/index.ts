@@ -18,6 +18,8 @@
 //  18  n  data
 //  18+n 2 CRC-16/CCITT-FALSE of bytes 0 .. 17+n
 
+import { crc16 } from '../crc16.ts';
+
 export const SYNC = 0x5654;
 export const HEADER = 18;
 export const MAX_DATA = 4096;
@@ -84,15 +86,8 @@ const valueOf = <T extends Record<number, unknown>>(table: T, code: number, what
   return v;
 };
 
-/** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xor-out). */
-export function crc16(buf: Uint8Array, start = 0, end = buf.length): number {
-  let crc = 0xffff;
-  for (let i = start; i < end; i++) {
-    crc ^= buf[i] << 8;
-    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
+// the frames' checksum (tests and encoders of the frames use it from here)
+export { crc16 };
 
 export function encodeFrame(f: Frame): Buffer {
   if (f.data.length > MAX_DATA) throw new FrameError('LENGTH', `bloco maior que ${MAX_DATA} bytes`);

@@ -11,7 +11,7 @@ import { providers } from '../calls/index.ts';
 import { startGateway, type Gateway } from './index.ts';
 import { QueclinkVehicle, startDemoSimulation } from './simulator.ts';
 import { FakeDevice, until } from './testing/device.ts';
-import { crc16 } from '../../protocol/queclink/binary.ts';
+import { crc16 } from '../../protocol/crc16.ts';
 
 let ts: TestServer;
 let gw: Gateway;
